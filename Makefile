@@ -1,0 +1,37 @@
+# Two commands: `make run` (site with demo data) and `make test` (everything the tests need, then all tests).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1:8000
+
+.PHONY: run test bench lint migrate demo clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --upgrade pip >/dev/null
+
+$(VENV)/.runtime: requirements.txt | $(BIN)/python
+	$(BIN)/pip install -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/pip install -r requirements-dev.txt
+	touch $@
+
+run: $(VENV)/.runtime
+	DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	DEBUG=1 $(BIN)/python manage.py load_demo
+	DEBUG=1 $(BIN)/python manage.py runserver $(HOST)
+
+test: $(VENV)/.dev
+	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: $(VENV)/.dev
+	$(BIN)/python bench/run.py
+
+lint: $(VENV)/.dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles

@@ -1,0 +1,102 @@
+from django.contrib import admin, messages
+from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+
+from clubsite.errors import ServiceError
+
+from . import services
+from .models import Association, Club, Membership, Player, PlayerClaim, User
+
+
+@admin.register(User)
+class UserAdmin(BaseUserAdmin):
+    list_display = ["email", "username", "first_name", "is_staff", "is_active", "date_joined"]
+    search_fields = ["email", "username", "first_name", "last_name"]
+
+
+@admin.register(Association)
+class AssociationAdmin(admin.ModelAdmin):
+    list_display = ["name", "short_name", "country"]
+    search_fields = ["name", "short_name"]
+    prepopulated_fields = {"slug": ["name"]}
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    list_display = ["name", "association", "city", "country"]
+    list_filter = ["association", "country"]
+    search_fields = ["name", "city"]
+    prepopulated_fields = {"slug": ["name"]}
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+
+
+class CurrentMemberFilter(admin.SimpleListFilter):
+    title = "membership"
+    parameter_name = "membership"
+
+    def lookups(self, request, model_admin):
+        return [("current", "Current"), ("expiring", "Expiring within 30 days"), ("none", "Not current")]
+
+    def queryset(self, request, queryset):
+        current = Membership.objects.current().values("player_id")
+        if self.value() == "current":
+            return queryset.filter(pk__in=current)
+        if self.value() == "expiring":
+            return queryset.filter(pk__in=Membership.objects.expiring_within(30).values("player_id"))
+        if self.value() == "none":
+            return queryset.exclude(pk__in=current)
+        return queryset
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["member_number", "full_name", "display_name", "club", "country", "email", "user"]
+    list_filter = [CurrentMemberFilter, "club", "country", "school_level"]
+    search_fields = ["full_name", "display_name", "email", "=member_number"]
+    list_select_related = ["club", "user"]
+    raw_id_fields = ["user"]
+    readonly_fields = ["member_number", "created_at"]
+    inlines = [MembershipInline]
+
+    def save_model(self, request, obj, form, change):
+        if not change:
+            # New records take their member number from the same allocator as everything else.
+            obj.member_number = services.allocate_member_number()
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ["player", "type", "starts_on", "expires_on", "fee", "paid_on", "reminder_sent_on"]
+    list_filter = ["type", "association", "expires_on", "paid_on"]
+    search_fields = ["player__full_name", "=player__member_number", "payment_reference"]
+    list_select_related = ["player"]
+    raw_id_fields = ["player"]
+    date_hierarchy = "expires_on"
+
+
+@admin.register(PlayerClaim)
+class PlayerClaimAdmin(admin.ModelAdmin):
+    list_display = ["user", "player", "status", "created_at", "decided_by"]
+    list_filter = ["status"]
+    search_fields = ["user__email", "player__full_name", "=player__member_number"]
+    list_select_related = ["user", "player", "decided_by"]
+    actions = ["approve", "reject"]
+
+    def _decide(self, request, queryset, approve):
+        for claim in queryset:
+            try:
+                services.decide_claim(request.user, claim, approve)
+            except ServiceError as error:
+                self.message_user(request, f"{claim}: {error.message}", messages.ERROR)
+
+    @admin.action(description="Approve selected claims")
+    def approve(self, request, queryset):
+        self._decide(request, queryset, True)
+
+    @admin.action(description="Reject selected claims")
+    def reject(self, request, queryset):
+        self._decide(request, queryset, False)

@@ -1,0 +1,94 @@
+"""Demo members: an association, two clubs, about 60 members, an organiser and a staff account."""
+
+import random
+from datetime import date, timedelta
+
+from allauth.account.models import EmailAddress
+from django.contrib.auth.models import Group
+from django.utils import timezone
+
+from . import services
+from .models import Association, Club, Membership, MembershipType, SchoolLevel, User
+from .roles import ORGANISERS_GROUP
+
+DEMO_PASSWORD = "scrabble-demo-2026"
+ACCOUNTS = [
+    ("staff@example.org", "Siti Staff", {"is_staff": True, "is_superuser": True}),
+    ("organiser@example.org", "Oliver Organiser", {}),
+    ("director@example.org", "Diana Director", {}),
+    ("player@example.org", "Priya Player", {}),
+]
+GIVEN = (
+    "Adrian Beatrice Chen Daniel Evelyn Farid Grace Irfan Kumar Lakshmi Marcus Nurul Oscar Priyanka"
+    " Rachel Suresh Umar Vivian Xavier Yusof"
+).split()
+SURNAMES = "Tan Lim Lee Ng Wong Goh Chua Koh Teo Ong Ho Sim Yeo Low Chia Kumar Rahman Pillai Fernandez Ismail".split()
+SCHOOLS = ["Jurong West Secondary", "Yuhua Primary", "Boon Lay Secondary", "Rulang Primary", "Pioneer Secondary"]
+
+
+def load(stdout) -> bool:
+    """Creates the demo members once; returns False when they were already there."""
+    if Association.objects.filter(slug="sa").exists():
+        return False
+    rng = random.Random(2026)
+    sa = Association.objects.create(name="Scrabble Association (Singapore)", short_name="SA", slug="sa", country="SG")
+    clubs = [
+        Club.objects.create(
+            association=sa,
+            name="Jurong Green Scrabble Club",
+            slug="jurong-green",
+            city="Singapore",
+            meets="Saturdays 7.30 p.m., Jurong Green CC",
+        ),
+        Club.objects.create(
+            association=sa,
+            name="Toa Payoh Word Club",
+            slug="toa-payoh",
+            city="Singapore",
+            meets="Wednesdays 7 p.m., Toa Payoh library",
+        ),
+    ]
+    organisers, _ = Group.objects.get_or_create(name=ORGANISERS_GROUP)
+    today = timezone.localdate()
+    for email, name, flags in ACCOUNTS:
+        user = User.objects.create_user(
+            username=email.split("@")[0], email=email, password=DEMO_PASSWORD, first_name=name, **flags
+        )
+        EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
+        if email.startswith(("organiser", "director")):
+            user.groups.add(organisers)
+        player = services.create_player(user=user, full_name=name, email=email, club=rng.choice(clubs))
+        Membership.objects.create(
+            player=player,
+            association=sa,
+            starts_on=today - timedelta(days=200),
+            expires_on=today + timedelta(days=165),
+            fee=20,
+            paid_on=today - timedelta(days=200),
+        )
+    for i in range(56):
+        name = f"{rng.choice(SURNAMES)} {rng.choice(GIVEN)}"
+        student = i % 3 == 0
+        level = rng.choice([SchoolLevel.PRIMARY, SchoolLevel.SECONDARY]) if student else SchoolLevel.NONE
+        born = date(today.year - (rng.randint(8, 17) if student else rng.randint(20, 75)), rng.randint(1, 12), 1)
+        player = services.create_player(
+            full_name=name,
+            email=f"member{i + 1}@example.org",
+            club=rng.choice(clubs),
+            date_of_birth=born,
+            school=rng.choice(SCHOOLS) if student else "",
+            school_level=level,
+        )
+        start = today - timedelta(days=rng.randint(30, 700))
+        expiry = start + timedelta(days=365)
+        Membership.objects.create(
+            player=player,
+            association=sa,
+            type=MembershipType.STUDENT if student else MembershipType.ORDINARY,
+            starts_on=start,
+            expires_on=expiry,
+            fee=10 if student else 20,
+            paid_on=start,
+        )
+    stdout.write(f"Created {sa.name}, {len(clubs)} clubs and 60 members.")
+    return True

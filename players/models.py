@@ -1,0 +1,207 @@
+from datetime import date
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.core.validators import RegexValidator
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+
+
+class User(AbstractUser):
+    """An account. Log-in is by email, so it is unique (case-insensitively, see the constraint)."""
+
+    email = models.EmailField("email address", unique=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(models.functions.Lower("email"), name="user_email_ci_unique"),
+        ]
+
+
+class Association(models.Model):
+    name = models.CharField(max_length=200)
+    short_name = models.CharField(max_length=40, blank=True)
+    slug = models.SlugField(unique=True)
+    country = models.CharField(max_length=2, default="SG", help_text="ISO 3166 country code")
+    website = models.URLField(blank=True)
+
+    def __str__(self):
+        return self.name
+
+
+class Club(models.Model):
+    association = models.ForeignKey(Association, on_delete=models.PROTECT, related_name="clubs")
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(unique=True)
+    city = models.CharField(max_length=100, blank=True)
+    country = models.CharField(max_length=2, default="SG")
+    meets = models.CharField(max_length=200, blank=True, help_text="When and where the club meets")
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self):
+        return self.name
+
+
+class Counter(models.Model):
+    """Named sequences (member numbers). Incremented with an UPDATE so allocation never races."""
+
+    name = models.CharField(max_length=50, primary_key=True)
+    value = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self):
+        return f"{self.name}={self.value}"
+
+
+class SchoolLevel(models.TextChoices):
+    NONE = "none", "Not at school"
+    PRIMARY = "primary", "Primary"
+    SECONDARY = "secondary", "Secondary"
+
+
+id_last4_validator = RegexValidator(r"^[A-Za-z0-9]{4}$", "Enter exactly the last four characters of the ID number.")
+
+
+class Player(models.Model):
+    """A person who plays, with or without a log-in."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+    )
+    full_name = models.CharField("full name as on ID", max_length=200)
+    display_name = models.CharField(max_length=100, blank=True)
+    member_number = models.PositiveIntegerField(unique=True, editable=False)
+    date_of_birth = models.DateField(null=True, blank=True)
+    school = models.CharField(max_length=200, blank=True)
+    school_level = models.CharField(max_length=10, choices=SchoolLevel.choices, default=SchoolLevel.NONE)
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="players")
+    country = models.CharField(max_length=2, default="SG")
+    email = models.EmailField(blank=True)
+    phone = models.CharField(max_length=30, blank=True)
+    # Only ever the last four characters: the whole national ID number is never stored.
+    id_last4 = models.CharField(
+        "last four characters of ID number", max_length=4, blank=True, validators=[id_last4_validator]
+    )
+    listed_in_directory = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["full_name"]
+        indexes = [models.Index(fields=["full_name"])]
+
+    def __str__(self):
+        return self.name
+
+    def get_absolute_url(self):
+        return reverse("players:detail", args=[self.member_number])
+
+    @property
+    def name(self) -> str:
+        return self.display_name or self.full_name
+
+    def age_on(self, day: date) -> int | None:
+        if not self.date_of_birth:
+            return None
+        dob = self.date_of_birth
+        return day.year - dob.year - ((day.month, day.day) < (dob.month, dob.day))
+
+
+class MembershipType(models.TextChoices):
+    ORDINARY = "ordinary", "Ordinary"
+    STUDENT = "student", "Student"
+    SENIOR = "senior", "Senior"
+    FAMILY = "family", "Family"
+    LIFE = "life", "Life"
+    HONORARY = "honorary", "Honorary"
+
+
+class PaymentMethod(models.TextChoices):
+    IN_PERSON = "in_person", "In person"
+    CHEQUE = "cheque", "Cheque"
+    BANK_TRANSFER = "bank_transfer", "Bank transfer"
+    ONLINE = "online", "Online"
+    WAIVED = "waived", "Waived"
+
+
+class MembershipQuerySet(models.QuerySet):
+    def current(self, day: date | None = None):
+        day = day or timezone.localdate()
+        return self.filter(Q(expires_on__isnull=True) | Q(expires_on__gte=day), starts_on__lte=day)
+
+    def expiring_within(self, days: int, day: date | None = None):
+        day = day or timezone.localdate()
+        return self.filter(expires_on__gte=day, expires_on__lte=day + timezone.timedelta(days=days))
+
+
+class Membership(models.Model):
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="memberships")
+    association = models.ForeignKey(Association, on_delete=models.PROTECT, related_name="memberships")
+    type = models.CharField(max_length=10, choices=MembershipType.choices, default=MembershipType.ORDINARY)
+    starts_on = models.DateField()
+    expires_on = models.DateField(null=True, blank=True, help_text="Empty for life and honorary membership")
+    fee = models.DecimalField(max_digits=8, decimal_places=2, default=0)
+    paid_on = models.DateField(null=True, blank=True)
+    payment_method = models.CharField(max_length=20, choices=PaymentMethod.choices, blank=True)
+    payment_reference = models.CharField(max_length=100, blank=True)
+    reminder_sent_on = models.DateField(null=True, blank=True)
+
+    objects = MembershipQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-starts_on"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(expires_on__isnull=True) | Q(expires_on__gte=models.F("starts_on")),
+                name="membership_expiry_after_start",
+            ),
+            models.CheckConstraint(condition=Q(fee__gte=0), name="membership_fee_not_negative"),
+        ]
+
+    def __str__(self):
+        return f"{self.get_type_display()} {self.starts_on}–{self.expires_on or 'life'}"
+
+    def is_current(self, day: date | None = None) -> bool:
+        day = day or timezone.localdate()
+        return self.starts_on <= day and (self.expires_on is None or self.expires_on >= day)
+
+    @property
+    def is_paid(self) -> bool:
+        return self.paid_on is not None or self.fee == 0
+
+
+class ClaimStatus(models.TextChoices):
+    PENDING = "pending", "Waiting for approval"
+    APPROVED = "approved", "Approved"
+    REJECTED = "rejected", "Rejected"
+
+
+class PlayerClaim(models.Model):
+    """A signed-up person asking to be linked to an existing player record."""
+
+    TRANSITIONS = {
+        ClaimStatus.PENDING: {ClaimStatus.APPROVED, ClaimStatus.REJECTED},
+    }
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="claims")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
+    status = models.CharField(max_length=10, choices=ClaimStatus.choices, default=ClaimStatus.PENDING)
+    message = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "player"], condition=Q(status="pending"), name="one_pending_claim_per_player"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.user} → {self.player} ({self.status})"

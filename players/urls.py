@@ -1,0 +1,12 @@
+from django.urls import path
+
+from . import views
+
+app_name = "players"
+urlpatterns = [
+    path("", views.directory, name="directory"),
+    path("me/", views.me, name="me"),
+    path("me/claim/", views.claim, name="claim"),
+    path("me/claim/<str:token>/", views.claim_confirm, name="claim_confirm"),
+    path("<int:member_number>/", views.player_detail, name="detail"),
+]

@@ -1,0 +1,124 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
+from django.db.models import Prefetch, Q
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from clubsite.errors import ServiceError
+
+from . import services
+from .forms import ClaimForm, DirectorySearchForm, ProfileForm
+from .models import Membership, Player
+from .roles import is_association_staff
+
+PAGE_SIZE = 25
+
+
+def directory(request):
+    form = DirectorySearchForm(request.GET or None)
+    players = Player.objects.filter(listed_in_directory=True).select_related("club")
+    if form.is_valid():
+        if q := form.cleaned_data["q"].strip():
+            players = players.filter(Q(full_name__icontains=q) | Q(display_name__icontains=q))
+        if club := form.cleaned_data["club"]:
+            players = players.filter(club=club)
+    page = Paginator(players.order_by("full_name", "pk"), PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(request, "players/directory.html", {"form": form, "page": page, "query": query.urlencode()})
+
+
+def player_detail(request, member_number: int):
+    today = timezone.localdate()
+    player = get_object_or_404(
+        Player.objects.select_related("club", "user").prefetch_related(
+            Prefetch("memberships", queryset=Membership.objects.select_related("association"))
+        ),
+        member_number=member_number,
+    )
+    can_see_private = is_association_staff(request.user) or (player.user_id and player.user_id == request.user.id)
+    if not player.listed_in_directory and not can_see_private:
+        return render(request, "players/unlisted.html", status=404)
+    memberships = list(player.memberships.all())
+    current = [m for m in memberships if m.is_current(today)]
+    context = {
+        "player": player,
+        "memberships": memberships,
+        "is_current_member": bool(current),
+        "can_see_private": can_see_private,
+        "today": today,
+    }
+    context.update(_extra_player_context(player))
+    return render(request, "players/player_detail.html", context)
+
+
+def _extra_player_context(player) -> dict:
+    """Other apps add their sections to the player page (ratings, results)."""
+    from django.apps import apps
+
+    extra: dict = {"player_sections": []}
+    for config in apps.get_app_configs():
+        hook = getattr(config, "player_page_context", None)
+        if hook:
+            for key, value in hook(player).items():
+                if isinstance(value, list):
+                    extra.setdefault(key, []).extend(value)
+                else:
+                    extra[key] = value
+    return extra
+
+
+@login_required
+def me(request):
+    player = services.ensure_own_player(request.user)
+    if request.method == "POST":
+        form = ProfileForm(request.POST, instance=Player.objects.get(pk=player.pk))
+        if form.is_valid():
+            try:
+                data = {name: form.cleaned_data[name] for name in form.Meta.fields}
+                services.update_profile(request.user, player, **data)
+            except ServiceError as error:
+                form.add_service_error(error)
+            else:
+                messages.success(request, "Your profile is saved.")
+                return redirect("players:me")
+    else:
+        form = ProfileForm(instance=player)
+    claims = request.user.claims.select_related("player")
+    return render(
+        request,
+        "players/me.html",
+        {"form": form, "player": player, "claims": claims, "claim_form": ClaimForm()},
+    )
+
+
+@login_required
+@require_POST
+def claim(request):
+    form = ClaimForm(request.POST)
+    if form.is_valid():
+        try:
+            c = services.request_claim(request.user, form.cleaned_data["member_number"], form.cleaned_data["message"])
+        except ServiceError as error:
+            messages.error(request, error.message)
+        else:
+            if c.player.email and c.player.email.lower() == request.user.email.lower():
+                messages.success(request, "We have emailed a confirmation link to the address on that record.")
+            else:
+                messages.success(request, "Your claim is waiting for association staff to approve it.")
+    else:
+        messages.error(request, "Enter a member number.")
+    return redirect("players:me")
+
+
+@login_required
+def claim_confirm(request, token: str):
+    try:
+        services.confirm_claim_by_token(request.user, token)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, "The member record is now linked to your account.")
+    return redirect("players:me")

@@ -1,0 +1,80 @@
+"""A real Celery worker, against the real broker, runs a real task (the welcome email)."""
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from clubsite.celery import app
+from players.tasks import send_welcome_email
+from tests.factories import UserFactory
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = [pytest.mark.worker, pytest.mark.postgres]
+
+
+@pytest.fixture
+def worker(postgres, broker_url, settings, tmp_path, transactional_db):
+    db = settings.DATABASES["default"]
+    url = f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    mail_dir = tmp_path / "mail"
+    env = {
+        **os.environ,
+        "DATABASE_URL": url,
+        "CELERY_BROKER_URL": broker_url,
+        "CELERY_RESULT_BACKEND": broker_url,
+        "EMAIL_URL": f"filemail:///{mail_dir.as_posix()}",  # filemail://// + absolute path
+    }
+    queue = f"test-{os.getpid()}"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "clubsite",
+            "worker",
+            "--pool=solo",
+            "-Q",
+            queue,
+            "--loglevel=INFO",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    previous = {key: app.conf[key] for key in ("task_always_eager", "broker_url", "result_backend")}
+    app.conf.update(task_always_eager=False, broker_url=broker_url, result_backend=broker_url)
+    try:
+        yield queue, mail_dir, proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        app.conf.update(previous)
+
+
+def test_welcome_email_is_sent_by_a_real_worker(worker):
+    queue, mail_dir, proc = worker
+    user = UserFactory(email="worker-test@example.org", first_name="Wanda")
+    result = send_welcome_email.apply_async(args=[user.pk], queue=queue)
+    try:
+        assert result.get(timeout=60) == 1
+    except Exception:
+        proc.terminate()
+        raise AssertionError("worker did not finish the task:\n" + (proc.communicate(timeout=10)[0] or ""))
+    deadline = time.time() + 10
+    while time.time() < deadline and not any(mail_dir.glob("*")):
+        time.sleep(0.2)
+    sent = "".join(p.read_text() for p in mail_dir.glob("*"))
+    assert "To: worker-test@example.org" in sent and "Welcome to" in sent

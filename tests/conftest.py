@@ -1,0 +1,55 @@
+import os
+
+import pytest
+from django.core import mail
+
+# CI sets this: tests that need PostgreSQL, a broker or a browser must run there, never skip.
+REQUIRE_SERVICES = os.environ.get("CLUBSITE_REQUIRE_SERVICES") == "1"
+
+
+def skip_or_fail(reason: str):
+    if REQUIRE_SERVICES:
+        pytest.fail(f"{reason} (CLUBSITE_REQUIRE_SERVICES=1, so this may not be skipped)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(autouse=True)
+def _test_settings(settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    mail.outbox = []
+    # Pages are tested without running collectstatic first.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+
+
+@pytest.fixture(autouse=True)
+def _celery_eager():
+    """Tasks run in-process unless a test asks for the real worker."""
+    from clubsite.celery import app
+
+    previous = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    yield
+    app.conf.task_always_eager = previous
+
+
+@pytest.fixture
+def on_commit(django_capture_on_commit_callbacks):
+    """Run on_commit callbacks (emails, tasks) as a real commit would."""
+    return django_capture_on_commit_callbacks
+
+
+@pytest.fixture
+def postgres(settings):
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        skip_or_fail("needs PostgreSQL: set DATABASE_URL=postgres://…")
+
+
+@pytest.fixture
+def broker_url():
+    url = os.environ.get("CELERY_BROKER_URL")
+    if not url:
+        skip_or_fail("needs a Celery broker: set CELERY_BROKER_URL=redis://…")
+    return url

@@ -1,0 +1,55 @@
+import re
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from clubsite.errors import PermissionDenied
+from players import services
+from players.models import ClaimStatus, Player
+from tests.factories import PlayerFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_unknown_member_number_is_a_clear_error(client):
+    user = UserFactory()
+    client.force_login(user)
+    response = client.post(reverse("players:claim"), {"member_number": "999999"}, follow=True)
+    assert "There is no member with number 999999" in response.content.decode()
+    assert not user.claims.exists()
+
+
+def test_staff_approve_a_claim_and_the_record_moves_to_the_account():
+    user = UserFactory()
+    placeholder = services.ensure_own_player(user)
+    record = PlayerFactory(full_name="Existing Player", email="old@example.org")
+    claim = services.request_claim(user, record.member_number)
+    with pytest.raises(PermissionDenied):
+        services.decide_claim(user, claim, True)
+    services.decide_claim(UserFactory(is_staff=True), claim, True)
+    record.refresh_from_db()
+    assert record.user == user
+    assert Player.objects.get(pk=placeholder.pk).user is None
+    claim.refresh_from_db()
+    assert claim.status == ClaimStatus.APPROVED
+    with pytest.raises(services.MemberError):
+        services.decide_claim(UserFactory(is_staff=True), claim, False)
+
+
+def test_claim_by_link_to_the_email_on_record(client, on_commit):
+    user = UserFactory(email="same@example.org")
+    record = PlayerFactory(email="same@example.org")
+    client.force_login(user)
+    with on_commit(execute=True):
+        client.post(reverse("players:claim"), {"member_number": record.member_number})
+    link = re.search(r"(/members/me/claim/\S+/)", mail.outbox[-1].body).group(1)
+    client.get(link)
+    record.refresh_from_db()
+    assert record.user == user
+
+
+def test_claimed_record_cannot_be_claimed_again():
+    record = PlayerFactory(user=UserFactory())
+    with pytest.raises(services.MemberError, match="already linked"):
+        services.request_claim(UserFactory(), record.member_number)

@@ -1,0 +1,34 @@
+"""Production settings pass Django's deployment checks."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_check_deploy_is_clean_with_production_values():
+    env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECURE")}
+    env.update(
+        DEBUG="0",
+        SECRET_KEY="a-long-random-production-secret-" + "x9Qz" * 10,
+        ALLOWED_HOSTS="scrabble.example.org",
+        DJANGO_SETTINGS_MODULE="clubsite.settings",
+    )
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_site_refuses_to_start_without_a_secret_key_in_production():
+    env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY")}
+    env["DEBUG"] = "0"
+    result = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert result.returncode != 0 and "SECRET_KEY" in result.stderr

@@ -1,12 +1,7 @@
 from django.shortcuts import render
 
+from .hooks import collect
+
 
 def home(request):
-    from django.apps import apps
-
-    context = {}
-    for config in apps.get_app_configs():
-        hook = getattr(config, "home_page_context", None)
-        if hook:
-            context.update(hook(request))
-    return render(request, "home.html", context)
+    return render(request, "home.html", collect("home_page_context", request))

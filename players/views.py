@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from clubsite.errors import ServiceError
+from clubsite.hooks import collect
 
 from . import services
 from .forms import ClaimForm, DirectorySearchForm, ProfileForm
@@ -50,24 +51,8 @@ def player_detail(request, member_number: int):
         "can_see_private": can_see_private,
         "today": today,
     }
-    context.update(_extra_player_context(player))
+    context.update(collect("player_page_context", player))
     return render(request, "players/player_detail.html", context)
-
-
-def _extra_player_context(player) -> dict:
-    """Other apps add their sections to the player page (ratings, results)."""
-    from django.apps import apps
-
-    extra: dict = {"player_sections": []}
-    for config in apps.get_app_configs():
-        hook = getattr(config, "player_page_context", None)
-        if hook:
-            for key, value in hook(player).items():
-                if isinstance(value, list):
-                    extra.setdefault(key, []).extend(value)
-                else:
-                    extra[key] = value
-    return extra
 
 
 @login_required
@@ -87,11 +72,9 @@ def me(request):
     else:
         form = ProfileForm(instance=player)
     claims = request.user.claims.select_related("player")
-    return render(
-        request,
-        "players/me.html",
-        {"form": form, "player": player, "claims": claims, "claim_form": ClaimForm()},
-    )
+    context = {"form": form, "player": player, "claims": claims, "claim_form": ClaimForm()}
+    context.update(collect("account_page_context", request, player))
+    return render(request, "players/me.html", context)
 
 
 @login_required

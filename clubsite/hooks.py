@@ -1,0 +1,20 @@
+"""Apps add sections to shared pages (home, player page, My account) through AppConfig hooks.
+
+A hook is a method on an app's AppConfig returning a dict; list values from several apps are joined.
+"""
+
+from django.apps import apps
+
+
+def collect(hook_name: str, *args) -> dict:
+    merged: dict = {}
+    for config in apps.get_app_configs():
+        hook = getattr(config, hook_name, None)
+        if not hook:
+            continue
+        for key, value in hook(*args).items():
+            if isinstance(value, list):
+                merged.setdefault(key, []).extend(value)
+            else:
+                merged[key] = value
+    return merged

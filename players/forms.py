@@ -54,6 +54,13 @@ class ProfileForm(ServiceFormMixin, forms.ModelForm):
         self.helper = FormHelper()
         self.helper.add_input(Submit("save", "Save profile"))
 
+    def add_service_error(self, error):
+        if error.field == "id_last4":
+            # Never echo a whole ID number back into the page.
+            self.data = self.data.copy()
+            self.data["id_last4"] = ""
+        super().add_service_error(error)
+
     def _post_clean(self):
         # Validation of these fields belongs to the service; the model's own checks run there.
         pass

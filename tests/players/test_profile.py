@@ -29,6 +29,7 @@ def test_whole_id_number_is_refused_and_nothing_saved(client, member):
     response = client.post(reverse("players:me"), _profile(id_last4="S1234567D", phone="999"))
     assert response.status_code == 200
     assert "Only the last four characters" in response.content.decode()
+    assert "S1234567D" not in response.content.decode()  # not echoed back either
     member.refresh_from_db()
     assert member.id_last4 == "" and member.phone == ""
 

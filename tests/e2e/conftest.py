@@ -1,0 +1,90 @@
+"""Browser journeys: Playwright driving Debian's chromium against a live server.
+
+Each journey saves a screenshot per step into $E2E_ARTIFACTS/<journey>/ (default artifacts/e2e).
+"""
+
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import skip_or_fail
+
+# Playwright's sync API runs an event loop in this thread; the ORM calls the tests make are still sync.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(os.environ.get("E2E_ARTIFACTS", Path(__file__).resolve().parents[2] / "artifacts" / "e2e"))
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not shutil.which(CHROMIUM) and not Path(CHROMIUM).exists():
+        skip_or_fail(f"needs Chromium at {CHROMIUM} (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        skip_or_fail("needs the playwright package (make test installs it)")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+        )
+        yield browser
+        browser.close()
+
+
+class Journey:
+    """A browser page plus numbered screenshots of each step."""
+
+    def __init__(self, browser, base_url: str, name: str, viewport=None):
+        self.context = browser.new_context(viewport=viewport or {"width": 1280, "height": 900})
+        self.page = self.context.new_page()
+        self.page.set_default_timeout(15000)
+        self.base_url = base_url
+        self.folder = ARTIFACTS / name
+        shutil.rmtree(self.folder, ignore_errors=True)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.step_no = 0
+
+    def goto(self, path: str):
+        self.page.goto(self.base_url + path)
+        return self.page
+
+    def shot(self, label: str):
+        self.step_no += 1
+        slug = re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
+        self.page.screenshot(path=str(self.folder / f"{self.step_no:02d}-{slug}.png"), full_page=True)
+
+    def new_page(self, viewport=None):
+        """A second person in their own browser context (e.g. an opponent on a phone)."""
+        context = self.page.context.browser.new_context(viewport=viewport or PHONE)
+        page = context.new_page()
+        page.set_default_timeout(15000)
+        return page
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def journey(browser, live_server, request):
+    made = []
+
+    def start(name: str, viewport=None) -> Journey:
+        j = Journey(browser, live_server.url, name, viewport)
+        made.append(j)
+        return j
+
+    yield start
+    for j in made:
+        j.close()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if ARTIFACTS.exists() and any(ARTIFACTS.iterdir()):
+        print(f"\nBrowser journey screenshots: {ARTIFACTS}")

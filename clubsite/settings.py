@@ -102,6 +102,8 @@ USE_I18N = True
 USE_TZ = True
 CURRENCY = env("CURRENCY", default="SGD")
 SITE_NAME = env("SITE_NAME", default="Scrabble Association")
+# The site's public address, for links in emails sent by background tasks.
+SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000")
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
@@ -157,18 +159,49 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Several models have a "kind" or "status" field; name each choice set after its model.
+    "ENUM_NAME_OVERRIDES": {
+        "EventKindEnum": "events.models.event.EventKind",
+        "PrizeKindEnum": "events.models.event.PrizeKind",
+        "GameKindEnum": "events.models.play.GameKind",
+        "EventStatusEnum": "events.models.event.EventStatus",
+        "EntryStatusEnum": "events.models.event.EntryStatus",
+        "GameStatusEnum": "events.models.play.GameStatus",
+        "RoundStatusEnum": "events.models.play.RoundStatus",
+    },
 }
 
 # Celery: without a broker, tasks run eagerly in-process.
-CELERY_BROKER_URL = env("CELERY_BROKER_URL", default="")
-CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
+_BROKER = env("CELERY_BROKER_URL", default="")
+CELERY_TASK_ALWAYS_EAGER = not _BROKER
+CELERY_BROKER_URL = _BROKER or "memory://localhost/"
 CELERY_TASK_EAGER_PROPAGATES = True
-CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=CELERY_BROKER_URL or None)
+CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=_BROKER or None)
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE = {
     "membership-renewal-reminders": {
         "task": "players.tasks.send_renewal_reminders",
         "schedule": crontab(hour=9, minute=0),
+    },
+    "events-sync-registration-status": {
+        "task": "events.tasks.sync_event_statuses",
+        "schedule": crontab(minute="*/5"),
+    },
+    "events-lapse-unpaid-entries": {
+        "task": "events.tasks.lapse_unpaid_entries",
+        "schedule": crontab(minute="*/5"),
+    },
+    "events-expire-offers": {
+        "task": "events.tasks.expire_offers",
+        "schedule": crontab(minute="*/5"),
+    },
+    "events-remind-expiring-offers": {
+        "task": "events.tasks.remind_expiring_offers",
+        "schedule": crontab(minute="*/15"),
+    },
+    "ratings-monthly-snapshots": {
+        "task": "ratings.tasks.take_monthly_snapshots",
+        "schedule": crontab(day_of_month=1, hour=0, minute=30),
     },
 }
 

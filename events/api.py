@@ -1,2 +1,294 @@
+"""The events API: announcements (public read), my entries, and the organiser's entries. Writes call events.services."""
+
+from django.db.models import Prefetch, Q
+from django.shortcuts import get_object_or_404
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, permissions, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from players.roles import is_association_staff
+
+from . import api_play, services
+from .models import Category, Entry, Event, EventStatus, Fee, PaymentMethod, Prize
+
+
+class FeeSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Fee
+        fields = ["id", "name", "amount", "note", "is_concession", "proof_label"]
+
+
+class PrizeSerializer(serializers.ModelSerializer):
+    ranks = serializers.CharField(source="ranks_text", read_only=True)
+
+    class Meta:
+        model = Prize
+        fields = ["id", "kind", "rank_from", "rank_to", "ranks", "description", "amount"]
+
+
+class CategorySerializer(serializers.ModelSerializer):
+    fees = FeeSerializer(many=True, read_only=True)
+    prizes = PrizeSerializer(many=True, read_only=True)
+    eligibility = serializers.CharField(source="eligibility_text", read_only=True)
+    places_left = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Category
+        fields = [
+            "id",
+            "name",
+            "position",
+            "quota",
+            "places_left",
+            "eligibility",
+            "school_level",
+            "min_age",
+            "max_age",
+            "min_rating",
+            "max_rating",
+            "fees",
+            "prizes",
+        ]
+
+    def get_places_left(self, category) -> int | None:
+        places = self.context.get("places")
+        return places.left_in(category.event, category) if places else None
+
+
+EVENT_STATUSES = ", ".join(EventStatus.values)
+
+
+class EventSerializer(serializers.ModelSerializer):
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    # Plain text in the schema: the entries' "status" enum would otherwise collide with this one by name.
+    status = serializers.CharField(read_only=True, help_text=EVENT_STATUSES)
+    url = serializers.CharField(source="get_absolute_url", read_only=True)
+
+    class Meta:
+        model = Event
+        fields = [
+            "slug",
+            "url",
+            "title",
+            "organisers",
+            "kind",
+            "status",
+            "club",
+            "venue",
+            "address",
+            "starts_on",
+            "ends_on",
+            "time_zone",
+            "registration_opens_at",
+            "registration_closes_at",
+            "rated",
+        ]
+
+
+class EventDetailSerializer(EventSerializer):
+    categories = serializers.SerializerMethodField()
+
+    class Meta(EventSerializer.Meta):
+        fields = EventSerializer.Meta.fields + [
+            "reporting_time",
+            "reporting_until",
+            "start_time",
+            "estimated_end_time",
+            "prize_presentation_time",
+            "eligibility",
+            "attire",
+            "number_of_games",
+            "pairing_system",
+            "time_control_minutes",
+            "lexicon",
+            "rules_reference",
+            "contact",
+            "description",
+            "third_rated",
+            "max_entrants",
+            "keeps_waiting_list",
+            "payment_hold_hours",
+            "offer_hold_hours",
+            "max_group_size",
+            "payment_methods",
+            "payment_instructions",
+            "rules_agreement",
+            "refund_policy",
+            "categories",
+        ]
+
+    def get_categories(self, event) -> list[dict]:
+        categories = list(event.categories.all())
+        for category in categories:
+            category.event = event
+        context = {**self.context, "places": services.places(event)}
+        return CategorySerializer(categories, many=True, context=context).data
+
+
+class EventFilter(filters.FilterSet):
+    club = filters.CharFilter(field_name="club__slug")
+    starts_after = filters.DateFilter(field_name="starts_on", lookup_expr="gte")
+    starts_before = filters.DateFilter(field_name="starts_on", lookup_expr="lte")
+    status = filters.CharFilter(help_text=EVENT_STATUSES)
+
+    class Meta:
+        model = Event
+        fields = ["club", "kind", "status", "starts_after", "starts_before"]
+
+
+class EventViewSet(viewsets.ReadOnlyModelViewSet):
+    """Published events with their categories, fees and prizes."""
+
+    lookup_field = "slug"
+    filterset_class = EventFilter
+
+    def get_queryset(self):
+        return (
+            Event.objects.exclude(status=EventStatus.DRAFT)
+            .select_related("club")
+            .prefetch_related(
+                Prefetch("categories", queryset=Category.objects.prefetch_related("fees", "prizes")),
+            )
+            .order_by("starts_on", "title")
+        )
+
+    def get_serializer_class(self):
+        return EventDetailSerializer if self.action == "retrieve" else EventSerializer
+
+
+class EntrySerializer(serializers.ModelSerializer):
+    event = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    category_name = serializers.CharField(source="category.name", read_only=True)
+    member_number = serializers.IntegerField(source="player.member_number", read_only=True)
+    player_name = serializers.CharField(source="player.full_name", read_only=True)
+    balance = serializers.DecimalField(max_digits=8, decimal_places=2, read_only=True)
+    waitlist_position = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Entry
+        fields = [
+            "id",
+            "event",
+            "category",
+            "category_name",
+            "member_number",
+            "player_name",
+            "status",
+            "accepted_at",
+            "fee",
+            "amount_due",
+            "amount_paid",
+            "balance",
+            "concession_proof",
+            "payment_due_at",
+            "offer_expires_at",
+            "waitlist_position",
+        ]
+        read_only_fields = fields
+
+    def get_waitlist_position(self, entry) -> int | None:
+        return services.waitlist_position(entry)
+
+
+class EntryCreateSerializer(serializers.Serializer):
+    event = serializers.SlugRelatedField(slug_field="slug", queryset=Event.objects.all())
+    category = serializers.IntegerField()
+    fee = serializers.IntegerField(required=False, allow_null=True)
+    concession_proof = serializers.CharField(required=False, allow_blank=True, default="")
+    accept_rules = serializers.BooleanField(required=False, default=False)
+    phone = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class MyEntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Entries you made: for yourself, or for students in a group entry."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    serializer_class = EntrySerializer
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Entry.objects.none()
+        user = self.request.user
+        return (
+            Entry.objects.filter(Q(player__user=user) | Q(group__submitted_by=user))
+            .select_related("event", "category", "player")
+            .order_by("-accepted_at", "-pk")
+        )
+
+    @extend_schema(request=EntryCreateSerializer, responses={201: EntrySerializer})
+    def create(self, request):
+        data = EntryCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = dict(data.validated_data)
+        entry = services.register_entry(request.user, values.pop("event"), **values)
+        return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
+
+    def _act(self, call, pk):
+        entry = get_object_or_404(self.get_queryset(), pk=pk)
+        return Response(EntrySerializer(call(self.request.user, entry)).data)
+
+    @extend_schema(request=None, responses=EntrySerializer)
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request, pk=None):
+        return self._act(services.withdraw_entry, pk)
+
+    @extend_schema(request=None, responses=EntrySerializer)
+    @action(detail=True, methods=["post"], url_path="accept-offer")
+    def accept_offer(self, request, pk=None):
+        return self._act(services.accept_offer, pk)
+
+    @extend_schema(request=None, responses=EntrySerializer)
+    @action(detail=True, methods=["post"], url_path="leave-waiting-list")
+    def leave_waiting_list(self, request, pk=None):
+        return self._act(services.leave_waitlist, pk)
+
+
+class PaymentSerializer(serializers.Serializer):
+    amount = serializers.DecimalField(max_digits=8, decimal_places=2)
+    method = serializers.ChoiceField(choices=PaymentMethod.choices)
+    reference = serializers.CharField(required=False, allow_blank=True, default="")
+    note = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+class OrganiserEntryFilter(filters.FilterSet):
+    event = filters.CharFilter(field_name="event__slug")
+
+    class Meta:
+        model = Entry
+        fields = ["event", "status", "category"]
+
+
+class OrganiserEntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Entries in the events you organise (all events for association staff)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    serializer_class = EntrySerializer
+    filterset_class = OrganiserEntryFilter
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Entry.objects.none()
+        entries = Entry.objects.select_related("event", "category", "player").order_by("event", "accepted_at", "pk")
+        if is_association_staff(self.request.user):
+            return entries
+        return entries.filter(event__owner=self.request.user)
+
+    @extend_schema(request=PaymentSerializer, responses=EntrySerializer)
+    @action(detail=True, methods=["post"], url_path="record-payment")
+    def record_payment(self, request, pk=None):
+        entry = get_object_or_404(self.get_queryset(), pk=pk)
+        data = PaymentSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        services.record_payment(request.user, entry, **data.validated_data)
+        entry.refresh_from_db()
+        return Response(EntrySerializer(entry).data)
+
+
 def register(router) -> None:
     """Adds this app's API routes to the site's router."""
+    router.register("events", EventViewSet, basename="event")
+    router.register("my/entries", MyEntryViewSet, basename="my-entry")
+    router.register("organiser/entries", OrganiserEntryViewSet, basename="organiser-entry")
+    api_play.register(router)

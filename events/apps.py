@@ -3,3 +3,57 @@ from django.apps import AppConfig
 
 class EventsConfig(AppConfig):
     name = "events"
+
+    def load_demo(self, stdout):
+        """Demo announcements and entries (after the members' demo)."""
+        from . import demo
+
+        demo.load(stdout)
+
+    def home_page_context(self, request):
+        from django.utils import timezone
+
+        from .models import Event, EventStatus
+
+        upcoming = (
+            Event.objects.exclude(status__in=[EventStatus.DRAFT, EventStatus.CANCELLED])
+            .filter(ends_on__gte=timezone.localdate())
+            .select_related("club")
+            .order_by("starts_on", "title")[:5]
+        )
+        return {"home_sections": ["events/_home_upcoming.html"], "upcoming_events": list(upcoming)}
+
+    def player_page_context(self, player):
+        from .models import Entry, EntryStatus, EventStatus
+
+        entries = (
+            Entry.objects.filter(player=player, status__in=[EntryStatus.CONFIRMED, EntryStatus.PENDING_PAYMENT])
+            .exclude(event__status__in=[EventStatus.DRAFT, EventStatus.CANCELLED])
+            .select_related("event", "category")
+            .order_by("-event__starts_on")[:20]
+        )
+        return {"player_sections": ["events/_player_entries.html"], "player_event_entries": list(entries)}
+
+    def account_page_context(self, request, player):
+        from django.db.models import Q
+
+        from players.roles import is_organiser
+
+        from .models import ACTIVE_ENTRY_STATUSES, Entry, Event
+
+        entries = (
+            Entry.objects.filter(
+                Q(player=player) | Q(group__submitted_by=request.user), status__in=ACTIVE_ENTRY_STATUSES
+            )
+            .select_related("event", "category", "player")
+            .order_by("event__starts_on", "accepted_at")[:10]
+        )
+        from .views_play import my_division_context
+
+        managed = Event.objects.filter(owner=request.user).count() if is_organiser(request.user) else 0
+        return {
+            "account_sections": ["events/_account_entries.html", "events/play/_my_division.html"],
+            "my_event_entries": list(entries),
+            "my_managed_events": managed,
+            **my_division_context(player),
+        }

@@ -9,7 +9,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_check_deploy_is_clean_with_production_values():
-    env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECURE")}
+    # A clean production environment: nothing the test run itself sets (e.g. the browser tests' async flag).
+    env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECURE", "DJANGO_ALLOW_ASYNC_UNSAFE")}
     env.update(
         DEBUG="0",
         SECRET_KEY="a-long-random-production-secret-" + "x9Qz" * 10,

@@ -1,6 +1,7 @@
 from django.apps import apps
 from django.core.management.base import BaseCommand
 from django.db import transaction
+from django.test.utils import override_settings
 
 from players import demo
 
@@ -9,7 +10,8 @@ class Command(BaseCommand):
     help = "Loads demo data once (members, then each app's own demo data). Running it again changes nothing."
 
     def handle(self, *args, **options):
-        with transaction.atomic():
+        # Demo entries and payments go through the real services; their emails are not worth printing.
+        with override_settings(EMAIL_BACKEND="django.core.mail.backends.dummy.EmailBackend"), transaction.atomic():
             created = demo.load(self.stdout)
             if created:
                 for config in apps.get_app_configs():

@@ -1,0 +1,128 @@
+"""Staff views of events and entries. Status changes go through events.services (admin actions)."""
+
+from django.contrib import admin, messages
+
+from clubsite.errors import ServiceError
+
+from . import services
+from .models import Category, Entry, Event, Fee, GroupEntry, Payment, Prize
+
+
+def _each(request, objects, call, done: str):
+    count = 0
+    for obj in objects:
+        try:
+            call(request.user, obj)
+            count += 1
+        except ServiceError as error:
+            messages.error(request, f"{obj}: {error.message}")
+    if count:
+        messages.success(request, f"{done}: {count}.")
+
+
+class CategoryInline(admin.TabularInline):
+    model = Category
+    extra = 0
+    show_change_link = True
+    fields = ["name", "position", "quota", "school_level", "min_age", "max_age", "min_rating", "max_rating"]
+
+
+@admin.register(Event)
+class EventAdmin(admin.ModelAdmin):
+    list_display = ["title", "starts_on", "status", "club", "owner"]
+    list_filter = ["status", "kind", "club"]
+    search_fields = ["title", "slug", "venue"]
+    date_hierarchy = "starts_on"
+    readonly_fields = ["status", "published_at", "registration_closed_at", "cancelled_at", "created_at", "updated_at"]
+    filter_horizontal = ["directors"]
+    inlines = [CategoryInline]
+    actions = ["publish", "open_registration", "close_registration", "cancel"]
+
+    @admin.action(description="Publish")
+    def publish(self, request, queryset):
+        _each(request, queryset, services.publish_event, "Published")
+
+    @admin.action(description="Open registration now")
+    def open_registration(self, request, queryset):
+        _each(request, queryset, services.open_registration, "Opened")
+
+    @admin.action(description="Close registration now")
+    def close_registration(self, request, queryset):
+        _each(request, queryset, services.close_registration, "Closed")
+
+    @admin.action(description="Cancel (every entrant is told)")
+    def cancel(self, request, queryset):
+        _each(request, queryset, services.cancel_event, "Cancelled")
+
+
+class FeeInline(admin.TabularInline):
+    model = Fee
+    extra = 0
+
+
+class PrizeInline(admin.TabularInline):
+    model = Prize
+    extra = 0
+
+
+@admin.register(Category)
+class CategoryAdmin(admin.ModelAdmin):
+    list_display = ["name", "event", "quota"]
+    list_select_related = ["event"]
+    search_fields = ["name", "event__title"]
+    inlines = [FeeInline, PrizeInline]
+
+
+class PaymentInline(admin.TabularInline):
+    model = Payment
+    extra = 0
+    can_delete = False
+    readonly_fields = ["amount", "method", "reference", "note", "recorded_by", "recorded_at"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    list_display = ["player", "event", "category", "status", "accepted_at", "amount_due", "amount_paid"]
+    list_filter = ["status", "event"]
+    list_select_related = ["player", "event", "category"]
+    search_fields = ["player__full_name", "player__member_number", "event__title"]
+    raw_id_fields = ["division"]
+    readonly_fields = [
+        "event",
+        "category",
+        "player",
+        "group",
+        "entered_by",
+        "fee",
+        "amount_due",
+        "status",
+        "accepted_at",
+        "amount_paid",
+        "payment_due_at",
+        "offered_at",
+        "offer_expires_at",
+        "offer_reminded_at",
+        "confirmed_at",
+        "ended_at",
+        "rules_accepted_at",
+    ]
+    inlines = [PaymentInline]
+    actions = ["cancel"]
+
+    def has_add_permission(self, request):
+        return False  # entries are made by registering (services.register_entry)
+
+    @admin.action(description="Cancel the selected entries")
+    def cancel(self, request, queryset):
+        _each(request, queryset, services.cancel_entry, "Cancelled")
+
+
+@admin.register(GroupEntry)
+class GroupEntryAdmin(admin.ModelAdmin):
+    list_display = ["contact_name", "school", "event", "created_at"]
+    list_select_related = ["event"]
+    search_fields = ["contact_name", "school", "email"]
+    raw_id_fields = ["submitted_by"]

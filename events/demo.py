@@ -1,0 +1,296 @@
+"""Demo events: the students' championship of the seed announcement, an open tournament, a club night, past events."""
+
+from datetime import datetime, time, timedelta
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.utils import timezone
+
+from players.models import Association, Club, Player, SchoolLevel, User
+
+from . import services
+from .models import GroupEntry, PrizeKind
+
+RULES = (
+    "I have read the Scrabble Association Tournament Rules and Regulations and agree to abide by them and by "
+    "the rules set by the organiser. I agree not to hold the organiser responsible for any injury or loss of "
+    "property during the championship."
+)
+DESCRIPTION = """Players are paired randomly for the first game; later games are **King of the Hill**
+(1st plays 2nd, 3rd plays 4th, …) on wins and spread. Prizes go to the top 10 in each category, on games
+won and then total spread.
+
+*Failure to report:* a participant who has not turned up ten minutes after reporting time closes is
+deemed to have given up their place.
+
+Light refreshments will be provided. Free practice and coaching for students every Saturday,
+7.30 p.m. to 10 p.m., at Jurong Green CC.
+"""
+PAYMENT = """Pay **in person** at Jurong Green CC, or by **cheque** payable to *Jurong Green Community Club
+Management Committee* (write your name, contact number and school on the back). Entries without full
+payment are not accepted."""
+
+SECONDARY_PRIZES = [(1, 100), (2, 80), (3, 60), (4, 40), (5, 20)]
+PRIMARY_PRIZES = [(1, 80), (2, 60), (3, 40), (4, 20), (5, 10)]
+
+
+def _prizes(amounts):
+    rows = [
+        {
+            "kind": PrizeKind.PLACE,
+            "rank_from": rank,
+            "rank_to": rank,
+            "description": f"Shopping voucher S${amount} + trophy",
+            "amount": amount,
+            "position": rank,
+        }
+        for rank, amount in amounts
+    ]
+    rows.append({"kind": PrizeKind.PLACE, "rank_from": 6, "rank_to": 10, "description": "Trophy", "position": 6})
+    rows.append(
+        {
+            "kind": PrizeKind.LUCKY_DRAW,
+            "description": "Attractive lucky draw prizes for non-prize winners",
+            "position": 11,
+        }
+    )
+    return rows
+
+
+FEES = [
+    {"name": "Standard", "amount": Decimal("3.00"), "note": "incl. GST", "position": 0},
+    {
+        "name": "Passion Card holder",
+        "amount": Decimal("2.00"),
+        "note": "incl. GST",
+        "is_concession": True,
+        "proof_label": "Passion Card number",
+        "position": 1,
+    },
+]
+
+
+def _at(day, hour=23, minute=59):
+    return datetime.combine(day, time(hour, minute), tzinfo=ZoneInfo(settings.TIME_ZONE))
+
+
+def load(stdout) -> None:
+    organiser = User.objects.get(email="organiser@example.org")
+    director = User.objects.get(email="director@example.org")
+    association = Association.objects.get(slug="sa")
+    jurong = Club.objects.get(slug="jurong-green")
+    toa_payoh = Club.objects.get(slug="toa-payoh")
+    today = timezone.localdate()
+    now = timezone.now()
+
+    # The students' championship of the seed announcement, open for entries.
+    day = today + timedelta(days=30)
+    students = services.create_event(
+        organiser,
+        title="Jurong Green Students' Scrabble Championship",
+        organisers="Jurong Green Community Club Management Committee, Scrabble Club, South West CDC and "
+        "Women's Executive Committee",
+        association=association,
+        club=jurong,
+        kind="students",
+        venue="Jurong Green Community Club",
+        address="No. 6 Jurong West Avenue 1, Singapore 649520",
+        starts_on=day,
+        ends_on=day,
+        reporting_time=time(9, 0),
+        reporting_until=time(9, 15),
+        start_time=time(9, 30),
+        estimated_end_time=time(16, 45),
+        prize_presentation_time=time(17, 15),
+        prize_presentation_until=time(17, 45),
+        eligibility="Open to primary and secondary school students only",
+        attire="School uniform",
+        number_of_games=5,
+        pairing_system="koth",
+        time_control_minutes=25,
+        lexicon="CSW",
+        rules_reference="Scrabble Association Tournament Rules and Regulations (5-point challenge penalty)",
+        contact="Jurong Green CC staff, tel. 6567 1374; Mr Yong, 9677 0503",
+        description=DESCRIPTION,
+        rated=False,
+        registration_opens_at=now - timedelta(days=7),
+        registration_closes_at=_at(today + timedelta(days=20)),
+        max_entrants=None,
+        payment_methods=["in_person", "cheque"],
+        payment_instructions=PAYMENT,
+        payment_hold_hours=72,
+        offer_hold_hours=48,
+        max_group_size=15,
+        rules_agreement=RULES,
+        refund_policy="Fees are not refunded after the closing date, except when the organisers cancel the event.",
+    )
+    secondary = services.save_category(
+        organiser,
+        students,
+        name="Category A – Secondary School Student",
+        position=1,
+        quota=40,
+        school_level="secondary",
+        fees=FEES,
+        prizes=_prizes(SECONDARY_PRIZES),
+    )
+    primary = services.save_category(
+        organiser,
+        students,
+        name="Category B – Primary School Student",
+        position=2,
+        quota=40,
+        school_level="primary",
+        fees=FEES,
+        prizes=_prizes(PRIMARY_PRIZES),
+    )
+    services.set_directors(organiser, students, [director])
+    services.publish_event(organiser, students)
+    pupils = list(Player.objects.exclude(school_level=SchoolLevel.NONE).order_by("member_number"))
+    for number, pupil in enumerate(pupils[:12]):
+        category = secondary if pupil.school_level == SchoolLevel.SECONDARY else primary
+        fees = list(category.fees.all())
+        concession = number % 4 == 3
+        entry = services.register_entry(
+            organiser,
+            students,
+            category=category,
+            fee=fees[1] if concession else fees[0],
+            concession_proof=f"PC{7000 + number}" if concession else "",
+            accept_rules=True,
+            player=pupil,
+        )
+        if number % 3 != 2:
+            services.record_payment(
+                organiser,
+                entry,
+                amount=entry.amount_due,
+                method="cheque" if number % 2 else "in_person",
+                reference=f"{300100 + number}" if number % 2 else "",
+            )
+    services.register_group(
+        director,
+        students,
+        contact={
+            "role": GroupEntry.Role.TEACHER,
+            "contact_name": "Diana Director",
+            "school": "Rulang Primary",
+            "address": "Rulang Primary School, 6 Jurong West Street 52",
+            "phone": "6561 0000",
+            "email": "director@example.org",
+        },
+        students=[
+            {
+                "full_name": "Tan Wei Ling",
+                "school": "Rulang Primary",
+                "phone": "9123 0001",
+                "category": primary,
+                "fee": primary.fees.get(is_concession=False),
+            },
+            {
+                "full_name": "Muhammad Irfan",
+                "school": "Rulang Primary",
+                "phone": "9123 0002",
+                "category": primary,
+                "fee": primary.fees.get(is_concession=False),
+            },
+        ],
+        accept_rules=True,
+    )
+
+    # An open, rated tournament with a small quota (full, with a waiting list).
+    open_day = today + timedelta(days=45)
+    open_event = services.create_event(
+        organiser,
+        title="Jurong Green Open",
+        organisers="Jurong Green Scrabble Club",
+        association=association,
+        club=jurong,
+        kind="tournament",
+        venue="Jurong Green Community Club",
+        address="No. 6 Jurong West Avenue 1, Singapore 649520",
+        starts_on=open_day,
+        ends_on=open_day + timedelta(days=1),
+        start_time=time(9, 30),
+        estimated_end_time=time(18, 0),
+        number_of_games=12,
+        pairing_system="swiss",
+        rated=True,
+        registration_opens_at=now - timedelta(days=3),
+        registration_closes_at=_at(open_day - timedelta(days=7)),
+        max_entrants=8,
+        payment_methods=["in_person", "bank_transfer"],
+        payment_instructions="Transfer to the club's account and quote your member number as the reference.",
+        description="Twelve games over two days, Swiss pairings, CSW.",
+    )
+    services.save_category(
+        organiser,
+        open_event,
+        name="Open",
+        fees=[
+            {"name": "Standard", "amount": Decimal("25.00")},
+            {
+                "name": "Student or senior",
+                "amount": Decimal("15.00"),
+                "is_concession": True,
+                "proof_label": "student or senior card number",
+            },
+        ],
+        prizes=[
+            {"kind": PrizeKind.PLACE, "rank_from": 1, "rank_to": 1, "description": "S$200 and trophy", "amount": 200},
+            {"kind": PrizeKind.PLACE, "rank_from": 2, "rank_to": 3, "description": "S$80", "amount": 80},
+            {"kind": PrizeKind.HIGH_GAME, "description": "High game: S$30", "amount": 30},
+        ],
+    )
+    services.publish_event(organiser, open_event)
+    open_category = open_event.categories.get()
+    adults = list(
+        Player.objects.filter(school_level=SchoolLevel.NONE, user__isnull=True).order_by("member_number")[:10]
+    )
+    for adult in adults:
+        services.register_entry(
+            organiser, open_event, category=open_category, fee=open_category.fees.get(is_concession=False), player=adult
+        )
+
+    # A club night announced but not yet open.
+    night = today + timedelta(days=14)
+    club_night = services.create_event(
+        organiser,
+        title="Toa Payoh Club Night",
+        association=association,
+        club=toa_payoh,
+        kind="club",
+        venue="Toa Payoh library",
+        starts_on=night,
+        ends_on=night,
+        start_time=time(19, 0),
+        estimated_end_time=time(22, 0),
+        number_of_games=3,
+        rated=False,
+        registration_opens_at=now + timedelta(days=2),
+        registration_closes_at=_at(night - timedelta(days=1), 18, 0),
+    )
+    services.save_category(organiser, club_night, name="Everyone", quota=24, fees=[])
+    services.publish_event(organiser, club_night)
+
+    # Past events.
+    for months, title in ((2, "Singapore Masters"), (5, "National Students' Championship")):
+        past_day = today - timedelta(days=30 * months)
+        past = services.create_event(
+            organiser,
+            title=title,
+            association=association,
+            club=jurong,
+            kind="tournament",
+            venue="Jurong Green Community Club",
+            starts_on=past_day,
+            ends_on=past_day,
+            registration_opens_at=now - timedelta(days=30 * months + 40),
+            registration_closes_at=now - timedelta(days=30 * months + 5),
+        )
+        services.save_category(organiser, past, name="Open", fees=[])
+        services.publish_event(organiser, past)
+        services.start_event(organiser, past)
+        services.complete_event(organiser, past)
+    stdout.write("Created 5 demo events (the students' championship is open for entries).")

@@ -1,0 +1,2 @@
+from .event import *  # noqa: F401,F403
+from .play import *  # noqa: F401,F403

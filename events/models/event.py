@@ -1,0 +1,463 @@
+"""Announcements, categories, fees, prizes, entries and payments (see events.services)."""
+
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
+__all__ = [
+    "EventKind",
+    "EventStatus",
+    "PairingSystem",
+    "PaymentMethod",
+    "Event",
+    "Category",
+    "Fee",
+    "SchoolLevelRequirement",
+    "PrizeKind",
+    "Prize",
+    "GroupEntry",
+    "EntryStatus",
+    "Entry",
+    "Payment",
+    "ACTIVE_ENTRY_STATUSES",
+    "PLACE_HOLDING_STATUSES",
+]
+
+
+class EventKind(models.TextChoices):
+    TOURNAMENT = "tournament", "Tournament"
+    STUDENTS = "students", "Students' championship"
+    CLUB = "club", "Club event"
+    WORKSHOP = "workshop", "Workshop or coaching"
+
+
+class EventStatus(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    PUBLISHED = "published", "Published"
+    REGISTRATION_OPEN = "registration_open", "Registration open"
+    REGISTRATION_CLOSED = "registration_closed", "Registration closed"
+    IN_PROGRESS = "in_progress", "In progress"
+    COMPLETED = "completed", "Completed"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class PairingSystem(models.TextChoices):
+    KING_OF_THE_HILL = "koth", "King of the Hill (random first round)"
+    SWISS = "swiss", "Swiss"
+    ROUND_ROBIN = "round_robin", "Round robin"
+    AUSTRALIAN_DRAW = "australian_draw", "Australian draw"
+    OTHER = "other", "Other (see description)"
+
+
+class PaymentMethod(models.TextChoices):
+    IN_PERSON = "in_person", "In person"
+    CHEQUE = "cheque", "Cheque"
+    BANK_TRANSFER = "bank_transfer", "Bank transfer"
+    WAIVED = "waived", "Waived"
+
+
+class Event(models.Model):
+    """An announced event. Its status moves only through events.services (see TRANSITIONS)."""
+
+    TRANSITIONS = {
+        EventStatus.DRAFT: {EventStatus.PUBLISHED, EventStatus.CANCELLED},
+        EventStatus.PUBLISHED: {
+            EventStatus.REGISTRATION_OPEN,
+            EventStatus.REGISTRATION_CLOSED,
+            EventStatus.IN_PROGRESS,
+            EventStatus.CANCELLED,
+        },
+        EventStatus.REGISTRATION_OPEN: {EventStatus.REGISTRATION_CLOSED, EventStatus.CANCELLED},
+        EventStatus.REGISTRATION_CLOSED: {EventStatus.IN_PROGRESS, EventStatus.CANCELLED},
+        EventStatus.IN_PROGRESS: {EventStatus.COMPLETED, EventStatus.CANCELLED},
+        EventStatus.COMPLETED: set(),
+        EventStatus.CANCELLED: set(),
+    }
+    PUBLIC_STATUSES = (
+        EventStatus.PUBLISHED,
+        EventStatus.REGISTRATION_OPEN,
+        EventStatus.REGISTRATION_CLOSED,
+        EventStatus.IN_PROGRESS,
+        EventStatus.COMPLETED,
+        EventStatus.CANCELLED,
+    )
+
+    slug = models.SlugField(max_length=80, unique=True)
+    title = models.CharField(max_length=200)
+    organisers = models.CharField(max_length=500, blank=True, help_text="Jointly organised by …")
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_events")
+    directors = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="directed_events")
+    association = models.ForeignKey("players.Association", on_delete=models.PROTECT, related_name="events")
+    club = models.ForeignKey("players.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="events")
+    kind = models.CharField(max_length=20, choices=EventKind.choices, default=EventKind.TOURNAMENT)
+    status = models.CharField(max_length=20, choices=EventStatus.choices, default=EventStatus.DRAFT)
+
+    # Where and when
+    venue = models.CharField(max_length=200, blank=True)
+    address = models.CharField(max_length=300, blank=True)
+    starts_on = models.DateField()
+    ends_on = models.DateField()
+    time_zone = models.CharField(max_length=60, default=settings.TIME_ZONE)
+    reporting_time = models.TimeField(null=True, blank=True)
+    reporting_until = models.TimeField(null=True, blank=True)
+    start_time = models.TimeField(null=True, blank=True)
+    estimated_end_time = models.TimeField(null=True, blank=True)
+    prize_presentation_time = models.TimeField(null=True, blank=True)
+    prize_presentation_until = models.TimeField(null=True, blank=True)
+
+    # Who may play, and how
+    eligibility = models.CharField(max_length=300, blank=True, help_text="For example: primary and secondary students")
+    attire = models.CharField(max_length=200, blank=True)
+    number_of_games = models.PositiveSmallIntegerField(default=5)
+    pairing_system = models.CharField(
+        max_length=20, choices=PairingSystem.choices, default=PairingSystem.KING_OF_THE_HILL
+    )
+    time_control_minutes = models.PositiveSmallIntegerField(default=25)
+    lexicon = models.CharField(max_length=40, blank=True, default="CSW")
+    rules_reference = models.CharField(max_length=300, blank=True)
+    contact = models.CharField(max_length=300, blank=True)
+    description = models.TextField(blank=True, help_text="Markdown")
+
+    # Rating and scoring conventions used by the tournament software
+    rated = models.BooleanField(default=True)
+    rating_list = models.ForeignKey(
+        "ratings.RatingList", null=True, blank=True, on_delete=models.PROTECT, related_name="events"
+    )
+    third_rated = models.BooleanField("1/3-rated", default=False)
+    bye_spread = models.PositiveSmallIntegerField(default=50)
+    forfeit_spread = models.PositiveSmallIntegerField(default=50)
+    ties_stand = models.BooleanField(default=True, help_text="Tied players share the rank (no tie-break)")
+    spread_cap = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    # Registration
+    registration_opens_at = models.DateTimeField(null=True, blank=True)
+    registration_closes_at = models.DateTimeField(null=True, blank=True)
+    max_entrants = models.PositiveIntegerField(null=True, blank=True, help_text="Places in the whole event")
+    keeps_waiting_list = models.BooleanField(default=True)
+    payment_hold_hours = models.PositiveIntegerField(
+        default=72, help_text="How long an unpaid entry holds its place before it lapses"
+    )
+    offer_hold_hours = models.PositiveIntegerField(
+        default=48, help_text="How long a place offered from the waiting list is held"
+    )
+    max_group_size = models.PositiveSmallIntegerField(default=15)
+    payment_methods = models.JSONField(default=list, blank=True)
+    payment_instructions = models.TextField(blank=True, help_text="Markdown")
+    rules_agreement = models.TextField(blank=True, help_text="The rules and indemnity entrants must agree to")
+    refund_policy = models.TextField(blank=True)
+    entrants_public = models.BooleanField(default=True, help_text="Show the list of entrants on the event page")
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    registration_closed_at = models.DateTimeField(null=True, blank=True)
+    cancelled_at = models.DateTimeField(null=True, blank=True)
+    cancellation_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["starts_on", "title"]
+        indexes = [models.Index(fields=["status", "starts_on"])]
+        constraints = [
+            models.CheckConstraint(condition=Q(ends_on__gte=models.F("starts_on")), name="event_ends_after_start"),
+            models.CheckConstraint(
+                condition=Q(registration_opens_at__isnull=True)
+                | Q(registration_closes_at__isnull=True)
+                | Q(registration_opens_at__lt=models.F("registration_closes_at")),
+                name="event_registration_opens_before_close",
+            ),
+        ]
+
+    def __str__(self):
+        return self.title
+
+    def get_absolute_url(self):
+        return reverse("events:detail", args=[self.slug])
+
+    @property
+    def zone(self) -> ZoneInfo:
+        return ZoneInfo(self.time_zone)
+
+    @property
+    def is_public(self) -> bool:
+        return self.status != EventStatus.DRAFT
+
+    @property
+    def is_cancelled(self) -> bool:
+        return self.status == EventStatus.CANCELLED
+
+
+class SchoolLevelRequirement(models.TextChoices):
+    ANY = "", "Anyone"
+    PRIMARY = "primary", "Primary school students"
+    SECONDARY = "secondary", "Secondary school students"
+    STUDENT = "student", "Primary or secondary school students"
+
+
+class Category(models.Model):
+    """A category (division as announced) with its quota, eligibility, fees and prizes."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="categories")
+    name = models.CharField(max_length=100)
+    position = models.PositiveSmallIntegerField(default=0)
+    quota = models.PositiveIntegerField(null=True, blank=True, help_text="Places; empty for no limit")
+    school_level = models.CharField(max_length=10, choices=SchoolLevelRequirement.choices, blank=True)
+    min_age = models.PositiveSmallIntegerField(null=True, blank=True)
+    max_age = models.PositiveSmallIntegerField(null=True, blank=True)
+    min_rating = models.PositiveIntegerField(null=True, blank=True)
+    max_rating = models.PositiveIntegerField(null=True, blank=True)
+    notes = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["event", "position", "pk"]
+        verbose_name_plural = "categories"
+        constraints = [
+            models.UniqueConstraint(fields=["event", "name"], name="category_name_unique_in_event"),
+            models.CheckConstraint(
+                condition=Q(min_age__isnull=True) | Q(max_age__isnull=True) | Q(min_age__lte=models.F("max_age")),
+                name="category_age_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(min_rating__isnull=True)
+                | Q(max_rating__isnull=True)
+                | Q(min_rating__lte=models.F("max_rating")),
+                name="category_rating_band",
+            ),
+        ]
+
+    def __str__(self):
+        return self.name
+
+    @property
+    def eligibility_text(self) -> str:
+        parts = []
+        if self.school_level:
+            parts.append(self.get_school_level_display())
+        if self.min_age is not None and self.max_age is not None:
+            parts.append(f"aged {self.min_age}–{self.max_age}")
+        elif self.min_age is not None:
+            parts.append(f"aged {self.min_age} or over")
+        elif self.max_age is not None:
+            parts.append(f"aged {self.max_age} or under")
+        if self.min_rating is not None and self.max_rating is not None:
+            parts.append(f"rated {self.min_rating}–{self.max_rating}")
+        elif self.min_rating is not None:
+            parts.append(f"rated {self.min_rating} or more")
+        elif self.max_rating is not None:
+            parts.append(f"rated {self.max_rating} or less (unrated welcome)")
+        return ", ".join(parts) or "Open to all"
+
+
+class Fee(models.Model):
+    category = models.ForeignKey(Category, on_delete=models.CASCADE, related_name="fees")
+    name = models.CharField(max_length=100, default="Standard")
+    amount = models.DecimalField(max_digits=8, decimal_places=2)
+    note = models.CharField(max_length=100, blank=True, help_text="For example: incl. GST")
+    is_concession = models.BooleanField(default=False)
+    proof_label = models.CharField(
+        max_length=100, blank=True, help_text="What a concession asks for, for example: Passion Card number"
+    )
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["category", "position", "amount", "pk"]
+        constraints = [models.CheckConstraint(condition=Q(amount__gte=0), name="fee_not_negative")]
+
+    def __str__(self):
+        return f"{self.name} {settings.CURRENCY} {self.amount}"
+
+
+class PrizeKind(models.TextChoices):
+    PLACE = "place", "Place"
+    HIGH_GAME = "high_game", "High game"
+    CLASS = "class", "Class prize"
+    LUCKY_DRAW = "lucky_draw", "Lucky draw"
+
+
+class Prize(models.Model):
+    category = models.ForeignKey(Category, on_delete=models.CASCADE, related_name="prizes")
+    kind = models.CharField(max_length=12, choices=PrizeKind.choices, default=PrizeKind.PLACE)
+    rank_from = models.PositiveSmallIntegerField(null=True, blank=True)
+    rank_to = models.PositiveSmallIntegerField(null=True, blank=True)
+    description = models.CharField(max_length=200)
+    amount = models.DecimalField(max_digits=9, decimal_places=2, null=True, blank=True)
+    position = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        ordering = ["category", "position", models.F("rank_from").asc(nulls_last=True), "pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__isnull=True) | Q(amount__gte=0), name="prize_not_negative"),
+            models.CheckConstraint(
+                condition=Q(rank_from__isnull=True) | Q(rank_to__isnull=True) | Q(rank_from__lte=models.F("rank_to")),
+                name="prize_rank_range",
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.ranks_text} {self.description}".strip()
+
+    @property
+    def ranks_text(self) -> str:
+        def ordinal(n: int) -> str:
+            suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+            return f"{n}{suffix}"
+
+        if self.rank_from is None:
+            return self.get_kind_display()
+        if self.rank_to is None or self.rank_to == self.rank_from:
+            return ordinal(self.rank_from)
+        return f"{ordinal(self.rank_from)}–{ordinal(self.rank_to)}"
+
+
+class GroupEntry(models.Model):
+    """A teacher, parent or guardian entering several students; each student is an Entry of its own."""
+
+    class Role(models.TextChoices):
+        TEACHER = "teacher", "Teacher-in-charge"
+        PARENT = "parent", "Parent"
+        GUARDIAN = "guardian", "Guardian"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="group_entries")
+    submitted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="group_entries")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.TEACHER)
+    contact_name = models.CharField(max_length=200)
+    school = models.CharField(max_length=200, blank=True)
+    address = models.CharField(max_length=300)
+    phone = models.CharField(max_length=30)
+    email = models.EmailField()
+    rules_accepted_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "group entries"
+
+    def __str__(self):
+        return f"{self.contact_name} ({self.school or self.get_role_display()})"
+
+
+class EntryStatus(models.TextChoices):
+    PENDING_PAYMENT = "pending_payment", "Pending payment"
+    CONFIRMED = "confirmed", "Confirmed"
+    WAITLISTED = "waitlisted", "On the waiting list"
+    OFFERED = "offered", "Place offered"
+    EXPIRED = "expired", "Offer expired"
+    LAPSED = "lapsed", "Lapsed (unpaid)"
+    CANCELLED = "cancelled", "Cancelled"
+    WITHDRAWN = "withdrawn", "Withdrawn"
+
+
+# Statuses in which a player is "in" the event (at most one entry per player per event).
+ACTIVE_ENTRY_STATUSES = (
+    EntryStatus.PENDING_PAYMENT,
+    EntryStatus.CONFIRMED,
+    EntryStatus.WAITLISTED,
+    EntryStatus.OFFERED,
+)
+# Statuses that take one of the places (an offer holds its place while it runs).
+PLACE_HOLDING_STATUSES = (EntryStatus.PENDING_PAYMENT, EntryStatus.CONFIRMED, EntryStatus.OFFERED)
+
+
+class Entry(models.Model):
+    """One player's entry. Ordered first come, first served by `accepted_at`."""
+
+    TRANSITIONS = {
+        EntryStatus.PENDING_PAYMENT: {
+            EntryStatus.CONFIRMED,
+            EntryStatus.LAPSED,
+            EntryStatus.CANCELLED,
+            EntryStatus.WITHDRAWN,
+        },
+        EntryStatus.CONFIRMED: {EntryStatus.CANCELLED, EntryStatus.WITHDRAWN},
+        EntryStatus.WAITLISTED: {EntryStatus.OFFERED, EntryStatus.CANCELLED, EntryStatus.WITHDRAWN},
+        EntryStatus.OFFERED: {
+            EntryStatus.PENDING_PAYMENT,
+            EntryStatus.CONFIRMED,
+            EntryStatus.EXPIRED,
+            EntryStatus.CANCELLED,
+            EntryStatus.WITHDRAWN,
+        },
+        EntryStatus.EXPIRED: set(),
+        EntryStatus.LAPSED: set(),
+        EntryStatus.CANCELLED: set(),
+        EntryStatus.WITHDRAWN: set(),
+    }
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
+    category = models.ForeignKey(Category, on_delete=models.PROTECT, related_name="entries")
+    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="entries")
+    group = models.ForeignKey(GroupEntry, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries")
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    status = models.CharField(max_length=20, choices=EntryStatus.choices)
+    accepted_at = models.DateTimeField(help_text="When the entry was accepted: first come, first served")
+    fee = models.ForeignKey(Fee, null=True, blank=True, on_delete=models.PROTECT, related_name="entries")
+    amount_due = models.DecimalField(max_digits=8, decimal_places=2, default=Decimal("0"))
+    amount_paid = models.DecimalField(max_digits=8, decimal_places=2, default=Decimal("0"))
+    concession_proof = models.CharField(max_length=100, blank=True)
+    rules_accepted_at = models.DateTimeField(null=True, blank=True)
+    school = models.CharField(max_length=200, blank=True, help_text="As given on the entry")
+    phone = models.CharField(max_length=30, blank=True)
+    payment_due_at = models.DateTimeField(null=True, blank=True)
+    offered_at = models.DateTimeField(null=True, blank=True)
+    offer_expires_at = models.DateTimeField(null=True, blank=True)
+    offer_reminded_at = models.DateTimeField(null=True, blank=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    division = models.ForeignKey(
+        "events.Division", null=True, blank=True, on_delete=models.SET_NULL, related_name="entries"
+    )
+
+    class Meta:
+        ordering = ["event", "accepted_at", "pk"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "player"],
+                condition=Q(status__in=ACTIVE_ENTRY_STATUSES),
+                name="entry_one_active_per_player_per_event",
+            ),
+            models.CheckConstraint(condition=Q(amount_due__gte=0), name="entry_amount_due_not_negative"),
+            models.CheckConstraint(condition=Q(amount_paid__gte=0), name="entry_amount_paid_not_negative"),
+        ]
+        indexes = [
+            models.Index(fields=["event", "status", "accepted_at"]),
+            models.Index(fields=["status", "payment_due_at"]),
+            models.Index(fields=["status", "offer_expires_at"]),
+        ]
+
+    def __str__(self):
+        return f"{self.player} in {self.category} ({self.get_status_display()})"
+
+    @property
+    def balance(self) -> Decimal:
+        return max(self.amount_due - self.amount_paid, Decimal("0"))
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in ACTIVE_ENTRY_STATUSES
+
+    @property
+    def holds_place(self) -> bool:
+        return self.status in PLACE_HOLDING_STATUSES
+
+
+class Payment(models.Model):
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="payments")
+    amount = models.DecimalField(max_digits=8, decimal_places=2)
+    method = models.CharField(max_length=20, choices=PaymentMethod.choices)
+    reference = models.CharField(max_length=100, blank=True, help_text="For example the cheque number")
+    note = models.CharField(max_length=200, blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-recorded_at"]
+        constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="payment_positive")]
+
+    def __str__(self):
+        return f"{settings.CURRENCY} {self.amount} {self.get_method_display()} for {self.entry_id}"

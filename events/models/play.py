@@ -1,0 +1,202 @@
+"""Tournament play: divisions, rounds and games. Rules live in events.results and events.standings."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+__all__ = [
+    "Division",
+    "DivisionPlayer",
+    "PlayUpRequest",
+    "RoundStatus",
+    "Round",
+    "GameKind",
+    "GameStatus",
+    "Game",
+    "GameChange",
+]
+
+
+class Division(models.Model):
+    """Where players play: by default one per category; or divisions cut by rating."""
+
+    event = models.ForeignKey("events.Event", on_delete=models.CASCADE, related_name="divisions")
+    category = models.ForeignKey(
+        "events.Category", null=True, blank=True, on_delete=models.SET_NULL, related_name="divisions"
+    )
+    name = models.CharField(max_length=50)
+    position = models.PositiveSmallIntegerField(default=0)
+    rating_min = models.PositiveIntegerField(null=True, blank=True)
+    rating_max = models.PositiveIntegerField(null=True, blank=True)
+    takes_unrated = models.BooleanField(default=False, help_text="Unrated players are placed here")
+    missed_rounds_as = models.CharField(
+        max_length=15,
+        choices=[("forfeit", "Forfeit loss"), ("bye", "Bye"), ("void", "Void (neither win nor loss)")],
+        default="forfeit",
+        help_text="How rounds missed by late entrants and withdrawn players are scored",
+    )
+    finalised_at = models.DateTimeField(null=True, blank=True)
+    assignments_published = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["event", "position", "name"]
+        constraints = [models.UniqueConstraint(fields=["event", "name"], name="division_name_unique_in_event")]
+
+    def __str__(self):
+        return f"{self.event} – {self.name}"
+
+
+class DivisionPlayer(models.Model):
+    """A player's seat in a division: seed number (tsh player number), rating at assignment."""
+
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="seats")
+    entry = models.OneToOneField("events.Entry", null=True, blank=True, on_delete=models.SET_NULL, related_name="seat")
+    number = models.PositiveIntegerField(help_text="Player number in the division (as in tsh)")
+    rating = models.PositiveIntegerField(default=0, help_text="Rating used for seeding; 0 = unrated")
+    withdrawn_after_round = models.PositiveIntegerField(null=True, blank=True)
+    joined_in_round = models.PositiveIntegerField(default=1)
+    assigned_reason = models.CharField(max_length=200, blank=True)
+    placed_by_director = models.BooleanField(default=False, help_text="Kept when divisions are reassigned")
+    # tsh extra fields that the site does not interpret, kept for round trips
+    tsh_extras = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["division", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["division", "number"], name="seat_number_unique"),
+            models.UniqueConstraint(fields=["division", "player"], name="seat_player_unique"),
+        ]
+
+    def __str__(self):
+        return f"{self.number}. {self.player}"
+
+
+class PlayUpRequest(models.Model):
+    """An entrant asking to play in a stronger division than their rating gives (never a weaker one)."""
+
+    entry = models.OneToOneField("events.Entry", on_delete=models.CASCADE, related_name="play_up")
+    division_name = models.CharField(max_length=50, blank=True, help_text="Empty: one division up")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"{self.entry} → {self.division_name or 'one up'}"
+
+
+class RoundStatus(models.TextChoices):
+    DRAFT = "draft", "Draft"
+    PUBLISHED = "published", "Published"
+    COMPLETE = "complete", "Complete"
+
+
+class Round(models.Model):
+    TRANSITIONS = {
+        RoundStatus.DRAFT: {RoundStatus.PUBLISHED},
+        RoundStatus.PUBLISHED: {RoundStatus.COMPLETE},
+        RoundStatus.COMPLETE: set(),
+    }
+
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField()
+    status = models.CharField(max_length=10, choices=RoundStatus.choices, default=RoundStatus.DRAFT)
+    pairing_system = models.CharField(max_length=30, blank=True)
+    pairing_seed = models.BigIntegerField(null=True, blank=True)
+    based_on_round = models.PositiveIntegerField(null=True, blank=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["division", "number"]
+        constraints = [models.UniqueConstraint(fields=["division", "number"], name="round_number_unique")]
+
+    def __str__(self):
+        return f"{self.division} round {self.number}"
+
+
+class GameKind(models.TextChoices):
+    NORMAL = "normal", "Game"
+    BYE = "bye", "Bye"
+    FORFEIT = "forfeit", "Forfeit loss"
+    LATE_FORFEIT = "late_forfeit", "Late-arrival forfeit"
+    VOID = "void", "Void / missed round"
+
+
+class GameStatus(models.TextChoices):
+    PAIRED = "paired", "Paired"
+    SUBMITTED = "submitted", "Submitted"
+    DISPUTED = "disputed", "Disputed"
+    CONFIRMED = "confirmed", "Confirmed"
+
+
+class Game(models.Model):
+    """One row per game (or bye/forfeit, with player_b empty). Scores are after penalties."""
+
+    TRANSITIONS = {
+        GameStatus.PAIRED: {GameStatus.SUBMITTED, GameStatus.CONFIRMED},
+        GameStatus.SUBMITTED: {GameStatus.CONFIRMED, GameStatus.DISPUTED, GameStatus.SUBMITTED},
+        GameStatus.DISPUTED: {GameStatus.CONFIRMED},
+        GameStatus.CONFIRMED: {GameStatus.CONFIRMED},  # a director may correct a confirmed result
+    }
+
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="games")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="games")
+    round_number = models.PositiveIntegerField()  # denormalised for fast rating reads
+    board = models.PositiveIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=15, choices=GameKind.choices, default=GameKind.NORMAL)
+    status = models.CharField(max_length=10, choices=GameStatus.choices, default=GameStatus.PAIRED)
+    player_a = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="games_as_a")
+    player_b = models.ForeignKey(
+        "players.Player", null=True, blank=True, on_delete=models.PROTECT, related_name="games_as_b"
+    )
+    score_a = models.IntegerField(null=True, blank=True)
+    score_b = models.IntegerField(null=True, blank=True)
+    # For byes and forfeits: the spread awarded to player_a (e.g. +50, -50, 0).
+    spread_a = models.IntegerField(null=True, blank=True)
+    first = models.CharField(max_length=1, choices=[("a", "Player A"), ("b", "Player B")], blank=True)
+    overtime_a = models.PositiveIntegerField(default=0, help_text="Seconds over the time control")
+    overtime_b = models.PositiveIntegerField(default=0)
+    submitted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["division", "round_number", "board", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "player_a"], name="game_one_per_player_a_per_round"),
+            models.UniqueConstraint(
+                fields=["round", "player_b"],
+                condition=Q(player_b__isnull=False),
+                name="game_one_per_player_b_per_round",
+            ),
+            models.CheckConstraint(condition=~Q(player_a=models.F("player_b")), name="game_not_against_self"),
+        ]
+        indexes = [models.Index(fields=["division", "status", "round_number"])]
+
+    def __str__(self):
+        return f"R{self.round_number}: {self.player_a_id} v {self.player_b_id or 'bye'}"
+
+    @property
+    def is_rated(self) -> bool:
+        return self.kind == GameKind.NORMAL and self.player_b_id is not None and self.status == GameStatus.CONFIRMED
+
+
+class GameChange(models.Model):
+    """Audit trail: every change of a recorded result, with who and when."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="changes")
+    changed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    changed_at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=20)
+    before = models.JSONField(default=dict)
+    after = models.JSONField(default=dict)
+    reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-changed_at"]
+
+    def __str__(self):
+        return f"{self.game} {self.action}"

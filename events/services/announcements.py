@@ -1,0 +1,419 @@
+"""Announcing events: writing them, their categories, fees and prizes, and moving through the lifecycle."""
+
+from decimal import Decimal, InvalidOperation
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils.text import slugify
+
+from clubsite.errors import PermissionDenied
+from players.models import Association
+from players.roles import is_organiser
+
+from ..models import (
+    ACTIVE_ENTRY_STATUSES,
+    Category,
+    Entry,
+    EntryStatus,
+    Event,
+    EventStatus,
+    Fee,
+    PaymentMethod,
+    Prize,
+    PrizeKind,
+)
+from .common import EventError, lock_event, mail_after_commit, now, require_manager, site_url
+from .registration import offer_free_places, places, sync_status
+
+EVENT_FIELDS = (
+    "title",
+    "organisers",
+    "association",
+    "club",
+    "kind",
+    "venue",
+    "address",
+    "starts_on",
+    "ends_on",
+    "time_zone",
+    "reporting_time",
+    "reporting_until",
+    "start_time",
+    "estimated_end_time",
+    "prize_presentation_time",
+    "prize_presentation_until",
+    "eligibility",
+    "attire",
+    "number_of_games",
+    "pairing_system",
+    "time_control_minutes",
+    "lexicon",
+    "rules_reference",
+    "contact",
+    "description",
+    "rated",
+    "rating_list",
+    "third_rated",
+    "bye_spread",
+    "forfeit_spread",
+    "ties_stand",
+    "spread_cap",
+    "registration_opens_at",
+    "registration_closes_at",
+    "max_entrants",
+    "keeps_waiting_list",
+    "payment_hold_hours",
+    "offer_hold_hours",
+    "max_group_size",
+    "payment_methods",
+    "payment_instructions",
+    "rules_agreement",
+    "refund_policy",
+    "entrants_public",
+)
+CATEGORY_FIELDS = (
+    "name",
+    "position",
+    "quota",
+    "school_level",
+    "min_age",
+    "max_age",
+    "min_rating",
+    "max_rating",
+    "notes",
+)
+FEE_FIELDS = ("name", "amount", "note", "is_concession", "proof_label", "position")
+PRIZE_FIELDS = ("kind", "rank_from", "rank_to", "description", "amount", "position")
+EDITABLE_STATUSES = (
+    EventStatus.DRAFT,
+    EventStatus.PUBLISHED,
+    EventStatus.REGISTRATION_OPEN,
+    EventStatus.REGISTRATION_CLOSED,
+    EventStatus.IN_PROGRESS,
+)
+
+
+def _unique_slug(title: str, starts_on) -> str:
+    base = slugify(f"{title} {starts_on.year}")[:70] or "event"
+    slug, n = base, 2
+    while Event.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+def _clean_event(fields: dict) -> dict:
+    fields = {k: v for k, v in fields.items() if k in EVENT_FIELDS and (k != "rating_list" or hasattr(Event, k))}
+    if "title" in fields and not (fields["title"] or "").strip():
+        raise EventError("Give the event a title.", field="title")
+    try:
+        ZoneInfo(fields.get("time_zone") or "UTC")
+    except (ZoneInfoNotFoundError, ValueError):
+        raise EventError("Choose a time zone such as Asia/Singapore.", field="time_zone") from None
+    methods = fields.get("payment_methods")
+    if methods is not None:
+        unknown = [m for m in methods if m not in PaymentMethod.values]
+        if unknown:
+            raise EventError(f"Unknown payment method: {unknown[0]}.", field="payment_methods")
+        fields["payment_methods"] = list(methods)
+    for name in ("max_entrants", "number_of_games", "max_group_size", "payment_hold_hours", "offer_hold_hours"):
+        value = fields.get(name)
+        if value is not None and value < 0:
+            raise EventError("This cannot be negative.", field=name)
+    if fields.get("max_group_size") == 0:
+        raise EventError("A group entry must allow at least one student.", field="max_group_size")
+    return fields
+
+
+def _check_event(event: Event) -> None:
+    if event.ends_on < event.starts_on:
+        raise EventError("The event cannot end before it starts.", field="ends_on")
+    opens, closes = event.registration_opens_at, event.registration_closes_at
+    if opens and closes and opens >= closes:
+        raise EventError("Registration must open before it closes.", field="registration_opens_at")
+    try:
+        event.full_clean(exclude=["slug", "owner", "association", "directors"])
+    except ValidationError as error:
+        field, messages = next(iter(error.message_dict.items()))
+        raise EventError(messages[0], field=None if field == "__all__" else field) from None
+
+
+@transaction.atomic
+def create_event(actor, **fields) -> Event:
+    """An organiser drafts a new event (only they and staff see it until it is published)."""
+    if not is_organiser(actor):
+        raise PermissionDenied("Only organisers can announce events.")
+    fields = _clean_event(fields)
+    if not fields.get("association"):
+        fields["association"] = Association.objects.order_by("pk").first()
+    if not fields.get("association"):
+        raise EventError("Choose the association.", field="association")
+    if fields.get("starts_on") and not fields.get("ends_on"):
+        fields["ends_on"] = fields["starts_on"]
+    if not fields.get("starts_on"):
+        raise EventError("Give the date of the event.", field="starts_on")
+    event = Event(owner=actor, status=EventStatus.DRAFT, **fields)
+    event.slug = _unique_slug(event.title, event.starts_on)
+    _check_event(event)
+    event.save()
+    return event
+
+
+def update_event(actor, event: Event, **fields) -> Event:
+    with transaction.atomic():
+        event = lock_event(event.pk)
+        require_manager(actor, event, "edit this event")
+        if event.status not in EDITABLE_STATUSES:
+            raise EventError(f"A {event.get_status_display().lower()} event can no longer be changed.")
+        fields = _clean_event(fields)
+        for name, value in fields.items():
+            setattr(event, name, value)
+        _check_event(event)
+        taken = places(event)
+        if event.max_entrants is not None and taken.total > event.max_entrants:
+            raise EventError(
+                f"{taken.total} entrants already hold places; the limit cannot be lower.", field="max_entrants"
+            )
+        event.save()
+        sync_status(event)
+        offer_free_places(event)
+    return event
+
+
+def _decimal(value, field: str, what: str) -> Decimal | None:
+    if value in (None, ""):
+        return None
+    try:
+        amount = Decimal(str(value)).quantize(Decimal("0.01"))
+    except (InvalidOperation, ValueError):
+        raise EventError(f"Enter the {what} as a number, for example 3.00.", field=field) from None
+    if amount < 0:
+        raise EventError(f"A {what} cannot be negative.", field=field)
+    return amount
+
+
+def save_category(
+    actor, event: Event, category: Category | None = None, *, fees=None, prizes=None, **fields
+) -> Category:
+    """Creates or changes a category with its fees and prizes.
+
+    `fees` and `prizes` are lists of dicts; a dict with an "id" changes that row, one with "delete"
+    removes it, one without "id" adds a row. Rows not mentioned are kept.
+    """
+    with transaction.atomic():
+        event = lock_event(event.pk)
+        require_manager(actor, event, "change its categories")
+        if event.status not in EDITABLE_STATUSES:
+            raise EventError(f"A {event.get_status_display().lower()} event can no longer be changed.")
+        if category is not None and category.event_id != event.pk:
+            raise EventError("That category belongs to another event.")
+        category = Category.objects.select_for_update().get(pk=category.pk) if category else Category(event=event)
+        fields = {k: v for k, v in fields.items() if k in CATEGORY_FIELDS}
+        if "name" in fields and not (fields["name"] or "").strip():
+            raise EventError("Give the category a name.", field="name")
+        for name, value in fields.items():
+            setattr(category, name, value)
+        if category.min_age is not None and category.max_age is not None and category.min_age > category.max_age:
+            raise EventError("The minimum age is above the maximum.", field="min_age")
+        if (
+            category.min_rating is not None
+            and category.max_rating is not None
+            and category.min_rating > category.max_rating
+        ):
+            raise EventError("The lowest rating is above the highest.", field="min_rating")
+        if category.pk and category.quota is not None:
+            holding = places(event).taken.get(category.pk, 0)
+            if category.quota < holding:
+                raise EventError(f"{holding} entrants already hold places; the quota cannot be lower.", field="quota")
+        if Category.objects.filter(event=event, name=category.name).exclude(pk=category.pk).exists():
+            raise EventError(f"There is already a category called {category.name}.", field="name")
+        try:
+            category.full_clean(exclude=["event"])
+        except ValidationError as error:
+            field, messages = next(iter(error.message_dict.items()))
+            raise EventError(messages[0], field=None if field == "__all__" else field) from None
+        category.save()
+        for row in fees or []:
+            _save_fee(category, row)
+        for row in prizes or []:
+            _save_prize(category, row)
+        offer_free_places(event)
+    return category
+
+
+def _save_fee(category: Category, row: dict) -> None:
+    fee = category.fees.filter(pk=row["id"]).first() if row.get("id") else Fee(category=category)
+    if fee is None:
+        raise EventError("That fee belongs to another category.", field="fees")
+    if row.get("delete"):
+        if fee.pk:
+            if Entry.objects.filter(fee=fee).exists():
+                raise EventError(f"The {fee.name} fee has entries; it cannot be removed.", field="fees")
+            fee.delete()
+        return
+    data = {k: v for k, v in row.items() if k in FEE_FIELDS}
+    if "amount" in data:
+        data["amount"] = _decimal(data["amount"], "fees", "fee")
+    if data.get("amount") is None and fee.amount is None:
+        raise EventError("Give each fee an amount.", field="fees")
+    if not (data.get("name") or fee.name or "").strip():
+        raise EventError("Give each fee a name.", field="fees")
+    for name, value in data.items():
+        setattr(fee, name, value)
+    if fee.is_concession and not fee.proof_label:
+        fee.proof_label = "concession card number"
+    fee.save()
+
+
+def _save_prize(category: Category, row: dict) -> None:
+    prize = category.prizes.filter(pk=row["id"]).first() if row.get("id") else Prize(category=category)
+    if prize is None:
+        raise EventError("That prize belongs to another category.", field="prizes")
+    if row.get("delete"):
+        if prize.pk:
+            prize.delete()
+        return
+    data = {k: v for k, v in row.items() if k in PRIZE_FIELDS}
+    if "amount" in data:
+        data["amount"] = _decimal(data["amount"], "prizes", "prize amount")
+    for name, value in data.items():
+        setattr(prize, name, value)
+    if not (prize.description or "").strip():
+        raise EventError("Describe each prize.", field="prizes")
+    if prize.kind == PrizeKind.PLACE and prize.rank_from is None:
+        raise EventError("Give the place a prize is for (for example 1, or 6 to 10).", field="prizes")
+    if prize.rank_from is not None and prize.rank_to is not None and prize.rank_from > prize.rank_to:
+        raise EventError("A prize's ranks must run from the higher place to the lower (6 to 10).", field="prizes")
+    prize.save()
+
+
+def delete_category(actor, category: Category) -> None:
+    with transaction.atomic():
+        event = lock_event(category.event_id)
+        require_manager(actor, event, "change its categories")
+        if Entry.objects.filter(category=category).exists():
+            raise EventError(f"{category.name} has entries: move them to another category first.")
+        category.delete()
+
+
+# --- lifecycle ----------------------------------------------------------------------------------
+
+
+def _move(event: Event, target: str) -> None:
+    if target not in Event.TRANSITIONS[event.status]:
+        raise EventError(
+            f"A {event.get_status_display().lower()} event cannot become {EventStatus(target).label.lower()}."
+        )
+    event.status = target
+
+
+def publish_event(actor, event: Event) -> Event:
+    """Makes a draft public. Registration opens at its opening time (or when the organiser opens it)."""
+    with transaction.atomic():
+        event = lock_event(event.pk)
+        require_manager(actor, event, "publish it")
+        if event.status != EventStatus.DRAFT:
+            raise EventError("This event is already published.")
+        if not event.categories.exists():
+            raise EventError("Add at least one category before publishing.")
+        if not event.registration_closes_at:
+            raise EventError("Set the closing date for registration before publishing.", field="registration_closes_at")
+        _move(event, EventStatus.PUBLISHED)
+        event.published_at = now()
+        event.save()
+        sync_status(event)
+    return event
+
+
+def open_registration(actor, event: Event) -> Event:
+    """Opens registration now (it also opens by itself at the opening time)."""
+    with transaction.atomic():
+        event = sync_status(lock_event(event.pk))
+        require_manager(actor, event, "open registration")
+        if event.status == EventStatus.REGISTRATION_OPEN:
+            return event
+        moment = now()
+        if event.registration_closes_at and event.registration_closes_at <= moment:
+            raise EventError("The closing date has passed: set a later one first.", field="registration_closes_at")
+        _move(event, EventStatus.REGISTRATION_OPEN)
+        if not event.registration_opens_at or event.registration_opens_at > moment:
+            event.registration_opens_at = moment
+        event.save()
+        offer_free_places(event)
+    return event
+
+
+def close_registration(actor, event: Event) -> Event:
+    """Stops registration now, before the closing date. Offers already made still run to their end."""
+    with transaction.atomic():
+        event = sync_status(lock_event(event.pk))
+        require_manager(actor, event, "close registration")
+        if event.status == EventStatus.REGISTRATION_CLOSED:
+            raise EventError("Registration is already closed.")
+        _move(event, EventStatus.REGISTRATION_CLOSED)
+        event.registration_closed_at = now()
+        event.save()
+    return event
+
+
+def start_event(actor, event: Event) -> Event:
+    with transaction.atomic():
+        event = sync_status(lock_event(event.pk))
+        require_manager(actor, event, "start it")
+        if event.status == EventStatus.REGISTRATION_OPEN:
+            _move(event, EventStatus.REGISTRATION_CLOSED)
+            event.registration_closed_at = now()
+        _move(event, EventStatus.IN_PROGRESS)
+        event.save()
+    return event
+
+
+def complete_event(actor, event: Event) -> Event:
+    with transaction.atomic():
+        event = lock_event(event.pk)
+        require_manager(actor, event, "complete it")
+        _move(event, EventStatus.COMPLETED)
+        event.save()
+    return event
+
+
+def cancel_event(actor, event: Event, reason: str = "") -> Event:
+    """Cancels the event and every entry in it; each entrant is told."""
+    with transaction.atomic():
+        event = lock_event(event.pk)
+        require_manager(actor, event, "cancel it")
+        _move(event, EventStatus.CANCELLED)
+        moment = now()
+        event.cancelled_at = moment
+        event.cancellation_reason = (reason or "").strip()
+        event.save()
+        entries = list(
+            Entry.objects.select_for_update(of=("self",))
+            .filter(event=event, status__in=ACTIVE_ENTRY_STATUSES)
+            .select_related("player", "group")
+        )
+        addresses = set()
+        paid = set()
+        for entry in entries:
+            for address in (entry.player.email, entry.group.email if entry.group_id else ""):
+                if address:
+                    addresses.add(address)
+                    if entry.amount_paid > 0:
+                        paid.add(address)
+        Entry.objects.filter(pk__in=[e.pk for e in entries]).update(status=EntryStatus.CANCELLED, ended_at=moment)
+        for address in sorted(addresses):
+            mail_after_commit(
+                "events/email/event_cancelled.txt",
+                f"Cancelled: {event.title}",
+                [address],
+                {"event": event, "paid": address in paid, "url": site_url(event.get_absolute_url())},
+            )
+    return event
+
+
+def set_directors(actor, event: Event, users) -> Event:
+    with transaction.atomic():
+        event = lock_event(event.pk)
+        require_manager(actor, event, "choose its directors")
+        event.directors.set(users)
+    return event

@@ -1,0 +1,71 @@
+"""Pieces shared by the event services: errors, the clock, the event lock, emails after commit."""
+
+from collections.abc import Callable
+from datetime import datetime
+
+from django.conf import settings
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.formats import date_format
+
+from clubsite.errors import PermissionDenied, ServiceError
+
+from ..models import Event
+from ..permissions import can_manage_event
+
+
+class EventError(ServiceError):
+    """A refusal about an event's announcement or lifecycle."""
+
+
+class RegistrationError(ServiceError):
+    """A refusal about an entry, a payment or the waiting list."""
+
+
+def now() -> datetime:
+    """The server's clock (tests move it with time-machine)."""
+    return timezone.now()
+
+
+# Test hooks for the race tests: the control test switches the lock off and slows the critical section.
+LOCK_EVENT_ROWS = True
+before_place_is_taken: Callable[[], None] | None = None
+
+
+def lock_event(event_id: int) -> Event:
+    """Re-reads the event holding its row lock until the transaction ends (every place count happens under it)."""
+    queryset = Event.objects.select_for_update() if LOCK_EVENT_ROWS else Event.objects.all()
+    return queryset.get(pk=event_id)
+
+
+def critical_section() -> None:
+    if before_place_is_taken:
+        before_place_is_taken()
+
+
+def require_manager(actor, event: Event, action: str = "manage this event") -> None:
+    if not can_manage_event(actor, event):
+        raise PermissionDenied(f"Only the event's organiser or association staff can {action}.")
+
+
+def local_text(event: Event, moment: datetime | None) -> str:
+    """A moment as people at the event read it: in the event's time zone."""
+    if moment is None:
+        return ""
+    return date_format(timezone.localtime(moment, event.zone), "j M Y, H:i") + f" ({event.time_zone})"
+
+
+def site_url(path: str) -> str:
+    return getattr(settings, "SITE_URL", "").rstrip("/") + path
+
+
+def mail_after_commit(template: str, subject: str, to: list[str], context: dict) -> None:
+    """Renders now, sends from a Celery task once the transaction commits (nothing for a rollback)."""
+    recipients = sorted({address for address in to if address})
+    if not recipients:
+        return
+    from ..tasks import send_event_email
+
+    body = render_to_string(template, {**context, "SITE_NAME": settings.SITE_NAME, "CURRENCY": settings.CURRENCY})
+    transaction.on_commit(lambda: send_event_email.delay(subject, body, recipients))

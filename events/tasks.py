@@ -1,0 +1,42 @@
+"""Background work for events: mail, and the registration clock (lapses, offers, opening and closing)."""
+
+from celery import shared_task
+
+from players.tasks import send_email
+
+
+@shared_task
+def send_event_email(subject: str, body: str, to: list[str]) -> int:
+    return send_email(subject, body, to)
+
+
+@shared_task
+def lapse_unpaid_entries() -> int:
+    """Unpaid entries past their hold time lapse; their places go to the waiting list."""
+    from . import services
+
+    return services.lapse_unpaid_entries()
+
+
+@shared_task
+def expire_offers() -> int:
+    """Offers from the waiting list not taken in time expire and pass on to the next in line."""
+    from . import services
+
+    return services.expire_offers()
+
+
+@shared_task
+def remind_expiring_offers() -> int:
+    """Warns people whose offered place is about to expire."""
+    from . import services
+
+    return services.remind_expiring_offers()
+
+
+@shared_task
+def sync_event_statuses() -> int:
+    """Opens and closes registration at the times the events set."""
+    from . import services
+
+    return services.sync_event_statuses()

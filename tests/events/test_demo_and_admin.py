@@ -1,0 +1,53 @@
+"""The demo data (the seed announcement, open for entries) and the staff admin."""
+
+import io
+
+import pytest
+from django.apps import apps
+from django.urls import reverse
+from django.utils import timezone
+
+from events.models import Entry, EntryStatus, Event, EventStatus
+from players import demo as members_demo
+from tests.events.factories import fast_passwords, open_event  # noqa: F401
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_demo_has_the_seed_event_open_for_entries(settings):
+    out = io.StringIO()
+    members_demo.load(out)
+    apps.get_app_config("events").load_demo(out)
+    event = Event.objects.get(title="Jurong Green Students' Scrabble Championship")
+    assert event.status == EventStatus.REGISTRATION_OPEN and event.owner.email == "organiser@example.org"
+    assert event.registration_closes_at > timezone.now()
+    a, b = event.categories.order_by("position")
+    assert a.name.startswith("Category A") and b.name.startswith("Category B") and a.quota == 40
+    assert [(f.name, str(f.amount)) for f in a.fees.order_by("position")] == [
+        ("Standard", "3.00"),
+        ("Passion Card holder", "2.00"),
+    ]
+    assert a.prizes.filter(rank_from=1, description__contains="S$100").exists()
+    assert b.prizes.filter(rank_from=6, rank_to=10).exists()
+    assert Entry.objects.filter(event=event, status=EntryStatus.CONFIRMED).exists()
+    assert Entry.objects.filter(event=event, group__isnull=False).count() == 2
+    assert Event.objects.filter(status=EventStatus.COMPLETED).count() >= 2
+    assert Entry.objects.filter(status=EntryStatus.WAITLISTED).exists()
+
+
+def test_staff_admin_pages_and_actions(client):
+    event, category, _ = open_event(status=EventStatus.PUBLISHED, registration_opens_at=None)
+    staff = UserFactory(is_staff=True, is_superuser=True)
+    client.force_login(staff)
+    for name in ("event", "category", "entry", "groupentry"):
+        assert client.get(reverse(f"admin:events_{name}_changelist")).status_code == 200
+    assert client.get(reverse("admin:events_event_change", args=[event.pk])).status_code == 200
+    response = client.post(
+        reverse("admin:events_event_changelist"),
+        {"action": "open_registration", "_selected_action": [event.pk]},
+        follow=True,
+    )
+    assert response.status_code == 200
+    event.refresh_from_db()
+    assert event.status == EventStatus.REGISTRATION_OPEN

@@ -1,0 +1,166 @@
+"""The organiser's work: payments, moving entries, cancelling, emailing, exporting; and who may do it."""
+
+from decimal import Decimal
+
+import pytest
+from django.core import mail
+
+from clubsite.errors import PermissionDenied
+from events import services
+from events.models import EntryStatus, Payment
+from events.permissions import can_direct_event, can_manage_event
+from tests.events.factories import (
+    CategoryFactory,
+    FeeFactory,
+    fast_passwords,  # noqa: F401
+    make_organiser,
+    open_event,
+    player_with_account,
+)
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def pending():
+    event, category, (fee,) = open_event(quota=5)
+    player = player_with_account()
+    entry = services.register_entry(player.user, event, category=category, fee=fee)
+    mail.outbox = []
+    return event, entry
+
+
+def test_recording_full_payment_confirms_the_entry_and_tells_the_player(pending, on_commit):
+    event, entry = pending
+    with on_commit(execute=True):
+        payment = services.record_payment(event.owner, entry, amount="3.00", method="cheque", reference="123456")
+    entry.refresh_from_db()
+    assert entry.status == EntryStatus.CONFIRMED and entry.amount_paid == Decimal("3.00") and entry.confirmed_at
+    assert payment.reference == "123456" and payment.recorded_by == event.owner
+    assert mail.outbox[0].subject == f"Payment received: {event.title}"
+    assert "Your entry is confirmed" in mail.outbox[0].body and "123456" in mail.outbox[0].body
+
+
+def test_a_part_payment_leaves_the_entry_pending(pending):
+    event, entry = pending
+    services.record_payment(event.owner, entry, amount="1.00", method="in_person")
+    entry.refresh_from_db()
+    assert entry.status == EntryStatus.PENDING_PAYMENT and entry.balance == Decimal("2.00")
+
+
+@pytest.mark.parametrize(
+    "amount, method, reference, field, message",
+    [
+        ("-3", "in_person", "", "amount", "more than zero"),
+        ("0", "in_person", "", "amount", "more than zero"),
+        ("abc", "in_person", "", "amount", "Enter an amount"),
+        ("5", "in_person", "", "amount", "more than the 3.00 still due"),
+        ("3", "bitcoin", "", "method", "Choose how it was paid"),
+        ("3", "cheque", "", "reference", "cheque number"),
+    ],
+)
+def test_bad_payments_are_refused_and_nothing_is_saved(pending, amount, method, reference, field, message):
+    event, entry = pending
+    with pytest.raises(services.RegistrationError) as refusal:
+        services.record_payment(event.owner, entry, amount=amount, method=method, reference=reference)
+    assert refusal.value.field == field and message in refusal.value.message
+    assert not Payment.objects.exists()
+    entry.refresh_from_db()
+    assert entry.amount_paid == 0
+
+
+def test_only_the_owner_or_staff_record_payments(pending):
+    event, entry = pending
+    with pytest.raises(PermissionDenied):
+        services.record_payment(make_organiser(), entry, amount="3", method="in_person")
+    with pytest.raises(PermissionDenied):
+        services.record_payment(entry.player.user, entry, amount="3", method="in_person")
+    staff = UserFactory(is_staff=True)
+    services.record_payment(staff, entry, amount="3", method="in_person")
+
+
+def test_no_payment_for_a_lapsed_entry(pending):
+    event, entry = pending
+    services.withdraw_entry(entry.player.user, entry)
+    with pytest.raises(services.RegistrationError, match="withdrawn: it holds no place"):
+        services.record_payment(event.owner, entry, amount="3", method="in_person")
+
+
+def test_moving_an_entry_keeps_its_place_in_the_queue_and_frees_the_old_one():
+    event, a, (fee_a,) = open_event(quota=1)
+    b = CategoryFactory(event=event, name="B", quota=2)
+    fee_b = FeeFactory(category=b, amount=Decimal("2"))
+    first = services.register_entry(player_with_account().user, event, category=a, fee=fee_a)
+    waiting = services.register_entry(player_with_account().user, event, category=a, fee=fee_a)
+    moved = services.move_entry(event.owner, first, b)
+    assert moved.category == b and moved.fee == fee_b and moved.amount_due == Decimal("2.00")
+    assert moved.accepted_at == first.accepted_at
+    waiting.refresh_from_db()
+    assert waiting.status == EntryStatus.OFFERED
+
+
+def test_moving_into_a_full_category_is_refused():
+    event, a, (fee_a,) = open_event()
+    b = CategoryFactory(event=event, name="B", quota=1)
+    FeeFactory(category=b)
+    services.register_entry(player_with_account().user, event, category=b, fee=b.fees.get())
+    entry = services.register_entry(player_with_account().user, event, category=a, fee=fee_a)
+    with pytest.raises(services.RegistrationError, match="B has no place left"):
+        services.move_entry(event.owner, entry, b)
+    entry.refresh_from_db()
+    assert entry.category == a
+
+
+def test_only_the_organiser_moves_or_cancels(pending):
+    event, entry = pending
+    other = CategoryFactory(event=event, name="Other")
+    with pytest.raises(PermissionDenied):
+        services.move_entry(entry.player.user, entry, other)
+    with pytest.raises(PermissionDenied):
+        services.cancel_entry(entry.player.user, entry)
+    assert services.cancel_entry(event.owner, entry).status == EntryStatus.CANCELLED
+
+
+def test_withdrawing_twice_says_so(pending):
+    event, entry = pending
+    services.withdraw_entry(entry.player.user, entry)
+    with pytest.raises(services.RegistrationError, match="already withdrawn"):
+        services.withdraw_entry(entry.player.user, entry)
+
+
+def test_email_all_entrants_reaches_each_address_once_after_commit(pending, on_commit):
+    event, entry = pending
+    services.register_group(
+        UserFactory(),
+        event,
+        contact={"contact_name": "Mr Lim", "address": "x", "phone": "1", "email": "lim@example.org"},
+        students=[{"full_name": f"Kid {i}", "category": entry.category, "fee": entry.fee} for i in range(3)],
+    )
+    mail.outbox = []
+    with on_commit(execute=True):
+        sent = services.email_entrants(event.owner, event, subject="Venue change", body="We move to hall B.")
+    assert sent == 2
+    assert sorted(m.to[0] for m in mail.outbox) == sorted([entry.player.email, "lim@example.org"])
+    assert all(m.subject == "Venue change" for m in mail.outbox)
+    with pytest.raises(services.RegistrationError) as refusal:
+        services.email_entrants(event.owner, event, subject="", body="x")
+    assert refusal.value.field == "subject"
+    with pytest.raises(PermissionDenied):
+        services.email_entrants(entry.player.user, event, subject="Hi", body="x")
+
+
+def test_the_export_lists_every_entry_in_order(pending):
+    event, entry = pending
+    rows = list(services.entries_for_export(event))
+    assert rows[0][:3] == ["Order", "Accepted at", "Status"]
+    assert rows[1][2] == "Pending payment" and rows[1][5] == entry.player.full_name
+
+
+def test_permission_helpers():
+    event, *_ = open_event()
+    director, stranger, staff = UserFactory(), UserFactory(), UserFactory(is_staff=True)
+    event.directors.add(director)
+    assert can_manage_event(event.owner, event) and can_manage_event(staff, event)
+    assert not can_manage_event(director, event) and can_direct_event(director, event)
+    assert not can_direct_event(stranger, event)

@@ -1,2 +1,258 @@
+"""REST API of ratings: lists, ratings, a player's history, an event's report, rating runs.
+
+Reads are public (as the pages are); queuing a run goes through ratings.services, which checks
+who may do it.
+"""
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import mixins, permissions, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.response import Response
+
+from events.models import Event
+from events.permissions import can_direct_event
+from players.models import Player
+from players.roles import is_association_staff
+
+from . import services
+from .models import PlayerRating, RatingChange, RatingList, RatingRun
+
+
+class RatingListSerializer(serializers.ModelSerializer):
+    association = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+    class Meta:
+        model = RatingList
+        fields = ["slug", "name", "association", "lexicon", "system", "provisional_games", "active_months"]
+
+
+class PlayerRatingSerializer(serializers.ModelSerializer):
+    rank = serializers.IntegerField(read_only=True)
+    member_number = serializers.IntegerField(source="player.member_number", read_only=True)
+    name = serializers.CharField(source="player.name", read_only=True)
+    club = serializers.SlugRelatedField(source="player.club", slug_field="slug", read_only=True)
+    country = serializers.CharField(source="player.country", read_only=True)
+    provisional = serializers.SerializerMethodField()
+
+    class Meta:
+        model = PlayerRating
+        fields = [
+            "rank",
+            "member_number",
+            "name",
+            "club",
+            "country",
+            "rating",
+            "games",
+            "peak",
+            "last_played",
+            "provisional",
+            "deviation",
+        ]
+
+    def get_provisional(self, obj) -> bool:
+        return obj.is_provisional(self.context["rating_list"].provisional_games)
+
+
+class RatingChangeSerializer(serializers.ModelSerializer):
+    event = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    event_title = serializers.CharField(source="event.title", read_only=True)
+    division = serializers.CharField(source="division.name", read_only=True)
+    rating_list = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    member_number = serializers.IntegerField(source="player.member_number", read_only=True)
+    name = serializers.CharField(source="player.name", read_only=True)
+    change = serializers.IntegerField(read_only=True)
+
+    class Meta:
+        model = RatingChange
+        fields = [
+            "rating_list",
+            "event",
+            "event_title",
+            "event_date",
+            "division",
+            "member_number",
+            "name",
+            "pre",
+            "post",
+            "change",
+            "is_newcomer",
+            "career_games",
+            "games",
+            "expected",
+            "actual",
+            "k",
+            "bonus",
+            "feedback",
+            "performance",
+        ]
+
+
+class RatingRunSerializer(serializers.ModelSerializer):
+    rating_list = serializers.SlugRelatedField(slug_field="slug", queryset=RatingList.objects.all(), required=False)
+    event = serializers.SlugRelatedField(slug_field="slug", queryset=Event.objects.all(), required=False)
+    from_date = serializers.DateField(required=False)
+    # Plain text in the schema: "status" enums of other apps would collide in name.
+    status = serializers.CharField(read_only=True, help_text="queued, running, done or failed")
+
+    class Meta:
+        model = RatingRun
+        fields = [
+            "id",
+            "rating_list",
+            "event",
+            "from_date",
+            "reason",
+            "status",
+            "progress",
+            "created_at",
+            "started_at",
+            "finished_at",
+            "events_rated",
+            "players_rated",
+            "error",
+        ]
+        read_only_fields = [
+            "reason",
+            "status",
+            "progress",
+            "created_at",
+            "started_at",
+            "finished_at",
+            "events_rated",
+            "players_rated",
+            "error",
+        ]
+
+    def validate(self, attrs):
+        if attrs.get("event") is None and not (attrs.get("rating_list") and attrs.get("from_date")):
+            raise serializers.ValidationError("Give an event to rate, or a rating list and a date to re-rate from.")
+        return attrs
+
+    def create(self, validated_data):
+        actor = self.context["request"].user
+        if validated_data.get("event") is not None:
+            return services.queue_rating_run(validated_data["event"], actor=actor)
+        return services.queue_rerate(actor, validated_data["rating_list"], validated_data["from_date"])
+
+
+RATING_FILTERS = [
+    OpenApiParameter("list", OpenApiTypes.STR, description="Rating list slug (default: the first list)"),
+    OpenApiParameter("q", OpenApiTypes.STR, description="Name contains"),
+    OpenApiParameter("club", OpenApiTypes.STR, description="Club slug"),
+    OpenApiParameter("country", OpenApiTypes.STR, description="Two-letter country code"),
+    OpenApiParameter("all", OpenApiTypes.BOOL, description="Include inactive players (default: active only)"),
+    OpenApiParameter("min_rating", OpenApiTypes.INT),
+    OpenApiParameter("max_rating", OpenApiTypes.INT),
+    OpenApiParameter("member_number", OpenApiTypes.INT, description="One player's rating"),
+]
+
+
+class RatingListViewSet(viewsets.ReadOnlyModelViewSet):
+    queryset = RatingList.objects.select_related("association")
+    serializer_class = RatingListSerializer
+    lookup_field = "slug"
+    filterset_fields = ["system", "lexicon"]
+
+    @extend_schema(responses=RatingChangeSerializer(many=True))
+    @action(detail=True, url_path=r"history/(?P<member_number>\d+)")
+    def history(self, request, slug=None, member_number=None):
+        """A player's rated events on this list, oldest first."""
+        rating_list = self.get_object()
+        player = get_object_or_404(Player, member_number=member_number)
+        if not player.listed_in_directory and not (
+            is_association_staff(request.user) or (player.user_id and player.user_id == request.user.id)
+        ):
+            return Response({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
+        rows = services.player_history(rating_list, player.pk).select_related("rating_list", "player")
+        return Response(RatingChangeSerializer(rows, many=True).data)
+
+
+class RatingViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+    """Ratings on a list, best first, with ranks (active players unless all=true)."""
+
+    serializer_class = PlayerRatingSerializer
+    queryset = PlayerRating.objects.none()
+
+    def _rating_list(self) -> RatingList:
+        if not hasattr(self, "_list"):
+            slug = self.request.query_params.get("list")
+            self._list = get_object_or_404(RatingList, slug=slug) if slug else RatingList.objects.first()
+        return self._list
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return PlayerRating.objects.none()
+        rating_list = self._rating_list()
+        if rating_list is None:
+            return PlayerRating.objects.none()
+        params = self.request.query_params
+        rows = services.rated_players(
+            rating_list,
+            q=params.get("q", "").strip(),
+            club=params.get("club", ""),
+            country=params.get("country", ""),
+            include_inactive=params.get("all", "").lower() in ("1", "true", "yes", "on"),
+        )
+        for name, lookup in (
+            ("min_rating", "rating__gte"),
+            ("max_rating", "rating__lte"),
+            ("member_number", "player__member_number"),
+        ):
+            if params.get(name, "").isdigit():
+                rows = rows.filter(**{lookup: int(params[name])})
+        return rows
+
+    def get_serializer_context(self):
+        return {**super().get_serializer_context(), "rating_list": self._rating_list()}
+
+    @extend_schema(parameters=RATING_FILTERS)
+    def list(self, request, *args, **kwargs):
+        return super().list(request, *args, **kwargs)
+
+
+class EventRatingReportSerializer(serializers.Serializer):
+    event = serializers.SlugField()
+    title = serializers.CharField()
+    rows = RatingChangeSerializer(many=True)
+
+
+class EventRatingReportViewSet(viewsets.GenericViewSet):
+    """An event's rating report: every rated player's rating before and after."""
+
+    queryset = Event.objects.all()
+    lookup_field = "slug"
+    serializer_class = EventRatingReportSerializer
+
+    def retrieve(self, request, slug=None):
+        event = get_object_or_404(Event, slug=slug)
+        if not event.is_public and not can_direct_event(request.user, event):
+            return Response({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
+        rows = services.event_report(event).select_related("event")
+        return Response(EventRatingReportSerializer({"event": event.slug, "title": event.title, "rows": rows}).data)
+
+
+class RatingRunViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+    """Rating runs. POST {"event": slug} rates an event (its directors, staff);
+    POST {"rating_list": slug, "from_date": date} re-rates a list (staff)."""
+
+    queryset = RatingRun.objects.select_related("rating_list", "event")
+    serializer_class = RatingRunSerializer
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+    filterset_fields = ["status"]
+
+    def create(self, request, *args, **kwargs):
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        run = serializer.save()
+        return Response(self.get_serializer(run).data, status=status.HTTP_202_ACCEPTED)
+
+
 def register(router) -> None:
     """Adds this app's API routes to the site's router."""
+    router.register("rating-lists", RatingListViewSet, basename="rating-list")
+    router.register("ratings", RatingViewSet, basename="rating")
+    router.register("rating-reports", EventRatingReportViewSet, basename="rating-report")
+    router.register("rating-runs", RatingRunViewSet, basename="rating-run")

@@ -1,5 +1,301 @@
-from django.shortcuts import render
+"""Rating pages: thin views over ratings.services."""
+
+import csv
+from datetime import date
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied as Forbidden
+from django.core.paginator import Paginator
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_POST
+
+from clubsite.errors import ServiceError
+from events.models import Event
+from events.permissions import can_direct_event
+from players.models import Player
+from players.roles import is_association_staff
+
+from . import services
+from .charts import rating_history_svg
+from .forms import ImportReviewForm, RatingFilterForm, RatingImportForm, RerateForm
+from .models import ImportStatus, PlayerRating, RatingImport, RatingList, RatingRun, RatingSnapshot
+
+PAGE_SIZE = 50
+# Rows of a run shown on its page (a re-rating of a whole history has many).
+MAX_RUN_ROWS = 500
 
 
-def rating_list(request):
-    return render(request, "ratings/rating_list.html", {})
+def _filters(request):
+    form = RatingFilterForm(request.GET or None)
+    values = {"q": "", "club": "", "country": "", "include_inactive": False}
+    if form.is_valid():
+        data = form.cleaned_data
+        values = {
+            "q": data["q"].strip(),
+            "club": data["club"].slug if data["club"] else "",
+            "country": data["country"].strip(),
+            "include_inactive": data["all"],
+        }
+    return form, values
+
+
+def _query_without_page(request) -> str:
+    query = request.GET.copy()
+    query.pop("page", None)
+    return query.urlencode()
+
+
+def rating_list(request, slug: str | None = None):
+    """The rating list: rank, name, club, rating and games; active players unless asked."""
+    lists = list(RatingList.objects.all())
+    if slug is None:
+        current = lists[0] if lists else None
+    else:
+        current = next((rl for rl in lists if rl.slug == slug), None)
+        if current is None:
+            raise Http404("No such rating list")
+    context = {"lists": lists, "rating_list": current}
+    if current is not None:
+        form, filters = _filters(request)
+        rows = services.rated_players(current, **filters)
+        page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
+        context.update(
+            form=form,
+            page=page,
+            query=_query_without_page(request),
+            include_inactive=filters["include_inactive"],
+            active_since=services.active_since(current),
+            csv_query=request.GET.urlencode(),
+        )
+    return render(request, "ratings/rating_list.html", context)
+
+
+def rating_list_csv(request, slug: str):
+    current = get_object_or_404(RatingList, slug=slug)
+    _form, filters = _filters(request)
+    rows = services.rated_players(current, **filters)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{current.slug}-{timezone.localdate():%Y-%m-%d}.csv"'
+    writer = csv.writer(response)
+    writer.writerow(
+        ["rank", "member_number", "name", "club", "country", "rating", "games", "peak", "last_played", "provisional"]
+    )
+    for r in rows.iterator(chunk_size=2000):
+        writer.writerow(
+            [
+                r.rank,
+                r.player.member_number,
+                r.player.name,
+                r.player.club.name if r.player.club_id else "",
+                r.player.country,
+                r.rating,
+                r.games,
+                r.peak,
+                r.last_played.isoformat() if r.last_played else "",
+                "yes" if r.is_provisional(current.provisional_games) else "no",
+            ]
+        )
+    return response
+
+
+def snapshot_index(request, slug: str):
+    current = get_object_or_404(RatingList, slug=slug)
+    snapshots = current.snapshots.order_by("-taken_on")
+    return render(request, "ratings/snapshot_index.html", {"rating_list": current, "snapshots": snapshots})
+
+
+def snapshot_detail(request, slug: str, taken_on: str):
+    try:
+        day = date.fromisoformat(taken_on)
+    except ValueError:
+        raise Http404("Not a date")
+    snapshot = get_object_or_404(
+        RatingSnapshot.objects.select_related("rating_list"), rating_list__slug=slug, taken_on=day
+    )
+    include_inactive = request.GET.get("all") == "1"
+    rows = services.snapshot_entries(snapshot, include_inactive=include_inactive)
+    page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(
+        request,
+        "ratings/snapshot_detail.html",
+        {
+            "snapshot": snapshot,
+            "rating_list": snapshot.rating_list,
+            "page": page,
+            "include_inactive": include_inactive,
+            "query": _query_without_page(request),
+        },
+    )
+
+
+def _visible_player(request, member_number: int) -> Player:
+    player = get_object_or_404(Player.objects.select_related("club"), member_number=member_number)
+    own = player.user_id and player.user_id == request.user.id
+    if not player.listed_in_directory and not (own or is_association_staff(request.user)):
+        raise Http404("No such player")
+    return player
+
+
+def player_history(request, slug: str, member_number: int):
+    current = get_object_or_404(RatingList, slug=slug)
+    player = _visible_player(request, member_number)
+    standing = PlayerRating.objects.filter(rating_list=current, player=player).first()
+    history = list(services.player_history(current, player.pk))
+    return render(
+        request,
+        "ratings/player_history.html",
+        {"rating_list": current, "player": player, "standing": standing, "history": history},
+    )
+
+
+def player_chart(request, slug: str, member_number: int):
+    """The player's rating after each rated event on the list, as an SVG image."""
+    current = get_object_or_404(RatingList, slug=slug)
+    player = _visible_player(request, member_number)
+    points = []
+    seed = PlayerRating.objects.filter(rating_list=current, player=player).values_list("seed_rating", "seed_on").first()
+    history = list(services.player_history(current, player.pk).values_list("event_date", "post"))
+    if seed and seed[0] and seed[1] and (not history or seed[1] <= history[0][0]):
+        points.append((seed[1], seed[0]))
+    points += history
+    svg = rating_history_svg(f"{player.name} · {current.name}", points)
+    response = HttpResponse(svg, content_type="image/svg+xml; charset=utf-8")
+    response["Cache-Control"] = "public, max-age=300"
+    return response
+
+
+def event_report(request, slug: str):
+    """Each rated player of the event: rating before and after, change, wins and performance."""
+    event = get_object_or_404(Event.objects.select_related("rating_list"), slug=slug)
+    if not event.is_public and not can_direct_event(request.user, event):
+        raise Http404("No such event")
+    rows = list(services.event_report(event))
+    divisions = []
+    for row in rows:
+        if not divisions or divisions[-1]["division"].pk != row.division_id:
+            divisions.append({"division": row.division, "rating_list": row.rating_list, "rows": []})
+        divisions[-1]["rows"].append(row)
+    last_run = RatingRun.objects.filter(event=event).select_related("rating_list").first()
+    return render(
+        request,
+        "ratings/event_report.html",
+        {
+            "event": event,
+            "divisions": divisions,
+            "last_run": last_run,
+            "can_rate": event.rated and event.rating_list_id and can_direct_event(request.user, event),
+        },
+    )
+
+
+@login_required
+@require_POST
+def event_rate(request, slug: str):
+    event = get_object_or_404(Event.objects.select_related("rating_list"), slug=slug)
+    try:
+        run = services.queue_rating_run(event, actor=request.user)
+    except ServiceError as error:
+        messages.error(request, error.message)
+        return redirect("ratings:event_report", slug=event.slug)
+    return redirect(run)
+
+
+def run_detail(request, pk: int):
+    run = get_object_or_404(RatingRun.objects.select_related("rating_list", "event"), pk=pk)
+    changes = list(
+        run.changes.select_related("event", "division", "player").order_by(
+            "event_date", "event_id", "division__position", "division__name", "-post"
+        )[:MAX_RUN_ROWS]
+    )
+    return render(request, "ratings/run_detail.html", {"run": run, "changes": changes, "max_rows": MAX_RUN_ROWS})
+
+
+def run_progress(request, pk: int):
+    run = get_object_or_404(RatingRun, pk=pk)
+    return JsonResponse(
+        {
+            "status": run.status,
+            "status_display": run.get_status_display(),
+            "progress": run.progress,
+            "finished": run.is_finished,
+            "error": run.error,
+        }
+    )
+
+
+def _staff_only(request):
+    if not is_association_staff(request.user):
+        raise Forbidden("Only association staff can do this.")
+
+
+@login_required
+def rerate(request, slug: str):
+    _staff_only(request)
+    current = get_object_or_404(RatingList, slug=slug)
+    form = RerateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            run = services.queue_rerate(request.user, current, form.cleaned_data["from_date"])
+        except ServiceError as error:
+            form.add_error(error.field if error.field in form.fields else None, error.message)
+        else:
+            return redirect(run)
+    runs = current.runs.select_related("event")[:20]
+    return render(request, "ratings/rerate.html", {"rating_list": current, "form": form, "runs": runs})
+
+
+@login_required
+def import_upload(request, slug: str):
+    _staff_only(request)
+    current = get_object_or_404(RatingList, slug=slug)
+    form = RatingImportForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            imp = services.prepare_rating_import(
+                request.user,
+                current,
+                form.cleaned_data["file"],
+                filename=request.FILES["file"].name,
+                as_of=form.cleaned_data["as_of"],
+            )
+        except ServiceError as error:
+            form.add_error("file" if error.field == "file" else None, error.message)
+        else:
+            return redirect(imp)
+    return render(request, "ratings/import_upload.html", {"rating_list": current, "form": form})
+
+
+@login_required
+def import_review(request, pk: int):
+    _staff_only(request)
+    imp = get_object_or_404(RatingImport.objects.select_related("rating_list"), pk=pk)
+    lines = list(imp.lines.select_related("player"))
+    candidate_ids = {pid for line in lines for pid in line.candidates}
+    players_by_id = Player.objects.select_related("club").in_bulk(candidate_ids)
+    form = ImportReviewForm(lines, players_by_id, request.POST or None)
+    if request.method == "POST" and imp.status == ImportStatus.REVIEW:
+        try:
+            if "cancel" in request.POST:
+                services.cancel_rating_import(request.user, imp)
+                messages.info(request, "The import is cancelled; nothing was changed.")
+                return redirect(imp.rating_list)
+            if form.is_valid():
+                services.apply_rating_import(request.user, imp, form.decisions())
+                messages.success(request, f"{len(lines)} ratings are now on {imp.rating_list.name}.")
+                return redirect(imp.rating_list.get_absolute_url() + "?all=on")
+        except ServiceError as error:
+            form.add_error(None, error.message)
+    counts = {kind: sum(1 for line in lines if line.match == kind) for kind in ("exact", "review", "new")}
+    return render(
+        request,
+        "ratings/import_review.html",
+        {
+            "rating_import": imp,
+            "rows": [(line, form.field_for(line)) for line in lines],
+            "form": form,
+            "counts": counts,
+        },
+    )

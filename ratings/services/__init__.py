@@ -1,0 +1,69 @@
+"""Rating services: every write to ratings goes through one of these functions.
+
+- rating events and re-rating a list: `rate_event`, `rerate_from`, `queue_rating_run`, `queue_rating_if_complete`,
+  `queue_rerate`, `result_corrected`, `execute_run` (the task's body), `ratings_as_of`;
+- seeding a list from a ratings file: `prepare_rating_import`, `apply_rating_import`,
+  `cancel_rating_import`;
+- reading lists and taking snapshots: `rated_players`, `player_history`, `event_report`,
+  `take_snapshot`, `take_monthly_snapshots`.
+"""
+
+from .imports import (
+    NEW_PLAYER,
+    ImportFileError,
+    apply_rating_import,
+    cancel_rating_import,
+    parse_rating_file,
+    prepare_rating_import,
+)
+from .lists import (
+    active_since,
+    default_list,
+    event_report,
+    months_before,
+    player_history,
+    rated_players,
+    snapshot_entries,
+    take_monthly_snapshots,
+    take_snapshot,
+)
+from .rating import (
+    RatingError,
+    execute_run,
+    queue_rating_if_complete,
+    queue_rating_run,
+    queue_rerate,
+    rate_event,
+    ratings_as_of,
+    rerate_from,
+    result_corrected,
+    unconfirmed_games,
+)
+
+__all__ = [
+    "NEW_PLAYER",
+    "ImportFileError",
+    "RatingError",
+    "active_since",
+    "apply_rating_import",
+    "cancel_rating_import",
+    "default_list",
+    "event_report",
+    "execute_run",
+    "months_before",
+    "parse_rating_file",
+    "player_history",
+    "prepare_rating_import",
+    "queue_rating_if_complete",
+    "queue_rating_run",
+    "queue_rerate",
+    "rate_event",
+    "rated_players",
+    "ratings_as_of",
+    "rerate_from",
+    "result_corrected",
+    "snapshot_entries",
+    "take_monthly_snapshots",
+    "take_snapshot",
+    "unconfirmed_games",
+]

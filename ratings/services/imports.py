@@ -1,0 +1,341 @@
+"""Seeding a rating list from a ratings file in the published list layout.
+
+The file: one player a line; blank lines and lines starting with `#` are ignored, and so is a
+header line (one naming the columns). Columns are separated by tabs, or else by spaces, in this
+order:
+
+    name                 rating  rank  expires     games
+    Tan, Wei Ling        1850    12    2026-12-31  412
+    Adrian Goh           1422    -     -           38
+
+- name: `Surname, Given` or `Given Surname`; may contain spaces (with space separators the
+  last four columns are the numbers, everything before them the name);
+- rating: a whole number from 1 to 3000;
+- rank: a whole number, or `-`;
+- expires: membership expiry `YYYY-MM-DD` (or `YYYYMMDD`), or `-`;
+- games: career rated games, a whole number.
+
+Names are matched to members: one member with that name (in either order) is matched; several,
+or a close spelling, are left for staff to review (pick the member or "new player"); no close
+name makes a new player. Nothing is written until staff apply the reviewed import, all at once.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from clubsite.errors import PermissionDenied, ServiceError
+from players import services as player_services
+from players.models import Player
+from players.roles import is_association_staff
+
+from ..models import (
+    ImportStatus,
+    MatchKind,
+    PlayerRating,
+    RatedEvent,
+    RatingImport,
+    RatingImportLine,
+    RatingList,
+)
+
+COLUMNS = ("name", "rating", "rank", "expires", "games")
+MAX_RATING = 3000
+CLOSE_MATCH = 0.85
+MAX_CANDIDATES = 5
+MAX_LISTED_ERRORS = 20
+
+
+class ImportFileError(ServiceError):
+    def __init__(self, errors: list[tuple[int, str]]):
+        shown = "; ".join(f"line {n}: {reason}" for n, reason in errors[:MAX_LISTED_ERRORS])
+        more = f"; and {len(errors) - MAX_LISTED_ERRORS} more" if len(errors) > MAX_LISTED_ERRORS else ""
+        count = f"{len(errors)} line{'s' if len(errors) != 1 else ''}"
+        super().__init__(f"Nothing was imported: {count} could not be read. {shown}{more}.", field="file")
+        self.errors = errors
+
+
+@dataclass
+class ParsedLine:
+    line_number: int
+    name: str
+    rating: int
+    rank: int | None
+    expires_on: date | None
+    games: int
+
+
+def _whole(value: str, what: str, low: int, high: int | None = None) -> int:
+    if not re.fullmatch(r"\d+", value):
+        raise ValueError(f"{what} {value!r} is not a whole number")
+    n = int(value)
+    if n < low or (high is not None and n > high):
+        raise ValueError(f"{what} {n} is outside {low}–{high}" if high else f"{what} {n} is below {low}")
+    return n
+
+
+def _expiry(value: str) -> date | None:
+    if value in ("-", "", "0"):
+        return None
+    for fmt in ("%Y-%m-%d", "%Y%m%d"):
+        try:
+            return datetime.strptime(value, fmt).date()
+        except ValueError:
+            continue
+    raise ValueError(f"expiry {value!r} is not a date (YYYY-MM-DD) or -")
+
+
+def _split(line: str) -> list[str]:
+    if "\t" in line:
+        return [f.strip() for f in line.split("\t") if f.strip()]
+    tokens = line.split()
+    if len(tokens) < len(COLUMNS):
+        return tokens
+    return [" ".join(tokens[: len(tokens) - 4]), *tokens[-4:]]
+
+
+def _is_header(fields: list[str]) -> bool:
+    """A line naming the columns rather than a player."""
+    words = [f.lower() for f in fields[:2]]
+    return bool(words) and (words[0] == "name" or words[-1] == "rating")
+
+
+def parse_rating_file(text: str) -> tuple[list[ParsedLine], list[tuple[int, str]]]:
+    """The lines of a ratings file, and the bad lines as (line number, what was expected)."""
+    lines: list[ParsedLine] = []
+    errors: list[tuple[int, str]] = []
+    seen_data = False
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip().lstrip("\ufeff")
+        if not line or line.startswith("#"):
+            continue
+        fields = _split(line)
+        if not seen_data and _is_header(fields):
+            seen_data = True
+            continue
+        seen_data = True
+        if len(fields) != len(COLUMNS):
+            errors.append((number, f"expected 5 columns (name, rating, rank, expires, games), found {len(fields)}"))
+            continue
+        name, rating, rank, expires, games = fields
+        try:
+            lines.append(
+                ParsedLine(
+                    line_number=number,
+                    name=" ".join(name.split()),
+                    rating=_whole(rating, "rating", 1, MAX_RATING),
+                    rank=None if rank == "-" else _whole(rank, "rank", 1),
+                    expires_on=_expiry(expires),
+                    games=_whole(games, "games", 0),
+                )
+            )
+        except ValueError as error:
+            errors.append((number, str(error)))
+    if not lines and not errors:
+        errors.append((0, "the file holds no players"))
+    return lines, errors
+
+
+def normalise(name: str) -> str:
+    """Lower case, without accents, punctuation or repeated spaces."""
+    decomposed = unicodedata.normalize("NFKD", name)
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return " ".join(re.sub(r"[^\w\s]", " ", plain.lower()).split())
+
+
+def name_keys(name: str) -> list[str]:
+    """The ways a file's name may be written on a member's record: `Surname, Given` is also
+    tried as `Given Surname` and `Surname Given`."""
+    if "," in name:
+        surname, _, given = name.partition(",")
+        return list(dict.fromkeys([normalise(f"{given} {surname}"), normalise(f"{surname} {given}")]))
+    return [normalise(name)]
+
+
+def display_name(name: str) -> str:
+    if "," in name:
+        surname, _, given = name.partition(",")
+        return " ".join(f"{given.strip()} {surname.strip()}".split())
+    return name
+
+
+def match_names(names: list[str], players: list[tuple[int, str, str]]) -> list[tuple[str, list[int]]]:
+    """For each name: (MatchKind, player ids) against (id, full name, display name) rows."""
+    by_key: dict[str, list[int]] = {}
+    by_tokens: dict[str, set[int]] = {}
+    for pid, full, shown in players:
+        for n in {full, shown} - {""}:
+            key = normalise(n)
+            by_key.setdefault(key, []).append(pid)
+            by_tokens.setdefault(" ".join(sorted(key.split())), set()).add(pid)
+    keys = list(by_key)
+    results = []
+    for name in names:
+        exact: list[int] = []
+        for key in name_keys(name):
+            exact += [p for p in by_key.get(key, []) if p not in exact]
+        if len(exact) == 1:
+            results.append((MatchKind.EXACT, exact))
+            continue
+        candidates = list(exact)
+        for key in name_keys(name):
+            for p in sorted(by_tokens.get(" ".join(sorted(key.split())), ())):
+                if p not in candidates:
+                    candidates.append(p)
+            for close in difflib.get_close_matches(key, keys, n=MAX_CANDIDATES, cutoff=CLOSE_MATCH):
+                candidates += [p for p in by_key[close] if p not in candidates]
+        if candidates:
+            results.append((MatchKind.REVIEW, candidates[:MAX_CANDIDATES]))
+        else:
+            results.append((MatchKind.NEW, []))
+    return results
+
+
+def _check_staff(actor) -> None:
+    if not is_association_staff(actor):
+        raise PermissionDenied("Only association staff can import ratings.")
+
+
+def _check_unrated(rating_list: RatingList) -> None:
+    if RatedEvent.objects.filter(rating_list=rating_list).exists():
+        raise ServiceError(
+            f"{rating_list.name} already has rated events: a ratings file can only seed a list before its first "
+            "rated event. Create a new list to import into.",
+            field="rating_list",
+        )
+
+
+def prepare_rating_import(
+    actor, rating_list: RatingList, text: str, *, filename: str = "", as_of: date | None = None
+) -> RatingImport:
+    """Reads a ratings file and matches its names; refuses the whole file if a line is bad."""
+    _check_staff(actor)
+    _check_unrated(rating_list)
+    parsed, errors = parse_rating_file(text)
+    if errors:
+        raise ImportFileError(errors)
+    players = list(Player.objects.values_list("pk", "full_name", "display_name"))
+    matches = match_names([p.name for p in parsed], players)
+    with transaction.atomic():
+        imp = RatingImport.objects.create(
+            rating_list=rating_list, filename=filename[:200], as_of=as_of or timezone.localdate(), uploaded_by=actor
+        )
+        RatingImportLine.objects.bulk_create(
+            [
+                RatingImportLine(
+                    rating_import=imp,
+                    line_number=p.line_number,
+                    name=p.name,
+                    rating=p.rating,
+                    rank=p.rank,
+                    expires_on=p.expires_on,
+                    games=p.games,
+                    match=kind,
+                    candidates=ids,
+                    player_id=ids[0] if kind == MatchKind.EXACT else None,
+                )
+                for p, (kind, ids) in zip(parsed, matches, strict=True)
+            ],
+            batch_size=1000,
+        )
+    return imp
+
+
+NEW_PLAYER = "new"
+
+
+def apply_rating_import(actor, rating_import: RatingImport, decisions: dict[int, int | str]) -> RatingImport:
+    """Applies an import all at once. `decisions` maps each line needing review (by id) to the
+    chosen player's id or NEW_PLAYER."""
+    _check_staff(actor)
+    with transaction.atomic():
+        imp = RatingImport.objects.select_for_update().select_related("rating_list").get(pk=rating_import.pk)
+        if imp.status != ImportStatus.REVIEW:
+            raise ServiceError(f"This import is already {imp.get_status_display().lower()}.")
+        RatingList.objects.select_for_update().get(pk=imp.rating_list_id)
+        _check_unrated(imp.rating_list)
+        lines = list(imp.lines.all())
+        undecided = []
+        chosen: dict[int, int] = {}
+        for line in lines:
+            if line.match != MatchKind.REVIEW:
+                continue
+            decision = decisions.get(line.pk)
+            if decision in (None, ""):
+                undecided.append(line.line_number)
+            elif decision == NEW_PLAYER:
+                line.match = MatchKind.NEW
+                line.player_id = None
+            else:
+                chosen[line.pk] = int(decision)
+        if undecided:
+            raise ServiceError(
+                "Choose the member or “new player” for line"
+                + ("s " if len(undecided) > 1 else " ")
+                + ", ".join(map(str, undecided))
+                + ".",
+                field="decisions",
+            )
+        known = set(Player.objects.filter(pk__in=set(chosen.values())).values_list("pk", flat=True))
+        for line in lines:
+            if line.pk in chosen:
+                if chosen[line.pk] not in known:
+                    raise ServiceError(f"Line {line.line_number}: that member does not exist.", field="decisions")
+                line.player_id = chosen[line.pk]
+                line.match = MatchKind.EXACT
+        for line in lines:
+            if line.match == MatchKind.NEW:
+                line.player = player_services.create_player(full_name=display_name(line.name))
+        first_line: dict[int, int] = {}
+        for line in lines:
+            if line.player_id in first_line:
+                raise ServiceError(
+                    f"Lines {first_line[line.player_id]} and {line.line_number} are the same member; "
+                    "choose “new player” or another member for one of them.",
+                    field="decisions",
+                )
+            first_line[line.player_id] = line.line_number
+        RatingImportLine.objects.bulk_update(lines, ["match", "player"], batch_size=1000)
+
+        existing = {
+            r.player_id: r
+            for r in PlayerRating.objects.filter(rating_list=imp.rating_list, player_id__in=list(first_line))
+        }
+        to_create, to_update = [], []
+        for line in lines:
+            row = existing.get(line.player_id)
+            if row is None:
+                row = PlayerRating(rating_list=imp.rating_list, player_id=line.player_id)
+                to_create.append(row)
+            else:
+                to_update.append(row)
+            row.rating = row.seed_rating = line.rating
+            row.games = row.seed_games = line.games
+            row.peak = line.rating
+            row.seed_on = imp.as_of
+        PlayerRating.objects.bulk_create(to_create, batch_size=1000)
+        PlayerRating.objects.bulk_update(
+            to_update, ["rating", "seed_rating", "games", "seed_games", "peak", "seed_on"], batch_size=1000
+        )
+        imp.status = ImportStatus.APPLIED
+        imp.applied_at = timezone.now()
+        imp.save(update_fields=["status", "applied_at"])
+    return imp
+
+
+def cancel_rating_import(actor, rating_import: RatingImport) -> RatingImport:
+    _check_staff(actor)
+    with transaction.atomic():
+        imp = RatingImport.objects.select_for_update().get(pk=rating_import.pk)
+        if imp.status != ImportStatus.REVIEW:
+            raise ServiceError(f"This import is already {imp.get_status_display().lower()}.")
+        imp.status = ImportStatus.CANCELLED
+        imp.save(update_fields=["status"])
+    return imp

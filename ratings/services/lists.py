@@ -1,0 +1,130 @@
+"""Reading rating lists (ranks, the active-player rule, histories, event reports) and
+taking monthly snapshots. Every reader here costs a fixed number of queries."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.db import transaction
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from ..models import PlayerRating, RatingChange, RatingList, RatingSnapshot, SnapshotEntry
+
+
+def months_before(day: date, months: int) -> date:
+    """The same day `months` earlier (the last day of the month when that day does not exist)."""
+    year, month = divmod(day.year * 12 + day.month - 1 - months, 12)
+    month += 1
+    for d in (day.day, 30, 29, 28):
+        try:
+            return date(year, month, d)
+        except ValueError:
+            continue
+    raise AssertionError("unreachable")
+
+
+def active_since(rating_list: RatingList, today: date | None = None) -> date:
+    """Players with a rated game on or after this date are active."""
+    return months_before(today or timezone.localdate(), rating_list.active_months)
+
+
+def default_list() -> RatingList | None:
+    return RatingList.objects.select_related("association").first()
+
+
+def rated_players(
+    rating_list: RatingList,
+    *,
+    q: str = "",
+    club: str = "",
+    country: str = "",
+    include_inactive: bool = False,
+    today: date | None = None,
+) -> QuerySet[PlayerRating]:
+    """The list's rated players, best first, each with its `rank` among the players shown
+    when no search is made (all rated players, or the active ones)."""
+    since = active_since(rating_list, today)
+    ranked = PlayerRating.objects.filter(rating_list=rating_list, rating__gt=0)
+    if not include_inactive:
+        ranked = ranked.filter(last_played__gte=since)
+    higher = (
+        ranked.filter(rating__gt=OuterRef("rating"))
+        .order_by()
+        .values("rating_list")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    rows = ranked.select_related("player__club").annotate(rank=Coalesce(Subquery(higher), Value(0)) + 1)
+    if q:
+        rows = rows.filter(Q(player__full_name__icontains=q) | Q(player__display_name__icontains=q))
+    if club:
+        rows = rows.filter(player__club__slug=club)
+    if country:
+        rows = rows.filter(player__country__iexact=country)
+    return rows.order_by("-rating", "player__full_name", "player_id")
+
+
+def player_history(rating_list: RatingList, player_id: int) -> QuerySet[RatingChange]:
+    """The player's rated events on the list, oldest first."""
+    return (
+        RatingChange.objects.filter(rating_list=rating_list, player_id=player_id)
+        .select_related("event", "division")
+        .order_by("event_date", "event_id", "division_id")
+    )
+
+
+def event_report(event) -> QuerySet[RatingChange]:
+    """Every rated player of the event: by list, division, then new rating."""
+    return (
+        RatingChange.objects.filter(event=event)
+        .select_related("player__club", "division", "rating_list")
+        .order_by(
+            "rating_list__position", "rating_list_id", "division__position", "division__name", "-post", "player_id"
+        )
+    )
+
+
+def take_snapshot(rating_list: RatingList, day: date | None = None) -> RatingSnapshot:
+    """The list as it stands now, filed under `day` (today). Taking it again replaces it."""
+    day = day or timezone.localdate()
+    since = months_before(day, rating_list.active_months)
+    with transaction.atomic():
+        RatingList.objects.select_for_update().get(pk=rating_list.pk)
+        snapshot, _ = RatingSnapshot.objects.get_or_create(rating_list=rating_list, taken_on=day)
+        snapshot.entries.all().delete()
+        rows = list(
+            PlayerRating.objects.filter(rating_list=rating_list, rating__gt=0)
+            .order_by("-rating", "player_id")
+            .values_list("player_id", "rating", "games", "last_played")
+        )
+        entries = []
+        rank = 0
+        previous = None
+        for i, (pid, rating, games, last) in enumerate(
+            (r for r in rows if r[3] is not None and r[3] >= since), start=1
+        ):
+            if rating != previous:
+                rank, previous = i, rating
+            entries.append(
+                SnapshotEntry(snapshot=snapshot, player_id=pid, rank=rank, rating=rating, games=games, last_played=last)
+            )
+        entries += [
+            SnapshotEntry(snapshot=snapshot, player_id=pid, rank=None, rating=rating, games=games, last_played=last)
+            for pid, rating, games, last in rows
+            if last is None or last < since
+        ]
+        SnapshotEntry.objects.bulk_create(entries, batch_size=1000)
+    return snapshot
+
+
+def take_monthly_snapshots(day: date | None = None) -> list[RatingSnapshot]:
+    return [take_snapshot(rating_list, day) for rating_list in RatingList.objects.all()]
+
+
+def snapshot_entries(snapshot: RatingSnapshot, *, include_inactive: bool = False) -> QuerySet[SnapshotEntry]:
+    rows = snapshot.entries.select_related("player__club")
+    if not include_inactive:
+        rows = rows.filter(rank__isnull=False)
+    return rows.order_by(F("rank").asc(nulls_last=True), "-rating", "player__full_name")

@@ -1,0 +1,432 @@
+"""The tournament play API: divisions, rounds, games and results, standings and .t exports.
+
+The same services as the pages (events.services.play); they check every write: players only their
+own games, directors only their events. A refusal is a 400 naming the field at fault (403 for a
+permission); a pairing refused for repeats is a 409 carrying the least-repeat pairing, which the
+director may accept by pairing again with `accept_repeats`.
+"""
+
+from django.db.models import Q
+from django.http import HttpResponse
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import permissions, serializers, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.exceptions import PermissionDenied as ApiForbidden
+from rest_framework.response import Response
+
+from players.roles import is_association_staff
+
+from .models import Division, DivisionPlayer, EventStatus, Game, GameKind, GameStatus, Round, RoundStatus
+from .services import play, tsh_io
+
+# --- visibility ----------------------------------------------------------------------------------
+
+
+def _directed_event_ids(user) -> set[int] | None:
+    """Events the user directs (None: every event, for association staff). One query."""
+    if not (user and user.is_authenticated):
+        return set()
+    if is_association_staff(user):
+        return None
+    from .models import Event
+
+    return set(Event.objects.filter(Q(owner=user) | Q(directors=user)).values_list("pk", flat=True))
+
+
+class Directing:
+    """Answers "does this user direct that event?" for a whole request, with one query."""
+
+    def __init__(self, user):
+        self.ids = _directed_event_ids(user)
+
+    def __call__(self, event_id: int) -> bool:
+        return self.ids is None or event_id in self.ids
+
+    def events_filter(self, prefix: str) -> Q:
+        """Q for objects of public events or of events the user directs."""
+        public = ~Q(**{f"{prefix}status": EventStatus.DRAFT})
+        if self.ids is None:
+            return Q()
+        return public | Q(**{f"{prefix}pk__in": self.ids})
+
+
+# --- serializers ---------------------------------------------------------------------------------
+
+
+class DivisionSerializer(serializers.ModelSerializer):
+    event = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+
+    class Meta:
+        model = Division
+        fields = [
+            "id",
+            "event",
+            "name",
+            "position",
+            "rating_min",
+            "rating_max",
+            "takes_unrated",
+            "finalised_at",
+            "assignments_published",
+        ]
+
+
+class RoundSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Round
+        fields = [
+            "id",
+            "division",
+            "number",
+            "status",
+            "pairing_system",
+            "pairing_seed",
+            "based_on_round",
+            "published_at",
+        ]
+
+
+class GameSerializer(serializers.ModelSerializer):
+    round = serializers.IntegerField(source="round_number", read_only=True)
+    player_a = serializers.SerializerMethodField()
+    player_b = serializers.SerializerMethodField()
+    score_a = serializers.SerializerMethodField()
+    score_b = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = [
+            "id",
+            "division",
+            "round",
+            "board",
+            "kind",
+            "status",
+            "player_a",
+            "player_b",
+            "score_a",
+            "score_b",
+            "spread_a",
+            "first",
+            "overtime_a",
+            "overtime_b",
+            "submitted_at",
+            "confirmed_at",
+        ]
+
+    def _seat(self, game, player) -> dict | None:
+        if player is None:
+            return None
+        numbers = self.context.get("numbers", {})
+        return {"id": player.pk, "number": numbers.get((game.division_id, player.pk)), "name": player.name}
+
+    def get_player_a(self, game) -> dict:
+        return self._seat(game, game.player_a)
+
+    def get_player_b(self, game) -> dict | None:
+        return self._seat(game, game.player_b)
+
+    def _scores_shown(self, game) -> bool:
+        """Confirmed scores are public; a pending report only to its players and the directors."""
+        if game.status == GameStatus.CONFIRMED:
+            return True
+        user = self.context["request"].user
+        if self.context["directing"](game.division.event_id):
+            return True
+        mine = {game.player_a.user_id, game.player_b.user_id if game.player_b else None}
+        return user.is_authenticated and user.pk in mine
+
+    def get_score_a(self, game) -> int | None:
+        return game.score_a if self._scores_shown(game) else None
+
+    def get_score_b(self, game) -> int | None:
+        return game.score_b if self._scores_shown(game) else None
+
+
+class StandingSerializer(serializers.Serializer):
+    rank = serializers.IntegerField(source="standing.rank")
+    rank_label = serializers.CharField(source="standing.rank_label")
+    position = serializers.IntegerField(source="standing.position")
+    player = serializers.IntegerField(source="standing.player")
+    number = serializers.IntegerField(source="seat.number")
+    name = serializers.CharField(source="seat.player.name")
+    rating = serializers.IntegerField(source="seat.rating")
+    wins = serializers.FloatField(source="standing.wins")
+    losses = serializers.FloatField(source="standing.losses")
+    spread = serializers.IntegerField(source="standing.spread")
+    games = serializers.IntegerField(source="standing.games")
+    byes = serializers.IntegerField(source="standing.byes")
+
+
+class PairSerializer(serializers.Serializer):
+    system = serializers.ChoiceField(choices=list(play.PAIRING_SYSTEMS.items()))
+    based_on_round = serializers.IntegerField(required=False, allow_null=True, min_value=0, default=None)
+    avoid_repeats = serializers.BooleanField(required=False, default=True)
+    max_repeats = serializers.IntegerField(required=False, min_value=0, default=0)
+    seed = serializers.IntegerField(required=False, allow_null=True, default=None)
+    gibson = serializers.BooleanField(required=False, default=False)
+    accept_repeats = serializers.BooleanField(required=False, default=False)
+
+
+class SwapSerializer(serializers.Serializer):
+    player_x = serializers.IntegerField()
+    player_y = serializers.IntegerField()
+
+
+class FastEntrySerializer(serializers.Serializer):
+    text = serializers.CharField(trim_whitespace=False)
+
+
+class ResultSerializer(serializers.Serializer):
+    score_a = serializers.IntegerField()
+    score_b = serializers.IntegerField()
+    overtime_a = serializers.IntegerField(required=False, min_value=0, default=0, help_text="seconds")
+    overtime_b = serializers.IntegerField(required=False, min_value=0, default=0, help_text="seconds")
+    first = serializers.ChoiceField(
+        choices=Game._meta.get_field("first").choices, required=False, allow_blank=True, default=""
+    )
+
+
+class DisputeSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
+
+
+class UnplayedSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=[GameKind.FORFEIT, GameKind.LATE_FORFEIT, GameKind.VOID])
+    forfeited_by = serializers.ChoiceField(choices=["a", "b"], required=False, default="a")
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
+
+
+def _valid(serializer_class, request):
+    data = serializer_class(data=request.data)
+    data.is_valid(raise_exception=True)
+    return data.validated_data
+
+
+def _numbers(division_ids) -> dict:
+    rows = DivisionPlayer.objects.filter(division_id__in=set(division_ids)).values_list(
+        "division_id", "player_id", "number"
+    )
+    return {(d, p): n for d, p, n in rows}
+
+
+def _games_response(view, games, *, paginate: bool):
+    games = list(games) if not paginate else games
+    page = view.paginate_queryset(games) if paginate else None
+    shown = page if page is not None else games
+    context = {"request": view.request, "directing": view.directing, "numbers": _numbers(g.division_id for g in shown)}
+    data = GameSerializer(shown, many=True, context=context).data
+    return view.get_paginated_response(data) if page is not None else Response(data)
+
+
+class PlayViewSet(viewsets.ReadOnlyModelViewSet):
+    permission_classes = [permissions.IsAuthenticatedOrReadOnly]
+
+    @property
+    def directing(self) -> Directing:
+        if not hasattr(self, "_directing"):
+            self._directing = Directing(getattr(self.request, "user", None))
+        return self._directing
+
+
+# --- divisions -----------------------------------------------------------------------------------
+
+
+class DivisionViewSet(PlayViewSet):
+    """Divisions of public events (and of draft events you direct). `?event=<slug>` filters."""
+
+    serializer_class = DivisionSerializer
+    queryset = Division.objects.none()  # for the schema; get_queryset gives the visible ones
+
+    def get_queryset(self):
+        divisions = Division.objects.select_related("event").filter(self.directing.events_filter("event__"))
+        event = self.request.query_params.get("event")
+        if event:
+            divisions = divisions.filter(event__slug=event)
+        return divisions.order_by("event__starts_on", "event_id", "position", "name")
+
+    @extend_schema(
+        parameters=[OpenApiParameter("through", int, description="Standings after this round")],
+        responses=StandingSerializer(many=True),
+    )
+    @action(detail=True, methods=["get"])
+    def standings(self, request, pk=None):
+        division = self.get_object()
+        through = request.query_params.get("through")
+        if through is not None and not through.isdigit():
+            return Response({"through": ["Give a round number."]}, status=status.HTTP_400_BAD_REQUEST)
+        rows = play.standings(division, int(through) if through else None)
+        return Response(StandingSerializer(rows, many=True).data)
+
+    @extend_schema(responses=RoundSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def rounds(self, request, pk=None):
+        division = self.get_object()
+        rounds = division.rounds.order_by("number")
+        if not self.directing(division.event_id):
+            rounds = rounds.exclude(status=RoundStatus.DRAFT)
+        return Response(RoundSerializer(rounds, many=True).data)
+
+    @extend_schema(request=PairSerializer, responses={201: RoundSerializer})
+    @action(detail=True, methods=["post"])
+    def pair(self, request, pk=None):
+        division = self.get_object()
+        data = _valid(PairSerializer, request)
+        try:
+            rnd = play.pair_round(request.user, division, data.pop("system"), **data)
+        except play.PairingRefused as refusal:
+            best = refusal.best
+            body = {"detail": refusal.message, "best": None}
+            if best:
+                body["best"] = {
+                    "pairs": [list(p) for p in best.pairs],
+                    "bye": best.bye,
+                    "repeats": best.repeats,
+                    "seed": best.seed,
+                }
+            return Response(body, status=status.HTTP_409_CONFLICT)
+        return Response(RoundSerializer(rnd).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses={(200, "text/plain"): str})
+    @action(detail=True, methods=["get"])
+    def export(self, request, pk=None):
+        """The division as a tsh `.t` file (directors)."""
+        division = self.get_object()
+        if not self.directing(division.event_id):
+            raise ApiForbidden("Only the event's directors can download its tsh files.")
+        response = HttpResponse(tsh_io.export_tsh(division), content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{division.name.lower()}.t"'
+        return response
+
+
+# --- rounds --------------------------------------------------------------------------------------
+
+
+class RoundViewSet(PlayViewSet):
+    """Rounds; drafts only for the event's directors. `?division=<id>` filters."""
+
+    serializer_class = RoundSerializer
+    queryset = Round.objects.none()
+
+    def get_queryset(self):
+        rounds = Round.objects.select_related("division__event").filter(
+            self.directing.events_filter("division__event__")
+        )
+        if self.directing.ids is not None:
+            rounds = rounds.filter(~Q(status=RoundStatus.DRAFT) | Q(division__event_id__in=self.directing.ids))
+        division = self.request.query_params.get("division")
+        if division and division.isdigit():
+            rounds = rounds.filter(division_id=int(division))
+        return rounds.order_by("division_id", "number")
+
+    @extend_schema(responses=GameSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def games(self, request, pk=None):
+        """The round's pairings and results, in board order."""
+        rnd = self.get_object()
+        games = rnd.games.select_related("division", "player_a", "player_b").order_by("board", "pk")
+        return _games_response(self, games, paginate=False)
+
+    def _act(self, call, *args):
+        rnd = self.get_object()
+        call(self.request.user, rnd, *args)
+        rnd.refresh_from_db()
+        return Response(RoundSerializer(rnd).data)
+
+    @extend_schema(request=None, responses=RoundSerializer)
+    @action(detail=True, methods=["post"])
+    def publish(self, request, pk=None):
+        return self._act(play.publish_round)
+
+    @extend_schema(request=SwapSerializer, responses=RoundSerializer)
+    @action(detail=True, methods=["post"])
+    def swap(self, request, pk=None):
+        data = _valid(SwapSerializer, request)
+        return self._act(play.swap_players, data["player_x"], data["player_y"])
+
+    @extend_schema(request=None, responses={204: None})
+    @action(detail=True, methods=["post"], url_path="delete-draft")
+    def delete_draft(self, request, pk=None):
+        play.delete_draft_round(request.user, self.get_object())
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(request=FastEntrySerializer, responses=GameSerializer(many=True))
+    @action(detail=True, methods=["post"])
+    def results(self, request, pk=None):
+        """Fast entry: `player-number score player-number score` per line; one bad line saves nothing."""
+        rnd = self.get_object()
+        games = play.enter_round_results(request.user, rnd, _valid(FastEntrySerializer, request)["text"])
+        return _games_response(self, games, paginate=False)
+
+
+# --- games and results ---------------------------------------------------------------------------
+
+
+class GameViewSet(PlayViewSet):
+    """Games of published rounds (drafts too for directors). Filters: `?round=<id>`, `?division=<id>`, `?mine=1`."""
+
+    serializer_class = GameSerializer
+    queryset = Game.objects.none()
+
+    def get_queryset(self):
+        games = Game.objects.select_related("division", "player_a", "player_b").filter(
+            self.directing.events_filter("division__event__")
+        )
+        if self.directing.ids is not None:
+            games = games.filter(~Q(round__status=RoundStatus.DRAFT) | Q(division__event_id__in=self.directing.ids))
+        params = self.request.query_params
+        if params.get("round", "").isdigit():
+            games = games.filter(round_id=int(params["round"]))
+        if params.get("division", "").isdigit():
+            games = games.filter(division_id=int(params["division"]))
+        if params.get("mine") == "1":
+            user = self.request.user
+            games = (
+                games.filter(Q(player_a__user=user) | Q(player_b__user=user)) if user.is_authenticated else games.none()
+            )
+        return games.order_by("division_id", "round_number", "board", "pk")
+
+    def list(self, request):
+        return _games_response(self, self.filter_queryset(self.get_queryset()), paginate=True)
+
+    def retrieve(self, request, pk=None):
+        return self._done(self.get_object())
+
+    def _done(self, game):
+        game = Game.objects.select_related("division", "player_a", "player_b").get(pk=game.pk)
+        context = {"request": self.request, "directing": self.directing, "numbers": _numbers([game.division_id])}
+        return Response(GameSerializer(game, context=context).data)
+
+    @extend_schema(request=ResultSerializer, responses=GameSerializer)
+    @action(detail=True, methods=["post"])
+    def submit(self, request, pk=None):
+        """A player reports their game (a director's entry is confirmed at once). Overtime in seconds."""
+        data = _valid(ResultSerializer, request)
+        game = self.get_object()
+        return self._done(play.submit_result(request.user, game, data.pop("score_a"), data.pop("score_b"), **data))
+
+    @extend_schema(request=None, responses=GameSerializer)
+    @action(detail=True, methods=["post"])
+    def confirm(self, request, pk=None):
+        return self._done(play.confirm_result(request.user, self.get_object()))
+
+    @extend_schema(request=DisputeSerializer, responses=GameSerializer)
+    @action(detail=True, methods=["post"])
+    def dispute(self, request, pk=None):
+        reason = _valid(DisputeSerializer, request)["reason"]
+        return self._done(play.dispute_result(request.user, self.get_object(), reason))
+
+    @extend_schema(request=UnplayedSerializer, responses=GameSerializer)
+    @action(detail=True, methods=["post"])
+    def unplayed(self, request, pk=None):
+        """A director records a forfeit, a late-arrival forfeit or a void game."""
+        data = _valid(UnplayedSerializer, request)
+        game = self.get_object()
+        return self._done(play.set_unplayed(request.user, game, data.pop("kind"), **data))
+
+
+def register(router) -> None:
+    """Adds the play API's routes to the site's router."""
+    router.register("play/divisions", DivisionViewSet, basename="play-division")
+    router.register("play/rounds", RoundViewSet, basename="play-round")
+    router.register("play/games", GameViewSet, basename="play-game")

@@ -1,0 +1,237 @@
+"""Forms for running a tournament. They only read input; every rule is in events.services.play."""
+
+import re
+
+from crispy_forms.helper import FormHelper
+from crispy_forms.layout import Submit
+from django import forms
+
+from players.forms import ServiceFormMixin
+
+from .models import GameKind
+from .services.play import PAIRING_SYSTEMS
+
+OVERTIME = re.compile(r"^\s*(?:(\d{1,3}):)?(\d{1,2})\s*$")
+
+
+def parse_overtime(value: str) -> int:
+    """'1:05' -> 65 seconds; '3' -> 3 minutes; empty -> 0."""
+    value = (value or "").strip()
+    if not value:
+        return 0
+    match = OVERTIME.match(value)
+    if not match:
+        raise forms.ValidationError("Write overtime as minutes:seconds, for example 1:05.")
+    minutes, seconds = match.groups()
+    if minutes is None:
+        return int(seconds) * 60
+    if int(seconds) >= 60:
+        raise forms.ValidationError("Seconds run from 00 to 59.")
+    return int(minutes) * 60 + int(seconds)
+
+
+def format_overtime(seconds: int) -> str:
+    return f"{seconds // 60}:{seconds % 60:02d}" if seconds else ""
+
+
+class OvertimeField(forms.CharField):
+    def __init__(self, **kwargs):
+        kwargs.setdefault("required", False)
+        kwargs.setdefault("max_length", 8)
+        kwargs.setdefault("help_text", "minutes:seconds over the time control")
+        super().__init__(**kwargs)
+        self.widget.attrs.update({"inputmode": "numeric", "placeholder": "0:00", "pattern": r"[0-9:]*"})
+
+    def clean(self, value):
+        return parse_overtime(super().clean(value))
+
+
+def _helper(label: str, css: str = "btn-primary") -> FormHelper:
+    helper = FormHelper()
+    helper.add_input(Submit("submit", label, css_class=css))
+    return helper
+
+
+def score_widget():
+    return forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 1500})
+
+
+class PairRoundForm(ServiceFormMixin, forms.Form):
+    system = forms.ChoiceField(choices=list(PAIRING_SYSTEMS.items()))
+    based_on_round = forms.IntegerField(
+        required=False, min_value=0, help_text="Pair from the standings after this round (empty: the last one)"
+    )
+    avoid_repeats = forms.BooleanField(required=False, initial=True)
+    max_repeats = forms.IntegerField(min_value=0, initial=0, help_text="How often two players may already have met")
+    seed = forms.IntegerField(required=False, help_text="Random seed (empty: drawn and recorded)")
+    gibson = forms.BooleanField(label="Gibsonize", required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = _helper("Pair the round")
+
+    def service_kwargs(self) -> dict:
+        data = self.cleaned_data
+        return {
+            "based_on_round": data["based_on_round"],
+            "avoid_repeats": data["avoid_repeats"],
+            "max_repeats": data["max_repeats"] or 0,
+            "seed": data["seed"],
+            "gibson": data["gibson"],
+        }
+
+
+class SwapForm(ServiceFormMixin, forms.Form):
+    player_x = forms.TypedChoiceField(label="Swap", coerce=int)
+    player_y = forms.TypedChoiceField(label="with", coerce=int)
+
+    def __init__(self, *args, players=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["player_x"].choices = self.fields["player_y"].choices = list(players)
+        self.helper = _helper("Swap", "btn-outline-primary")
+
+
+class ResultForm(ServiceFormMixin, forms.Form):
+    """A director's entry or correction of one game."""
+
+    OUTCOMES = [
+        ("normal", "Played"),
+        ("forfeit_a", "Player A forfeits"),
+        ("forfeit_b", "Player B forfeits"),
+        ("late_forfeit_a", "Player A arrived late (forfeit)"),
+        ("late_forfeit_b", "Player B arrived late (forfeit)"),
+        (GameKind.VOID.value, "Void"),
+    ]
+    outcome = forms.ChoiceField(choices=OUTCOMES, initial="normal")
+    score_a = forms.IntegerField(required=False, min_value=0, widget=score_widget())
+    score_b = forms.IntegerField(required=False, min_value=0, widget=score_widget())
+    overtime_a = OvertimeField()
+    overtime_b = OvertimeField()
+    first = forms.ChoiceField(choices=[("", "Not recorded"), ("a", "Player A"), ("b", "Player B")], required=False)
+    reason = forms.CharField(required=False, max_length=200, help_text="Kept in the audit trail")
+
+    def __init__(self, *args, game=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if game is not None:
+            a = game.player_a.name
+            b = game.player_b.name if game.player_b else "—"
+            self.fields["score_a"].label = f"Score of {a} (A)"
+            self.fields["score_b"].label = f"Score of {b} (B)"
+            self.fields["overtime_a"].label = f"Overtime of {a}"
+            self.fields["overtime_b"].label = f"Overtime of {b}"
+            self.fields["first"].choices = [("", "Not recorded"), ("a", a), ("b", b)]
+        self.helper = _helper("Save result")
+
+    def clean(self):
+        data = super().clean()
+        if data.get("outcome") == "normal":
+            for name in ("score_a", "score_b"):
+                if data.get(name) is None and name not in self.errors:
+                    self.add_error(name, "Enter both scores.")
+        return data
+
+
+class FastEntryForm(ServiceFormMixin, forms.Form):
+    text = forms.CharField(
+        label="Results",
+        widget=forms.Textarea(attrs={"rows": 8, "class": "font-monospace", "spellcheck": "false"}),
+        help_text="One game a line: player-number score player-number score, for example 3 412 8 377",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = _helper("Enter these results")
+
+
+class MyResultForm(ServiceFormMixin, forms.Form):
+    """A player's report of their own game, from their own side."""
+
+    my_score = forms.IntegerField(label="My score", min_value=0, widget=score_widget())
+    opponent_score = forms.IntegerField(label="Opponent's score", min_value=0, widget=score_widget())
+    my_overtime = OvertimeField(label="My overtime")
+    opponent_overtime = OvertimeField(label="Opponent's overtime")
+    first = forms.ChoiceField(
+        label="Who went first?",
+        choices=[("", "Not sure"), ("me", "I did"), ("opponent", "My opponent")],
+        required=False,
+        widget=forms.RadioSelect,
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = _helper("Submit result", "btn-success btn-lg w-100")
+
+    def for_side(self, side: str) -> dict:
+        """The service's arguments (scores as A and B) for a player on `side`."""
+        d = self.cleaned_data
+        mine, theirs = ("a", "b") if side == "a" else ("b", "a")
+        first = {"me": mine, "opponent": theirs}.get(d.get("first") or "", "")
+        return {
+            f"score_{mine}": d["my_score"],
+            f"score_{theirs}": d["opponent_score"],
+            f"overtime_{mine}": d["my_overtime"],
+            f"overtime_{theirs}": d["opponent_overtime"],
+            "first": first,
+        }
+
+    def add_service_error(self, error):
+        # The service names A/B fields; a player sees "my" and "opponent's".
+        self.add_error(None, error.message)
+
+
+class DisputeForm(forms.Form):
+    reason = forms.CharField(required=False, max_length=200, label="What is wrong?")
+
+
+class AssignForm(ServiceFormMixin, forms.Form):
+    MODES = [("bands", "By each division's rating band"), ("split", "Split into K divisions of equal size")]
+    mode = forms.ChoiceField(choices=MODES, widget=forms.RadioSelect, initial="bands")
+    split_into = forms.IntegerField(label="K", required=False, min_value=1, max_value=26)
+    as_of = forms.DateField(
+        label="Ratings as of",
+        required=False,
+        widget=forms.DateInput(attrs={"type": "date"}),
+        help_text="The rating list snapshot date (empty: the day registration closes)",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = _helper("Assign divisions")
+
+    def clean(self):
+        data = super().clean()
+        if data.get("mode") == "split" and not data.get("split_into"):
+            self.add_error("split_into", "Say how many divisions.")
+        return data
+
+
+class PlaceForm(ServiceFormMixin, forms.Form):
+    entry = forms.TypedChoiceField(label="Entrant", coerce=int)
+    division = forms.TypedChoiceField(coerce=int)
+    reason = forms.CharField(max_length=200)
+
+    def __init__(self, *args, entries=(), divisions=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["entry"].choices = [(e.pk, e.player.full_name) for e in entries]
+        self.fields["division"].choices = [(d.pk, d.name) for d in divisions]
+        self.helper = _helper("Place by hand", "btn-outline-primary")
+
+
+class LateEntrantForm(ServiceFormMixin, forms.Form):
+    entry = forms.TypedChoiceField(label="Entrant", coerce=int)
+    rating = forms.IntegerField(min_value=0, initial=0, required=False, help_text="0 for unrated")
+
+    def __init__(self, *args, entries=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["entry"].choices = [(e.pk, e.player.full_name) for e in entries]
+
+
+class DivisionBandForm(ServiceFormMixin, forms.Form):
+    name = forms.CharField(max_length=50)
+    rating_min = forms.IntegerField(required=False, min_value=0)
+    rating_max = forms.IntegerField(required=False, min_value=0)
+    takes_unrated = forms.BooleanField(required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = _helper("Save division", "btn-outline-primary")

@@ -1,0 +1,31 @@
+import csv
+
+from django.core.management.base import BaseCommand, CommandError
+
+from events.services import play
+
+from ._common import find_division
+
+
+class Command(BaseCommand):
+    help = "Prints a division's standings as CSV: rank,number,name,wins,losses,spread."
+
+    def add_arguments(self, parser):
+        parser.add_argument("event", help="event slug")
+        parser.add_argument("--division")
+        parser.add_argument("--through", type=int, help="standings after this round")
+
+    def handle(self, *args, **options):
+        if options["through"] is not None and options["through"] < 0:
+            raise CommandError("--through must be 0 or more.")
+        division = find_division(options["event"], options["division"])
+        writer = csv.writer(self.stdout, lineterminator="\n")
+        writer.writerow(["rank", "number", "name", "wins", "losses", "spread"])
+        for row in play.standings(division, options["through"]):
+            writer.writerow(
+                [row.rank, row.seat.number, row.seat.player.full_name, _num(row.wins), _num(row.losses), row.spread]
+            )
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if value == int(value) else str(value)

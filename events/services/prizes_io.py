@@ -1,0 +1,139 @@
+"""A division's prizes: the event's Prize table for the division's category, awarded by events.prizes.
+
+Place prizes cover each place from `rank_from` to `rank_to`; a high game prize goes to the highest
+winning score; a class prize names its rating class in its description ("Class B: trophy") and is
+matched against the tsh `class` of each seat, `rank_from` being the place inside the class (1 when
+empty). Lucky draw prizes are listed but drawn at the event. Three queries whatever the division's size.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .. import prizes as pure_prizes
+from .. import results as pure_results
+from .. import standings as pure_standings
+from ..models import Category, Division, DivisionPlayer, Prize, PrizeKind
+from .play import division_games, standings_options
+
+CLASS_LABEL = re.compile(r"^\s*class\s+([A-Za-z0-9]+)", re.IGNORECASE)
+
+
+@dataclass
+class AwardRow:
+    prize: str
+    description: str
+    seats: list[DivisionPlayer]
+    amount_each: object
+    rank_label: str = ""
+    note: str = ""
+
+
+@dataclass
+class DivisionPrizes:
+    division: Division
+    category: Category | None
+    awards: list[AwardRow] = field(default_factory=list)
+    listed_only: list[Prize] = field(default_factory=list)  # lucky draws and prizes the site cannot award
+    final: bool = False
+
+
+def category_of(division: Division, categories: list[Category]) -> Category | None:
+    """The category whose prizes a division plays for: its own, the event's only one, or the one named alike."""
+    if division.category_id:
+        return next((c for c in categories if c.pk == division.category_id), None)
+    if len(categories) == 1:
+        return categories[0]
+    return next((c for c in categories if c.name == division.name), None)
+
+
+def class_label(prize: Prize) -> str | None:
+    match = CLASS_LABEL.match(prize.description or "")
+    return match.group(1) if match else None
+
+
+def _rating_class(seat: DivisionPlayer) -> str:
+    value = (seat.tsh_extras or {}).get("class", "")
+    if isinstance(value, list):
+        value = value[0] if value else ""
+    return str(value)
+
+
+def division_prizes(
+    division: Division, *, one_prize_per_player: bool = True, split_ties: bool = False
+) -> DivisionPrizes:
+    categories = list(Category.objects.filter(event_id=division.event_id).prefetch_related("prizes"))
+    category = category_of(division, categories)
+    report = DivisionPrizes(division=division, category=category, final=bool(division.finalised_at))
+    stored = list(category.prizes.all()) if category else []
+    if not stored:
+        return report
+
+    place, classes, high_game = [], [], None
+    for prize in stored:
+        if prize.kind == PrizeKind.PLACE and prize.rank_from:
+            last = prize.rank_to or prize.rank_from
+            place.extend(
+                pure_prizes.PlacePrize(n, prize.description, prize.amount) for n in range(prize.rank_from, last + 1)
+            )
+        elif prize.kind == PrizeKind.HIGH_GAME and high_game is None:
+            high_game = pure_prizes.HighGamePrize(prize.description, prize.amount)
+        elif prize.kind == PrizeKind.CLASS and class_label(prize):
+            label = class_label(prize)
+            classes.append(
+                pure_prizes.ClassPrize(
+                    name=f"Class {label}",
+                    description=prize.description,
+                    amount=prize.amount,
+                    place=prize.rank_from or 1,
+                    rating_class=label,
+                )
+            )
+        else:
+            report.listed_only.append(prize)
+
+    seats = {s.player_id: s for s in DivisionPlayer.objects.filter(division=division).select_related("player")}
+    entrants = [
+        pure_standings.Entrant(
+            id=s.player_id,
+            rating=s.rating,
+            seed=s.number,
+            rating_class=_rating_class(s),
+            withdrawn=False,
+        )
+        for s in seats.values()
+    ]
+    games = division_games(division, confirmed_only=True)
+    table = pure_standings.compute_standings(entrants, games, standings_options(division.event))
+    awards = pure_prizes.award_prizes(
+        table,
+        entrants,
+        games,
+        place_prizes=place,
+        class_prizes=classes,
+        high_game=high_game,
+        options=pure_prizes.PrizeOptions(one_prize_per_player=one_prize_per_player, split_ties=split_ties),
+    )
+    won = any(
+        g.kind is pure_results.GameKind.NORMAL and g.score_a is not None and g.score_a != g.score_b for g in games
+    )
+    for award in awards:
+        note = award.note
+        if award.prize == "High game" and not award.players and won and one_prize_per_player:
+            note = "every winning score belongs to a player who already has a prize"
+        if award.prize == "High game" and award.players:
+            # The pure core names players by id; say it with seat numbers instead.
+            score = award.rank_label
+            note = f"score {score}" + (f"; {award.note.split('; ', 1)[1]}" if "; " in award.note else "")
+        report.awards.append(
+            AwardRow(
+                prize=award.prize,
+                description=award.description,
+                seats=[seats[p] for p in award.players if p in seats],
+                amount_each=award.amount_each,
+                rank_label=award.rank_label,
+                note=note,
+            )
+        )
+    return report

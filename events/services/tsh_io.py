@@ -1,0 +1,350 @@
+"""tsh interchange: a `.t` file into a division (players, rounds, results) and back out.
+
+Players are matched to members by member id (`Name:ID` where ID is a member number), else by exact
+name ("Surname, Given" or "Given Surname"); the rest become new players, listed for review. What the
+site does not interpret (tsh extra fields such as newr, rrank, lifeg, class) is kept on the seat and
+written back, so a file survives import then export with the same meaning.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.text import slugify
+
+from players import services as player_services
+from players.models import Association, Player
+
+from .. import tsh
+from ..models import Division, DivisionPlayer, Event, EventStatus, Game, GameKind, GameStatus, Round, RoundStatus
+from .play import PlayError, require_director
+
+# Seat keys that are ours, not tsh extra fields.
+NAME_KEY, MEMBER_ID_KEY = "_name", "_member_id"
+
+
+@dataclass
+class ImportReport:
+    event: Event
+    division: Division
+    matched: list[tuple[int, str, Player]] = field(default_factory=list)  # (number, tsh name, member)
+    created: list[tuple[int, str, Player]] = field(default_factory=list)  # new players, for review
+    rounds: int = 0
+    games: int = 0
+
+
+def given_first(tsh_name: str) -> str:
+    """'Logan, Adam' -> 'Adam Logan' (names without a comma stay as they are)."""
+    if "," in tsh_name:
+        surname, given = (part.strip() for part in tsh_name.split(",", 1))
+        return f"{given} {surname}".strip()
+    return tsh_name.strip()
+
+
+def surname_first(full_name: str) -> str:
+    """'Adam Logan' -> 'Logan, Adam', the way tsh files list players."""
+    parts = full_name.split()
+    if len(parts) < 2:
+        return full_name
+    return f"{parts[-1]}, {' '.join(parts[:-1])}"
+
+
+def _event_date(config: tsh.TshConfig | None) -> date | None:
+    raw = (config.settings.get("event_date", "") if config else "").strip("'\" ")
+    for fmt in ("%B %d, %Y", "%d %B %Y", "%Y-%m-%d"):
+        try:
+            return datetime.strptime(raw, fmt).date()
+        except ValueError:
+            continue
+    return None
+
+
+def _new_event(actor, slug: str | None, title: str, config: tsh.TshConfig | None, rounds: int) -> Event:
+    association = Association.objects.order_by("pk").first()
+    if association is None:
+        raise PlayError("Create the association first: imported events belong to it.")
+    starts_on = _event_date(config) or timezone.localdate()
+    slug = slug or slugify(f"{title}-{starts_on}")[:80]
+    return Event.objects.create(
+        slug=slug,
+        title=title,
+        owner=actor,
+        association=association,
+        status=EventStatus.IN_PROGRESS,
+        starts_on=starts_on,
+        ends_on=starts_on,
+        number_of_games=(config.max_rounds if config and config.max_rounds else rounds),
+        rated=False,
+    )
+
+
+def _match_players(f: tsh.TshFile) -> dict[int, Player | None]:
+    """One query each for member ids and names; None where a new player is needed."""
+    ids = {int(p.member_id) for p in f.players if p.member_id and p.member_id.isdigit()}
+    by_number = {p.member_number: p for p in Player.objects.filter(member_number__in=ids)}
+    names = {n for p in f.players for n in (p.name, given_first(p.name))}
+    by_name: dict[str, list[Player]] = {}
+    for player in Player.objects.filter(Q(full_name__in=names) | Q(display_name__in=names)):
+        for key in {player.full_name, player.display_name} - {""}:
+            by_name.setdefault(key, []).append(player)
+    found: dict[int, Player | None] = {}
+    for p in f.players:
+        member = by_number.get(int(p.member_id)) if p.member_id and p.member_id.isdigit() else None
+        if member is None:
+            candidates = by_name.get(p.name, []) or by_name.get(given_first(p.name), [])
+            member = candidates[0] if len(candidates) == 1 else None  # an ambiguous name makes a new player
+        found[p.number] = member
+    return found
+
+
+def _check_consistency(f: tsh.TshFile, line_of: dict[int, int]) -> None:
+    count = len(f.players)
+    for p in f.players:
+        if len(p.scores) > len(p.opponents):
+            raise PlayError(f"Line {line_of[p.number]}: more scores than opponents.", field="file")
+        for r, opp in enumerate(p.opponents):
+            if opp in (0, tsh.UNPAIRED):
+                continue
+            if opp == p.number:
+                raise PlayError(
+                    f"Line {line_of[p.number]}: round {r + 1} pairs the player with themselves.", field="file"
+                )
+            if not 1 <= opp <= count:
+                raise PlayError(
+                    f"Line {line_of[p.number]}: round {r + 1} names opponent {opp}, but the file has {count} players.",
+                    field="file",
+                )
+            other = f.players[opp - 1]
+            if r >= len(other.opponents) or other.opponents[r] != p.number:
+                raise PlayError(
+                    f"Line {line_of[p.number]}: round {r + 1} pairs {p.number} with {opp}, but line "
+                    f"{line_of[opp]} does not pair {opp} with {p.number}.",
+                    field="file",
+                )
+
+
+def _line_numbers(text: str) -> dict[int, int]:
+    numbers, number = {}, 0
+    for line_no, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
+        if line.strip() and not line.lstrip().startswith("#"):
+            number += 1
+            numbers[number] = line_no
+    return numbers
+
+
+def _first(p12: list[int], r: int) -> str:
+    value = p12[r] if r < len(p12) else None
+    return "a" if value == 1 else "b" if value == 2 else ""
+
+
+@transaction.atomic
+def import_tsh(
+    actor,
+    text: str,
+    *,
+    config_text: str | None = None,
+    event: Event | None = None,
+    event_slug: str | None = None,
+    division_name: str | None = None,
+    title: str | None = None,
+) -> ImportReport:
+    """Creates (or fills) an event's division from a `.t` file. All or nothing."""
+    try:
+        f = tsh.parse_t(text)
+        config = tsh.parse_config(config_text) if config_text else None
+    except tsh.TshParseError as error:
+        raise PlayError(f"Line {error.line}: {error.reason}", field="file") from None
+    if not f.players:
+        raise PlayError("The file lists no players.", field="file")
+    _check_consistency(f, _line_numbers(text))
+    rounds = max(len(p.opponents) for p in f.players)
+
+    if event is None and event_slug:
+        event = Event.objects.filter(slug=event_slug).first()
+    if event is None:
+        name = title or (config.settings.get("event_name", "").strip("'\" ") if config else "") or "Imported event"
+        event = _new_event(actor, event_slug, name, config, rounds)
+    require_director(actor, event)
+    if division_name is None:
+        division_name = next(iter(config.divisions), "A") if config and config.divisions else "A"
+    division, _ = Division.objects.get_or_create(event=event, name=division_name)
+    if division.seats.exists() or division.rounds.exists():
+        raise PlayError(
+            f"Division {division_name} of {event} already has players; import into a new division.", field="division"
+        )
+
+    report = ImportReport(event=event, division=division, rounds=rounds)
+    members = _match_players(f)
+    seats = []
+    for p in f.players:
+        member = members[p.number]
+        if member is None:
+            member = player_services.create_player(full_name=given_first(p.name) or p.name)
+            report.created.append((p.number, p.name, member))
+        else:
+            report.matched.append((p.number, p.name, member))
+        extras = dict(p.extras)
+        extras[NAME_KEY] = p.name
+        if p.member_id:
+            extras[MEMBER_ID_KEY] = p.member_id
+        off = p.off is not None
+        seats.append(
+            DivisionPlayer(
+                division=division,
+                player=member,
+                number=p.number,
+                rating=p.rating,
+                tsh_extras=extras,
+                withdrawn_after_round=_last_played(p) if off else None,
+            )
+        )
+    if len({s.player_id for s in seats}) != len(seats):
+        raise PlayError("Two lines of the file match the same member; give them member ids.", field="file")
+    DivisionPlayer.objects.bulk_create(seats)
+    player_of = {s.number: s.player_id for s in seats}
+
+    round_objs = Round.objects.bulk_create(
+        Round(
+            division=division,
+            number=r + 1,
+            status=RoundStatus.PUBLISHED,
+            published_at=timezone.now(),
+            pairing_system="tsh",
+        )
+        for r in range(rounds)
+    )
+    games: list[Game] = []
+    for p in f.players:
+        p12 = p.p12
+        for r, opp in enumerate(p.opponents):
+            score = p.scores[r] if r < len(p.scores) else None
+            rnd = round_objs[r]
+            if opp == tsh.UNPAIRED or (opp > 0 and opp < p.number):
+                continue
+            if opp == 0:
+                kind = (
+                    GameKind.VOID
+                    if score == 0
+                    else GameKind.FORFEIT
+                    if score is not None and score < 0
+                    else GameKind.BYE
+                )
+                games.append(
+                    Game(
+                        division=division,
+                        round=rnd,
+                        round_number=r + 1,
+                        player_a_id=player_of[p.number],
+                        kind=kind,
+                        spread_a=score,
+                        status=GameStatus.CONFIRMED if score is not None else GameStatus.PAIRED,
+                    )
+                )
+                continue
+            other = f.players[opp - 1]
+            other_score = other.scores[r] if r < len(other.scores) else None
+            scored = score is not None and other_score is not None
+            games.append(
+                Game(
+                    division=division,
+                    round=rnd,
+                    round_number=r + 1,
+                    player_a_id=player_of[p.number],
+                    player_b_id=player_of[opp],
+                    score_a=score if scored else None,
+                    score_b=other_score if scored else None,
+                    first=_first(p12, r),
+                    status=GameStatus.CONFIRMED if scored else GameStatus.PAIRED,
+                    board=_board(p, r),
+                )
+            )
+    Game.objects.bulk_create(games)
+    report.games = len(games)
+    done = {g.round_number for g in games if g.status != GameStatus.CONFIRMED}
+    Round.objects.filter(division=division).exclude(number__in=done).update(status=RoundStatus.COMPLETE)
+    return report
+
+
+def _last_played(p: tsh.TshPlayer) -> int:
+    played = [r + 1 for r, opp in enumerate(p.opponents) if opp > 0]
+    return played[-1] if played else 0
+
+
+def _board(p: tsh.TshPlayer, r: int) -> int | None:
+    boards = p.extra_ints("board")
+    return boards[r] if r < len(boards) and boards[r] > 0 else None
+
+
+def export_tsh(division: Division) -> str:
+    """The division as a `.t` file (three queries whatever its size)."""
+    seats = list(DivisionPlayer.objects.filter(division=division).select_related("player").order_by("number"))
+    number_of = {s.player_id: s.number for s in seats}
+    rounds = division.rounds.count()
+    opponents = {s.number: [tsh.UNPAIRED] * rounds for s in seats}
+    scores: dict[int, list[int | None]] = {s.number: [None] * rounds for s in seats}
+    p12 = {s.number: [3] * rounds for s in seats}
+    rows = Game.objects.filter(division=division).values_list(
+        "round_number", "kind", "status", "player_a_id", "player_b_id", "score_a", "score_b", "spread_a", "first"
+    )
+    for rnd, kind, status, a, b, sa, sb, spread, first in rows:
+        r, na = rnd - 1, number_of[a]
+        if b is None or kind != GameKind.NORMAL:
+            opponents[na][r], p12[na][r] = 0, 0
+            scores[na][r] = spread if status == GameStatus.CONFIRMED else None
+            if b is not None:  # a forfeit against a present opponent: they get the win
+                nb = number_of[b]
+                opponents[nb][r], p12[nb][r], scores[nb][r] = 0, 0, (-spread if spread is not None else None)
+            continue
+        nb = number_of[b]
+        opponents[na][r], opponents[nb][r] = nb, na
+        p12[na][r], p12[nb][r] = {"a": (1, 2), "b": (2, 1)}.get(first, (3, 3))
+        if status == GameStatus.CONFIRMED:
+            scores[na][r], scores[nb][r] = sa, sb
+    players = []
+    for s in seats:
+        extras = {k: v for k, v in s.tsh_extras.items() if not k.startswith("_")}
+        # Imported rounds keep their p12 as written (real files are not always consistent between
+        # opponents); rounds played here add who went first as recorded.
+        imported = extras.get("p12", [])
+        derived = [str(v) for v in p12[s.number][len(imported) :]]
+        if imported or any(v != "3" for v in derived):
+            extras["p12"] = imported + derived
+        played = scores[s.number]
+        while played and played[-1] is None:  # tsh writes scores only as far as they are known
+            played.pop()
+        players.append(
+            tsh.TshPlayer(
+                name=s.tsh_extras.get(NAME_KEY) or surname_first(s.player.full_name),
+                rating=s.rating,
+                opponents=opponents[s.number],
+                scores=[0 if v is None else v for v in played],
+                member_id=s.tsh_extras.get(MEMBER_ID_KEY),
+                extras=extras,
+                number=s.number,
+            )
+        )
+    return tsh.write_t(tsh.TshFile(players))
+
+
+def _config(event: Event) -> tsh.TshConfig:
+    return tsh.TshConfig(
+        divisions={d.name: f"{d.name.lower()}.t" for d in event.divisions.all()},
+        max_rounds=event.number_of_games or None,
+        rating_system="nsa2008" if event.rated else None,
+        settings={"event_name": f'"{event.title}"', "event_date": f'"{event.starts_on:%B %-d, %Y}"'},
+    )
+
+
+def export_config(event: Event) -> str:
+    return tsh.write_config(_config(event))
+
+
+def export_archive(event: Event) -> str:
+    config = _config(event)
+    files = {f"{d.name.lower()}.t": tsh.parse_t(export_tsh(d)) for d in event.divisions.all()}
+    return tsh.write_archive(config, files)

@@ -2,10 +2,25 @@
 
 from django.contrib import admin, messages
 
+from clubsite.admin import ReadOnlyAdmin
 from clubsite.errors import ServiceError
 
 from . import services
-from .models import Category, Entry, Event, Fee, GroupEntry, Payment, Prize
+from .models import (
+    Category,
+    Division,
+    DivisionPlayer,
+    Entry,
+    Event,
+    Fee,
+    Game,
+    GameChange,
+    GroupEntry,
+    Payment,
+    PlayUpRequest,
+    Prize,
+    Round,
+)
 
 
 def _each(request, objects, call, done: str):
@@ -126,3 +141,66 @@ class GroupEntryAdmin(admin.ModelAdmin):
     list_select_related = ["event"]
     search_fields = ["contact_name", "school", "email"]
     raw_id_fields = ["submitted_by"]
+
+
+# --- tournament play: looked at here, changed on the director pages (events.services.play) -------
+
+
+@admin.register(Division)
+class DivisionAdmin(admin.ModelAdmin):
+    list_display = ["name", "event", "rating_min", "rating_max", "takes_unrated", "finalised_at"]
+    list_filter = ["takes_unrated", "assignments_published", ("finalised_at", admin.EmptyFieldListFilter)]
+    search_fields = ["name", "event__title", "event__slug"]
+    list_select_related = ["event"]
+    readonly_fields = ["finalised_at"]
+    raw_id_fields = ["event", "category"]
+
+
+@admin.register(DivisionPlayer)
+class DivisionPlayerAdmin(ReadOnlyAdmin):
+    list_display = ["number", "player", "division", "rating", "placed_by_director", "assigned_reason"]
+    list_filter = ["placed_by_director"]
+    search_fields = ["player__full_name", "=player__member_number", "division__event__title"]
+    list_select_related = ["player", "division__event"]
+
+
+@admin.register(PlayUpRequest)
+class PlayUpRequestAdmin(ReadOnlyAdmin):
+    list_display = ["entry", "division_name", "created_at"]
+    search_fields = ["entry__player__full_name", "entry__event__title"]
+    list_select_related = ["entry__player", "entry__event"]
+
+
+@admin.register(Round)
+class RoundAdmin(ReadOnlyAdmin):
+    list_display = ["division", "number", "status", "pairing_system", "pairing_seed", "published_at"]
+    list_filter = ["status", "pairing_system"]
+    search_fields = ["division__event__title", "division__name"]
+    list_select_related = ["division__event"]
+
+
+class GameChangeInline(admin.TabularInline):
+    model = GameChange
+    extra = 0
+    can_delete = False
+    readonly_fields = ["changed_at", "changed_by", "action", "before", "after", "reason"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyAdmin):
+    list_display = ["division", "round_number", "board", "player_a", "score_a", "score_b", "player_b", "kind", "status"]
+    list_filter = ["status", "kind"]
+    search_fields = ["player_a__full_name", "player_b__full_name", "division__event__title"]
+    list_select_related = ["division__event", "player_a", "player_b"]
+    inlines = [GameChangeInline]
+
+
+@admin.register(GameChange)
+class GameChangeAdmin(ReadOnlyAdmin):
+    list_display = ["game", "action", "changed_by", "changed_at", "reason"]
+    list_filter = ["action"]
+    search_fields = ["reason", "game__player_a__full_name", "game__player_b__full_name"]
+    list_select_related = ["game", "changed_by"]

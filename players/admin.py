@@ -1,10 +1,11 @@
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 
+from clubsite.admin import ReadOnlyAdmin
 from clubsite.errors import ServiceError
 
 from . import services
-from .models import Association, Club, Membership, Player, PlayerClaim, User
+from .models import Association, Club, Counter, Membership, Player, PlayerClaim, User
 
 
 @admin.register(User)
@@ -100,3 +101,9 @@ class PlayerClaimAdmin(admin.ModelAdmin):
     @admin.action(description="Reject selected claims")
     def reject(self, request, queryset):
         self._decide(request, queryset, False)
+
+
+@admin.register(Counter)
+class CounterAdmin(ReadOnlyAdmin):
+    list_display = ["name", "value"]
+    search_fields = ["name"]

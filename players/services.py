@@ -4,7 +4,7 @@ from datetime import date, timedelta
 
 from django.conf import settings
 from django.core import signing
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.urls import reverse
 from django.utils import timezone
@@ -25,8 +25,12 @@ class MemberError(ServiceError):
 def allocate_member_number() -> int:
     """Next member number; an UPDATE holds the row lock, so concurrent callers never share one."""
     with transaction.atomic():
-        Counter.objects.get_or_create(name=MEMBER_NUMBER_COUNTER, defaults={"value": MEMBER_NUMBER_START})
-        Counter.objects.filter(name=MEMBER_NUMBER_COUNTER).update(value=F("value") + 1)
+        if not Counter.objects.filter(name=MEMBER_NUMBER_COUNTER).update(value=F("value") + 1):
+            try:
+                with transaction.atomic():  # the very first number: two callers may race to create the row
+                    return Counter.objects.create(name=MEMBER_NUMBER_COUNTER, value=MEMBER_NUMBER_START + 1).value
+            except IntegrityError:
+                Counter.objects.filter(name=MEMBER_NUMBER_COUNTER).update(value=F("value") + 1)
         return Counter.objects.get(name=MEMBER_NUMBER_COUNTER).value
 
 

@@ -4,18 +4,21 @@ ratings.services (rating runs, imports); admin actions call those services."""
 from django.contrib import admin, messages
 from django.utils import timezone
 
+from clubsite.admin import ReadOnlyAdmin
 from clubsite.errors import ServiceError
 
 from . import services
-from .models import PlayerRating, RatingChange, RatingImport, RatingList, RatingRun, RatingSnapshot
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
+from .models import (
+    PlayerRating,
+    RatedEvent,
+    RatingChange,
+    RatingImport,
+    RatingImportLine,
+    RatingList,
+    RatingRun,
+    RatingSnapshot,
+    SnapshotEntry,
+)
 
 
 @admin.register(RatingList)
@@ -82,3 +85,26 @@ class RatingSnapshotAdmin(ReadOnlyAdmin):
 class RatingImportAdmin(ReadOnlyAdmin):
     list_display = ["pk", "rating_list", "filename", "as_of", "status", "uploaded_by", "created_at"]
     list_filter = ["status", "rating_list"]
+
+
+@admin.register(RatedEvent)
+class RatedEventAdmin(ReadOnlyAdmin):
+    list_display = ["event", "rating_list", "starts_on", "rated_at"]
+    list_filter = ["rating_list"]
+    search_fields = ["event__title", "event__slug"]
+    list_select_related = ["event", "rating_list"]
+
+
+@admin.register(SnapshotEntry)
+class SnapshotEntryAdmin(ReadOnlyAdmin):
+    list_display = ["snapshot", "rank", "player", "rating", "games", "last_played"]
+    list_filter = ["snapshot__rating_list"]
+    search_fields = ["player__full_name", "=player__member_number"]
+    list_select_related = ["snapshot__rating_list", "player"]
+
+
+@admin.register(RatingImportLine)
+class RatingImportLineAdmin(ReadOnlyAdmin):
+    list_display = ["rating_import", "line_number", "name", "rating", "games"]
+    search_fields = ["name"]
+    list_select_related = ["rating_import"]

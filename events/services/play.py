@@ -319,7 +319,7 @@ def _snapshot(game: Game) -> dict:
 
 def _lock_game(game: Game) -> Game:
     return (
-        Game.objects.select_for_update()
+        Game.objects.select_for_update(of=("self",))  # player_b may be empty: lock only the game row
         .select_related("round", "division__event", "player_a", "player_b")
         .get(pk=game.pk)
     )

@@ -1,0 +1,14 @@
+from django.contrib import admin
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """For records that change only through the services (results, ratings history, audit trails)."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -11,6 +11,5 @@ def test_schema_builds_without_warnings(tmp_path):
     out = tmp_path / "schema.yml"
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(out), stderr=io.StringIO())
     text = out.read_text()
-    for path in ("/api/players/", "/api/me/", "/api/events/", "/api/my/entries/", "/api/ratings/",
-                 "/api/play/games/"):
+    for path in ("/api/players/", "/api/me/", "/api/events/", "/api/my/entries/", "/api/ratings/", "/api/play/games/"):
         assert f"{path}:" in text, path

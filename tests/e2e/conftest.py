@@ -31,8 +31,15 @@ def browser():
     with sync_playwright() as pw:
         browser = pw.chromium.launch(
             executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
         )
         yield browser
         browser.close()
@@ -55,10 +62,11 @@ class Journey:
         self.page.goto(self.base_url + path)
         return self.page
 
-    def shot(self, label: str):
+    def shot(self, label: str, page=None):
+        """Saves the next numbered screenshot of this journey's page (or of another person's `page`)."""
         self.step_no += 1
         slug = re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-")
-        self.page.screenshot(path=str(self.folder / f"{self.step_no:02d}-{slug}.png"), full_page=True)
+        (page or self.page).screenshot(path=str(self.folder / f"{self.step_no:02d}-{slug}.png"), full_page=True)
 
     def new_page(self, viewport=None):
         """A second person in their own browser context (e.g. an opponent on a phone)."""
@@ -88,3 +96,52 @@ def journey(browser, live_server, request):
 def pytest_sessionfinish(session, exitstatus):
     if ARTIFACTS.exists() and any(ARTIFACTS.iterdir()):
         print(f"\nBrowser journey screenshots: {ARTIFACTS}")
+
+
+PASSWORD = "tiles-and-racks-77"
+
+
+def log_in(page, base_url: str, email: str, password: str = PASSWORD, next_path: str = ""):
+    """Logs in through the site's own log-in form (optionally going on to `next_path`)."""
+    page.goto(base_url + "/accounts/login/" + (f"?next={next_path}" if next_path else ""))
+    page.fill("input[name=login]", email)
+    page.fill("input[name=password]", password)
+    page.get_by_role("button", name="Sign In").click()
+    page.wait_for_url(lambda url: "/accounts/login/" not in url)
+    return page
+
+
+@pytest.fixture
+def member(settings):
+    """Makes a member who can log in: an account with a verified address, linked to a player record.
+
+    member("Full Name", email=..., organiser=True, **player_fields) -> (user, player)
+    """
+    from allauth.account.models import EmailAddress
+    from django.contrib.auth.models import Group
+
+    from players.models import Player, User
+    from players.roles import ORGANISERS_GROUP
+    from players.services import allocate_member_number
+
+    # Accounts made for a journey need no slow password hashing.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+    def make(full_name: str, email: str | None = None, *, organiser: bool = False, player: bool = True, **fields):
+        email = email or full_name.lower().replace(" ", ".") + "@example.org"
+        first, _, last = full_name.partition(" ")
+        user = User.objects.create_user(
+            username=email, email=email, password=PASSWORD, first_name=first, last_name=last
+        )
+        EmailAddress.objects.create(user=user, email=email, verified=True, primary=True)
+        if organiser:
+            group, _ = Group.objects.get_or_create(name=ORGANISERS_GROUP)
+            user.groups.add(group)
+        record = None
+        if player:
+            record = Player.objects.create(
+                user=user, full_name=full_name, email=email, member_number=allocate_member_number(), **fields
+            )
+        return user, record
+
+    return make

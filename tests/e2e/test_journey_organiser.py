@@ -1,0 +1,209 @@
+"""An organiser announces the students' championship, a teacher enters three students, the organiser
+records their payments, closes registration and assigns divisions by rating."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.utils import timezone
+
+from events.models import DivisionPlayer, Entry, EntryStatus, Event, EventStatus
+from players.models import SchoolLevel
+from tests.e2e.conftest import log_in
+from tests.factories import AssociationFactory
+from tests.ratings.factories import RatingListFactory, seed
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+SECONDARY = "Category A – Secondary School Student"
+PRIMARY = "Category B – Primary School Student"
+PRIZES = {SECONDARY: (100, 80, 60, 40, 20), PRIMARY: (80, 60, 40, 20, 10)}
+
+
+def test_organiser_publishes_teacher_enters_organiser_takes_payments_and_assigns_divisions(journey, member):
+    # Preconditions: the association's rating list, three rated students, an organiser and a teacher.
+    AssociationFactory()
+    ratings = RatingListFactory(name="SA Ratings (CSW)", slug="sa-csw")
+    students = {}
+    for name, level, rating in (
+        ("Alice Ong", SchoolLevel.PRIMARY, 900),
+        ("Ben Goh", SchoolLevel.PRIMARY, 1100),
+        ("Chloe Lim", SchoolLevel.SECONDARY, 1000),
+    ):
+        _, students[name] = member(name, school_level=level, school="Yuhua School")
+        seed(ratings, students[name], rating, games=30)
+    organiser, _ = member("Oliver Organiser", organiser=True, player=False)
+    teacher, _ = member("Tan Mei Ling", player=False)
+    day = timezone.localdate() + timedelta(days=30)
+    closes = timezone.localdate() + timedelta(days=20)
+
+    j = journey("organiser")
+    page = j.page
+    log_in(page, j.base_url, organiser.email)
+    page.get_by_role("link", name="Events", exact=True).click()
+    page.get_by_role("link", name="Announce an event").click()
+    page.fill("#id_title", "Jurong Green Students' Scrabble Championship")
+    page.fill("#id_organisers", "Jurong Green CC Management Committee, Scrabble Club, South West CDC and WEC")
+    page.select_option("#id_kind", "students")
+    page.fill("#id_starts_on", day.isoformat())
+    page.fill("#id_venue", "Jurong Green Community Club")
+    page.fill("#id_address", "No. 6 Jurong West Avenue 1, Singapore 649520")
+    page.fill("#id_reporting_time", "09:00")
+    page.fill("#id_reporting_until", "09:15")
+    page.fill("#id_start_time", "09:30")
+    page.fill("#id_estimated_end_time", "16:45")
+    page.fill("#id_prize_presentation_time", "17:15")
+    page.fill("#id_prize_presentation_until", "17:45")
+    page.fill("#id_eligibility", "Open to primary and secondary school students only")
+    page.fill("#id_attire", "School uniform")
+    page.fill("#id_number_of_games", "5")
+    page.select_option("#id_pairing_system", "koth")
+    page.fill("#id_time_control_minutes", "25")
+    page.select_option("#id_rating_list", label="SA Ratings (CSW)")
+    page.fill("#id_contact", "Mr Yong, 9677 0503")
+    page.fill("#id_registration_opens_at", (timezone.localdate() - timedelta(days=1)).isoformat() + "T09:00")
+    page.fill("#id_registration_closes_at", closes.isoformat() + "T23:59")
+    page.check("#id_payment_methods_0")
+    page.check("#id_payment_methods_1")
+    page.fill("#id_payment_instructions", "Pay in person at Jurong Green CC, or by cheque.")
+    page.fill("#id_rules_agreement", "I agree to abide by the rules and not to hold the organiser responsible.")
+    j.shot("announcement form")
+    page.get_by_role("button", name="Save event").click()
+    page.wait_for_url(re.compile(r"/manage/$"))
+    assert page.get_by_text("The event is saved as a draft.").is_visible()
+    j.shot("draft saved")
+
+    for name, level in ((SECONDARY, "secondary"), (PRIMARY, "primary")):
+        page.get_by_role("link", name="Add category").click()
+        page.fill("#id_name", name)
+        page.fill("#id_quota", "40")
+        page.select_option("#id_school_level", level)
+        page.fill("#id_fees-0-name", "Standard")
+        page.fill("#id_fees-0-amount", "3.00")
+        page.fill("#id_fees-0-note", "incl. GST")
+        page.fill("#id_fees-1-name", "Passion Card holder")
+        page.fill("#id_fees-1-amount", "2.00")
+        page.fill("#id_fees-1-note", "incl. GST")
+        page.check("#id_fees-1-is_concession")
+        page.fill("#id_fees-1-proof_label", "Passion Card number")
+        for i, amount in enumerate(PRIZES[name]):
+            page.fill(f"#id_prizes-{i}-rank_from", str(i + 1))
+            page.fill(f"#id_prizes-{i}-rank_to", str(i + 1))
+            page.fill(f"#id_prizes-{i}-description", f"Shopping voucher S${amount} + trophy")
+            page.fill(f"#id_prizes-{i}-amount", str(amount))
+        page.fill("#id_prizes-5-rank_from", "6")
+        page.fill("#id_prizes-5-rank_to", "10")
+        page.fill("#id_prizes-5-description", "Trophy")
+        page.select_option("#id_prizes-6-kind", "lucky_draw")
+        page.fill("#id_prizes-6-description", "Attractive lucky draw prizes for non-prize winners")
+        j.shot(f"category {level}")
+        page.get_by_role("button", name="Save category").click()
+        page.wait_for_url(re.compile(r"/manage/$"))
+        assert page.get_by_text("Category saved.").is_visible()
+
+    page.get_by_role("button", name="Publish").click()
+    assert page.get_by_text("The event is published.").is_visible()
+    assert page.get_by_text("Registration open", exact=True).is_visible()
+    j.shot("published")
+
+    page.get_by_role("link", name="Public page").click()
+    assert page.get_by_role("heading", name="Jurong Green Students' Scrabble Championship").is_visible()
+    assert page.get_by_text("Shopping voucher S$100 + trophy").is_visible()
+    assert page.get_by_text("Shopping voucher S$10 + trophy").is_visible()
+    assert page.get_by_role("rowheader", name="6th–10th").first.is_visible()
+    assert page.get_by_text("– needs Passion Card number").first.is_visible()
+    assert page.get_by_text("40 of 40 places left").first.is_visible()
+    assert page.get_by_text(f"Closing date: {closes.day} {closes:%B %Y}, 11.59 p.m.").is_visible()
+    j.shot("public announcement")
+
+    # The teacher enters three students on a phone.
+    phone = j.new_page()
+    log_in(phone, j.base_url, teacher.email)
+    phone.get_by_role("button", name="Menu").click()
+    phone.get_by_role("link", name="Events", exact=True).click()
+    phone.get_by_role("link", name="Jurong Green Students' Scrabble Championship").click()
+    phone.get_by_role("link", name="Enter students (teacher, parent or guardian)").click()
+    rows = (
+        ("Alice Ong", f"{PRIMARY}: Standard S$3.00 (incl. GST)", ""),
+        ("Ben Goh", f"{PRIMARY}: Standard S$3.00 (incl. GST)", ""),
+        ("Chloe Lim", f"{SECONDARY}: Passion Card holder S$2.00 (incl. GST) – needs Passion Card number", "PC-1234"),
+    )
+    for i, (name, option, card) in enumerate(rows):
+        phone.fill(f"#id_students-{i}-full_name", name)
+        phone.fill(f"#id_students-{i}-school", "Yuhua School")
+        phone.fill(f"#id_students-{i}-member_number", str(students[name].member_number))
+        phone.select_option(f"#id_students-{i}-option", label=option)
+        if card:
+            phone.fill(f"#id_students-{i}-concession_proof", card)
+    phone.fill("#id_contact_name", "Mrs Tan Mei Ling")
+    phone.fill("#id_school", "Yuhua School")
+    phone.fill("#id_address", "Yuhua School, Jurong West")
+    phone.fill("#id_phone", "6123 4567")
+    phone.check("#id_accept_rules")
+    j.shot("teacher's group entry form", phone)
+    phone.get_by_role("button", name="Enter these students").click()
+    assert phone.get_by_text("3 students entered.").is_visible()
+    assert phone.get_by_text("Pending payment", exact=True).count() == 3
+    j.shot("teacher sees three entries", phone)
+    assert [m for m in mail.outbox if m.subject.startswith("Entries received") and teacher.email in m.to]
+
+    # The organiser records the payments.
+    page.get_by_role("link", name="Manage").click()
+    assert page.get_by_text("Mrs Tan Mei Ling").first.is_visible()
+    assert page.get_by_role("row", name=re.compile("Chloe Lim")).get_by_text("PC-1234").is_visible()
+    j.shot("manage: three entries pending payment")
+    for name, method, reference in (
+        ("Alice Ong", "in_person", ""),
+        ("Ben Goh", "in_person", ""),
+        ("Chloe Lim", "cheque", "004711"),
+    ):
+        page.get_by_role("row", name=re.compile(name)).get_by_role("link", name="Payment").click()
+        assert page.get_by_role("heading", name="Record a payment").is_visible()
+        page.select_option("#id_method", method)
+        if reference:
+            page.fill("#id_reference", reference)
+        if name == "Chloe Lim":
+            assert page.input_value("#id_amount") == "2.00"
+            j.shot("record a cheque payment")
+        page.get_by_role("button", name="Record payment").click()
+        assert page.get_by_text("Payment recorded.").is_visible()
+    assert page.get_by_role("row", name=re.compile("Chloe Lim")).get_by_text("Confirmed").is_visible()
+    assert Entry.objects.filter(status=EntryStatus.CONFIRMED).count() == 3
+    j.shot("all three paid")
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Close registration now").click()
+    assert page.get_by_text("Registration is closed.").is_visible()
+    assert page.get_by_text("Registration closed", exact=True).is_visible()
+    j.shot("registration closed")
+
+    page.get_by_role("link", name="Public page").click()
+    page.get_by_role("link", name="Divisions, pairings & standings").click()
+    page.get_by_role("link", name="Divisions by rating").click()
+    assert page.get_by_role("heading", name="Assign by rating").is_visible()
+    j.shot("divisions page before assigning")
+    page.get_by_role("button", name="Assign divisions").click()
+    assert page.get_by_text(re.compile(r"Divisions assigned by ratings as of")).is_visible()
+    primary = page.locator("table").filter(has_text="Ben Goh")
+    assert primary.locator("tbody tr").nth(0).inner_text().split("\t")[:3] == ["1", "Ben Goh", "1100"]
+    assert primary.locator("tbody tr").nth(1).inner_text().split("\t")[:3] == ["2", "Alice Ong", "900"]
+    page.get_by_role("button", name="Publish assignments").click()
+    assert page.get_by_text("Division assignments are published.").is_visible()
+    j.shot("divisions assigned and published")
+
+    event = Event.objects.get()
+    assert event.status == EventStatus.REGISTRATION_CLOSED
+    seats = {s.player.full_name: (s.division.name, s.number, s.rating) for s in DivisionPlayer.objects.all()}
+    assert seats == {
+        "Ben Goh": (PRIMARY, 1, 1100),
+        "Alice Ong": (PRIMARY, 2, 900),
+        "Chloe Lim": (SECONDARY, 1, 1000),
+    }
+
+    # A student sees where they play.
+    phone.goto(j.base_url + "/accounts/logout/")
+    phone.get_by_role("button", name="Sign Out").click()
+    log_in(phone, j.base_url, students["Ben Goh"].email, next_path=f"/events/{event.slug}/play/divisions/")
+    assert phone.get_by_text(f"You play in {PRIMARY}.").is_visible()
+    j.shot("a student sees the division", phone)

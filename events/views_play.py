@@ -320,10 +320,13 @@ def division(request, slug: str, pk: int, *, pair_form=None, refused=None):
             if not rounds
             else (event.pairing_system if event.pairing_system in play.PAIRING_SYSTEMS else "koth")
         }
+        next_round = (last.number if last else 0) + 1
+        all_paired = bool(event.number_of_games) and next_round > event.number_of_games
         context.update(
             pair_form=pair_form or PairRoundForm(initial=initial),
-            can_pair=not div.finalised_at and not (last and last.status == RoundStatus.DRAFT),
-            next_round=(last.number if last else 0) + 1,
+            can_pair=not div.finalised_at and not all_paired and not (last and last.status == RoundStatus.DRAFT),
+            all_paired=all_paired,
+            next_round=next_round,
             refused=refused,
             seats=list(DivisionPlayer.objects.filter(division=div).select_related("player").order_by("number")),
             late_form=LateEntrantForm(prefix="late", entries=_unseated(event)),

@@ -11,7 +11,9 @@ class RatingFilterForm(forms.Form):
     club = forms.ModelChoiceField(
         queryset=Club.objects.order_by("name"), required=False, to_field_name="slug", empty_label="All clubs"
     )
-    country = forms.CharField(label="Country", required=False, max_length=2, help_text="Two-letter code")
+    country = forms.CharField(
+        label="Country", required=False, max_length=2, widget=forms.TextInput(attrs={"placeholder": "e.g. SG"})
+    )
     all = forms.BooleanField(label="Include inactive players", required=False)
 
 

@@ -111,6 +111,12 @@ class Round(models.Model):
     def __str__(self):
         return f"{self.division} round {self.number}"
 
+    @property
+    def pairing_system_label(self) -> str:
+        from ..services.play import PAIRING_SYSTEMS
+
+        return PAIRING_SYSTEMS.get(self.pairing_system, self.pairing_system)
+
 
 class GameKind(models.TextChoices):
     NORMAL = "normal", "Game"

@@ -233,10 +233,11 @@ def save_category(
             field, messages = next(iter(error.message_dict.items()))
             raise EventError(messages[0], field=None if field == "__all__" else field) from None
         category.save()
-        for row in fees or []:
-            _save_fee(category, row)
-        for row in prizes or []:
-            _save_prize(category, row)
+        # Fees and prizes keep the order the organiser gave them in.
+        for i, row in enumerate(fees or []):
+            _save_fee(category, {"position": i, **row})
+        for i, row in enumerate(prizes or []):
+            _save_prize(category, {"position": i, **row})
         offer_free_places(event)
     return category
 

@@ -104,9 +104,10 @@ def test_a_category_with_fees_and_prizes_as_on_the_entry_form():
             {"kind": "lucky_draw", "description": "Lucky draw prizes for non-prize winners"},
         ],
     )
+    # In the order the organiser entered them, as on the paper form.
     assert [(f.name, f.amount) for f in category.fees.all()] == [
-        ("Passion Card holder", Decimal("2.00")),
         ("Standard", Decimal("3.00")),
+        ("Passion Card holder", Decimal("2.00")),
     ]
     assert [p.ranks_text for p in category.prizes.all()] == ["1st", "6th–10th", "Lucky draw"]
     fee = category.fees.get(name="Standard")

@@ -661,30 +661,33 @@ def _end_entry(actor, entry: Entry, status: str, *, managers_only: bool) -> Entr
     return entry
 
 
-def expire_offers() -> int:
-    """Offers not taken in time expire; their places pass to the next in line. Safe to run twice."""
+def _end_overdue(status: str, deadline: str, ended_as: str, template: str, subject: str) -> int:
+    """Entries in `status` whose `deadline` has passed become `ended_as`, each told by email; their
+    places pass to the next in line. Each event is handled under its lock, so running twice is safe."""
     moment = now()
-    event_ids = set(
-        Entry.objects.filter(status=EntryStatus.OFFERED, offer_expires_at__lte=moment).values_list(
-            "event_id", flat=True
-        )
-    )
-    expired = 0
+    overdue = {"status": status, f"{deadline}__lte": moment}
+    event_ids = set(Entry.objects.filter(**overdue).values_list("event_id", flat=True))
+    ended = 0
     for event_id in event_ids:
         with transaction.atomic():
             event = sync_status(lock_event(event_id))
-            due = Entry.objects.select_for_update(of=("self",)).filter(
-                event=event, status=EntryStatus.OFFERED, offer_expires_at__lte=moment
-            )
+            due = Entry.objects.select_for_update(of=("self",)).filter(event=event, **overdue)
             for entry in due.select_related("player", "group", "category"):
-                entry.status = EntryStatus.EXPIRED
+                entry.status = ended_as
                 entry.ended_at = moment
                 entry.save(update_fields=["status", "ended_at"])
                 entry.event = event
-                _mail(entry, "offer_expired", f"The place offered has passed on: {event.title}")
-                expired += 1
+                _mail(entry, template, f"{subject}: {event.title}")
+                ended += 1
             offer_free_places(event)
-    return expired
+    return ended
+
+
+def expire_offers() -> int:
+    """Offers not taken in time expire; their places pass to the next in line. Safe to run twice."""
+    return _end_overdue(
+        EntryStatus.OFFERED, "offer_expires_at", EntryStatus.EXPIRED, "offer_expired", "The place offered has passed on"
+    )
 
 
 def remind_expiring_offers() -> int:
@@ -717,28 +720,9 @@ def remind_expiring_offers() -> int:
 
 def lapse_unpaid_entries() -> int:
     """Unpaid entries past their hold time lapse and free their places. Safe to run twice."""
-    moment = now()
-    event_ids = set(
-        Entry.objects.filter(status=EntryStatus.PENDING_PAYMENT, payment_due_at__lte=moment).values_list(
-            "event_id", flat=True
-        )
+    return _end_overdue(
+        EntryStatus.PENDING_PAYMENT, "payment_due_at", EntryStatus.LAPSED, "lapsed", "Your place has lapsed"
     )
-    lapsed = 0
-    for event_id in event_ids:
-        with transaction.atomic():
-            event = sync_status(lock_event(event_id))
-            due = Entry.objects.select_for_update(of=("self",)).filter(
-                event=event, status=EntryStatus.PENDING_PAYMENT, payment_due_at__lte=moment
-            )
-            for entry in due.select_related("player", "group", "category"):
-                entry.status = EntryStatus.LAPSED
-                entry.ended_at = moment
-                entry.save(update_fields=["status", "ended_at"])
-                entry.event = event
-                _mail(entry, "lapsed", f"Your place has lapsed: {event.title}")
-                lapsed += 1
-            offer_free_places(event)
-    return lapsed
 
 
 def sync_event_statuses() -> int:

@@ -208,6 +208,13 @@ class RatingViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
     def get_serializer_context(self):
         return {**super().get_serializer_context(), "rating_list": self._rating_list()}
 
+    def paginate_queryset(self, queryset):
+        page = super().paginate_queryset(queryset)
+        if page is None or self._rating_list() is None:
+            return page
+        include_inactive = self.request.query_params.get("all", "").lower() in ("1", "true", "yes", "on")
+        return services.rank_players(self._rating_list(), page, include_inactive=include_inactive)
+
     @extend_schema(parameters=RATING_FILTERS)
     def list(self, request, *args, **kwargs):
         return super().list(request, *args, **kwargs)

@@ -26,7 +26,7 @@ class RatingsConfig(AppConfig):
         from . import services
 
         rating_list = services.default_list()
-        top = list(services.rated_players(rating_list)[:10]) if rating_list else []
+        top = services.rank_players(rating_list, services.rated_players(rating_list)[:10]) if rating_list else []
         return {"home_sections": ["ratings/_home_top.html"], "ratings_top_list": rating_list, "ratings_top": top}
 
     def load_demo(self, stdout):

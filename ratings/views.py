@@ -62,6 +62,9 @@ def rating_list(request, slug: str | None = None):
         form, filters = _filters(request)
         rows = services.rated_players(current, **filters)
         page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
+        page.object_list = services.rank_players(
+            current, page.object_list, include_inactive=filters["include_inactive"]
+        )
         context.update(
             form=form,
             page=page,
@@ -83,10 +86,11 @@ def rating_list_csv(request, slug: str):
     writer.writerow(
         ["rank", "member_number", "name", "club", "country", "rating", "games", "peak", "last_played", "provisional"]
     )
+    ranks = services.rank_map(current, include_inactive=filters["include_inactive"])
     for r in rows.iterator(chunk_size=2000):
         writer.writerow(
             [
-                r.rank,
+                ranks.get(r.rating),
                 r.player.member_number,
                 r.player.name,
                 r.player.club.name if r.player.club_id else "",

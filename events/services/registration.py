@@ -119,7 +119,7 @@ def player_ratings(event: Event, player_ids) -> dict[int, int]:
     if not list_id:
         return {}
     rows = PlayerRating.objects.filter(rating_list_id=list_id, player_id__in=list(player_ids), rating__gt=0)
-    return dict(rows.values_list("player_id", "rating"))
+    return dict(rows.order_by().values_list("player_id", "rating"))  # no default ordering: it joins players
 
 
 # --- eligibility --------------------------------------------------------------------------------
@@ -569,6 +569,10 @@ def offer_free_places(event: Event) -> list[Entry]:
         event.registration_closes_at and now() >= event.registration_closes_at
     ):
         return []
+    current = places(event)
+    # Most calls find the event still full: check that before reading a long waiting list.
+    if current.left_in_event(event, list(event.categories.all())) == 0:
+        return []
     waiting = list(
         Entry.objects.filter(event=event, status=EntryStatus.WAITLISTED)
         .select_related("category", "player", "group")
@@ -576,7 +580,6 @@ def offer_free_places(event: Event) -> list[Entry]:
     )
     if not waiting:
         return []
-    current = places(event)
     moment = now()
     offered = []
     for entry in waiting:

@@ -6,8 +6,7 @@ from __future__ import annotations
 from datetime import date
 
 from django.db import transaction
-from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
 from ..models import PlayerRating, RatingChange, RatingList, RatingSnapshot, SnapshotEntry
@@ -34,6 +33,14 @@ def default_list() -> RatingList | None:
     return RatingList.objects.select_related("association").first()
 
 
+def _ranked(rating_list: RatingList, include_inactive: bool, today: date | None) -> QuerySet[PlayerRating]:
+    """The players a rank counts among: all rated players, or the active ones."""
+    ranked = PlayerRating.objects.filter(rating_list=rating_list, rating__gt=0)
+    if not include_inactive:
+        ranked = ranked.filter(last_played__gte=active_since(rating_list, today))
+    return ranked
+
+
 def rated_players(
     rating_list: RatingList,
     *,
@@ -43,20 +50,8 @@ def rated_players(
     include_inactive: bool = False,
     today: date | None = None,
 ) -> QuerySet[PlayerRating]:
-    """The list's rated players, best first, each with its `rank` among the players shown
-    when no search is made (all rated players, or the active ones)."""
-    since = active_since(rating_list, today)
-    ranked = PlayerRating.objects.filter(rating_list=rating_list, rating__gt=0)
-    if not include_inactive:
-        ranked = ranked.filter(last_played__gte=since)
-    higher = (
-        ranked.filter(rating__gt=OuterRef("rating"))
-        .order_by()
-        .values("rating_list")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    rows = ranked.select_related("player__club").annotate(rank=Coalesce(Subquery(higher), Value(0)) + 1)
+    """The list's rated players, best first. Ranks are added per page by `rank_players`."""
+    rows = _ranked(rating_list, include_inactive, today).select_related("player__club")
     if q:
         rows = rows.filter(Q(player__full_name__icontains=q) | Q(player__display_name__icontains=q))
     if club:
@@ -64,6 +59,40 @@ def rated_players(
     if country:
         rows = rows.filter(player__country__iexact=country)
     return rows.order_by("-rating", "player__full_name", "player_id")
+
+
+def rank_map(
+    rating_list: RatingList, *, include_inactive: bool = False, today: date | None = None, min_rating: int = 1
+) -> dict[int, int]:
+    """Rank of each rating from `min_rating` up, among the players shown when no search is made
+    (players level on rating share a rank). One grouped query, however deep the page."""
+    counts = (
+        _ranked(rating_list, include_inactive, today)
+        .filter(rating__gte=min_rating)
+        .order_by()
+        .values_list("rating")
+        .annotate(n=Count("pk"))
+        .order_by("-rating")
+    )
+    ranks, above = {}, 0
+    for rating, n in counts:
+        ranks[rating] = above + 1
+        above += n
+    return ranks
+
+
+def rank_players(
+    rating_list: RatingList, players, *, include_inactive: bool = False, today: date | None = None
+) -> list[PlayerRating]:
+    """Sets `rank` on one page of `rated_players` (a search keeps each player's rank in the whole list)."""
+    players = list(players)
+    if players:
+        ranks = rank_map(
+            rating_list, include_inactive=include_inactive, today=today, min_rating=min(p.rating for p in players)
+        )
+        for p in players:
+            p.rank = ranks.get(p.rating)
+    return players
 
 
 def player_history(rating_list: RatingList, player_id: int) -> QuerySet[RatingChange]:

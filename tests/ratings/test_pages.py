@@ -76,7 +76,11 @@ def test_search_and_filters_keep_the_players_rank(client):
     target = Player.objects.get(pk=players[3].pk)
     target.full_name, target.club, target.country = "Zed Quinlan", club, "MY"
     target.save()
-    rank = next(r.rank for r in services.rated_players(rating_list) if r.player_id == target.pk)
+    rank = next(
+        r.rank
+        for r in services.rank_players(rating_list, services.rated_players(rating_list))
+        if r.player_id == target.pk
+    )
 
     for params in ({"q": "quinlan"}, {"club": club.slug}, {"country": "MY"}):
         response = client.get(reverse("ratings:list_detail", args=[rating_list.slug]), params)
@@ -281,3 +285,21 @@ def test_run_page_lists_what_the_run_wrote(client):
     superseded = client.get(runs[-1].get_absolute_url())
     assert superseded.context["changes"] == []
     assert "replaced by a later run" in superseded.content.decode()
+
+
+def test_tied_ratings_share_a_rank_on_every_page(client):
+    rating_list = RatingListFactory()
+    ratings = [2000] * 3 + [1900] * 49 + [1800] * 2  # 54 players: page 2 starts inside the 1900s
+    PlayerRating.objects.bulk_create(
+        PlayerRating(rating_list=rating_list, player=p, rating=r, games=30, last_played=days_ago(5))
+        for p, r in zip(PlayerFactory.create_batch(len(ratings)), ratings, strict=True)
+    )
+    url = reverse("ratings:list_detail", args=[rating_list.slug])
+    first = [r.rank for r in client.get(url).context["page"]]
+    second = [r.rank for r in client.get(url, {"page": 2}).context["page"]]
+    assert first[:4] == [1, 1, 1, 4] and set(first[3:]) == {4}
+    assert second == [4, 4, 53, 53]
+    csv_rows = list(
+        csv.DictReader(io.StringIO(client.get(reverse("ratings:list_csv", args=[rating_list.slug])).content.decode()))
+    )
+    assert [int(r["rank"]) for r in csv_rows] == [1] * 3 + [4] * 49 + [53] * 2

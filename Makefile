@@ -26,7 +26,9 @@ run: $(VENV)/.runtime
 test: $(VENV)/.dev
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
+# Benchmarks on scale data (PostgreSQL via DATABASE_URL; see bench/README.md). BENCH_GAMES=100000 for a quick run.
 bench: $(VENV)/.dev
+	$(BIN)/pip install -q -r bench/requirements.txt
 	$(BIN)/python bench/run.py
 
 lint: $(VENV)/.dev

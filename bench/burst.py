@@ -1,0 +1,229 @@
+"""Registration burst: many clients at once against a real two-worker server, for few places.
+
+A fresh event with `places` places (free entry, so a place is confirmed at once; the others go
+on the waiting list) is opened; `clients` members, each with an API token, post their entry to
+`/api/my/entries/` from one thread each, all released together. The server is gunicorn with two
+sync workers on 127.0.0.1 only, started here and stopped afterwards; every client sends one
+request with a timeout, so the load ends by itself. Then the entries holding a place are counted
+in the database: more than `places` is an oversell.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+USER_PREFIX = "bench-burst-"
+REQUEST_TIMEOUT = 120.0
+
+
+@dataclass
+class BurstFigures:
+    clients: int
+    places: int
+    seconds: float
+    registered: int  # 201 responses
+    held: int  # entries holding a place in the database
+    waitlisted: int
+    oversold: int
+    statuses: dict = field(default_factory=dict)
+    median_ms: float = 0.0
+    p95_ms: float = 0.0
+    # From the server's access log: time handling each request, in the order they finished.
+    server_ms: list = field(default_factory=list)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _members(count: int) -> list[str]:
+    """`count` members with accounts, player records and API tokens (made once); their tokens."""
+    from django.contrib.auth.hashers import make_password
+    from rest_framework.authtoken.models import Token
+
+    from players.models import Counter as Sequence
+    from players.models import Player, User
+    from players.services import MEMBER_NUMBER_COUNTER, MEMBER_NUMBER_START
+
+    names = [f"{USER_PREFIX}{i:04d}" for i in range(count)]
+    existing = set(User.objects.filter(username__in=names).values_list("username", flat=True))
+    missing = [n for n in names if n not in existing]
+    if missing:
+        from django.db import transaction
+
+        password = make_password(None)  # unusable: these accounts sign in with their token only
+        with transaction.atomic():
+            users = User.objects.bulk_create(
+                [User(username=n, email=f"{n}@example.org", password=password) for n in missing]
+            )
+            sequence, _ = Sequence.objects.select_for_update().get_or_create(
+                name=MEMBER_NUMBER_COUNTER, defaults={"value": MEMBER_NUMBER_START}
+            )
+            first = sequence.value + 1
+            sequence.value += len(users)
+            sequence.save()
+            Player.objects.bulk_create(
+                [
+                    Player(user=u, full_name=f"Burst Member {u.username[-4:]}", member_number=first + i, email=u.email)
+                    for i, u in enumerate(users)
+                ]
+            )
+            Token.objects.bulk_create([Token(user=u, key=Token.generate_key()) for u in users])
+    tokens = dict(Token.objects.filter(user__username__in=names).values_list("user__username", "key"))
+    return [tokens[n] for n in names]
+
+
+def _event(places: int):
+    from django.utils import timezone
+
+    from events.models import Category, Event, EventStatus
+    from players.models import Association, User
+
+    now = timezone.now()
+    today = timezone.localdate()
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    event = Event.objects.create(
+        slug=f"bench-burst-{stamp}-{os.getpid()}",
+        title=f"Burst Open {stamp}",
+        owner=User.objects.get(username="scale-owner"),
+        association=Association.objects.get(slug="scale"),
+        status=EventStatus.REGISTRATION_OPEN,
+        starts_on=today + timedelta(days=30),
+        ends_on=today + timedelta(days=30),
+        max_entrants=places,
+        keeps_waiting_list=True,
+        rated=False,
+        registration_opens_at=now - timedelta(hours=1),
+        registration_closes_at=now + timedelta(days=20),
+        published_at=now - timedelta(hours=2),
+    )
+    category = Category.objects.create(event=event, name="Open")
+    return event, category
+
+
+def _start_server(port: int, access_log: Path, log) -> subprocess.Popen:
+    command = [
+        sys.executable, "-m", "gunicorn", "clubsite.wsgi:application",
+        "--workers", "2",
+        "--bind", f"127.0.0.1:{port}",
+        "--backlog", "2048",
+        "--timeout", "120",
+        "--log-level", "warning",
+        "--access-logfile", str(access_log),
+        "--access-logformat", "%(m)s %(s)s %(D)s",
+    ]  # fmt: skip
+    server = subprocess.Popen(command, cwd=ROOT, env=os.environ.copy(), stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if server.poll() is not None:
+            raise RuntimeError("gunicorn stopped at start (is it installed? pip install -r bench/requirements.txt)")
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/events/", timeout=2) as response:
+                if response.status == 200:
+                    log(f"  gunicorn (2 workers) listening on 127.0.0.1:{port}")
+                    return server
+        except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
+            time.sleep(0.2)
+    _stop_server(server)
+    raise RuntimeError("gunicorn did not answer within 30 s")
+
+
+def _stop_server(server: subprocess.Popen) -> None:
+    if server.poll() is None:
+        server.send_signal(signal.SIGTERM)
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+def run(*, clients: int = 500, places: int = 50, log=print) -> BurstFigures:
+    from events.models import PLACE_HOLDING_STATUSES, Entry, EntryStatus
+
+    tokens = _members(clients)
+    event, category = _event(places)
+    port = _free_port()
+    access_log = Path(tempfile.mkdtemp(prefix="bench-burst-")) / "access.log"
+    server = _start_server(port, access_log, log)
+    url = f"http://127.0.0.1:{port}/api/my/entries/"
+    body = json.dumps({"event": event.slug, "category": category.pk, "accept_rules": True}).encode()
+    results: list[tuple[int, float, float]] = [(0, 0.0, 0.0)] * clients
+    gate = threading.Barrier(clients + 1)
+
+    def client(i: int) -> None:
+        request = urllib.request.Request(
+            url,
+            data=body,
+            method="POST",
+            headers={"Authorization": f"Token {tokens[i]}", "Content-Type": "application/json"},
+        )
+        gate.wait()
+        started = time.perf_counter()
+        try:
+            with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT) as response:
+                status = response.status
+        except urllib.error.HTTPError as error:
+            status = error.code
+        except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
+            status = -1
+        results[i] = (status, started, time.perf_counter())
+
+    threads = [threading.Thread(target=client, args=(i,), daemon=True) for i in range(clients)]
+    try:
+        for t in threads:
+            t.start()
+        gate.wait()
+        released = time.perf_counter()
+        for t in threads:
+            t.join(REQUEST_TIMEOUT + 10)
+        seconds = max(end for _, _, end in results) - released
+    finally:
+        _stop_server(server)
+
+    server_ms = []
+    for line in access_log.read_text().splitlines():
+        method, _status, micros = line.split()
+        if method == "POST":
+            server_ms.append(int(micros) / 1000)
+    shutil.rmtree(access_log.parent, ignore_errors=True)
+    statuses = Counter(status for status, _, _ in results)
+    latencies = sorted(end - start for _, start, end in results)
+    counts = Counter(Entry.objects.filter(event=event).values_list("status", flat=True))
+    held = sum(counts.get(s, 0) for s in PLACE_HOLDING_STATUSES)
+    figures = BurstFigures(
+        clients=clients,
+        places=places,
+        seconds=seconds,
+        registered=statuses.get(201, 0),
+        held=held,
+        waitlisted=counts.get(EntryStatus.WAITLISTED, 0),
+        oversold=max(0, held - places),
+        statuses={str(k): v for k, v in sorted(statuses.items())},
+        median_ms=latencies[len(latencies) // 2] * 1000,
+        p95_ms=latencies[int(0.95 * (len(latencies) - 1))] * 1000,
+        server_ms=server_ms,
+    )
+    log(
+        f"  {clients} clients, {places} places: {figures.seconds:.2f}s, HTTP {figures.statuses}; "
+        f"{held} holding places, {figures.waitlisted} waitlisted"
+    )
+    return figures

@@ -1,0 +1,288 @@
+"""Server time and query count of the public pages, in-process with Django's test Client.
+
+Each page is requested `warmup` times, then timed `runs` times (the time of `Client.get`: the
+whole handling of the request, middleware and template rendering included, no network), then
+requested once more inside `CaptureQueriesContext` to count its queries (kept out of the timed
+runs, since capturing slows each query a little). Every page is measured at two sizes, so a
+query count that grows with the data shows.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass
+from datetime import timedelta
+
+BIG_EVENT = "bench-upcoming-500"
+SMALL_EVENT = "bench-upcoming-30"
+SMALL_LIST = "bench-small-list"
+
+
+@dataclass
+class PageFigures:
+    name: str
+    url: str
+    size: str
+    median_ms: float
+    p95_ms: float
+    queries: int
+    status: int
+    cpu_ms: float = 0.0  # median CPU time of this process (the database's own work not included)
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(share * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def measure(client, name: str, url: str, size: str, *, runs: int, warmup: int = 2) -> PageFigures:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    status = 0
+    for _ in range(warmup):
+        status = client.get(url).status_code
+    times, cpu = [], []
+    for _ in range(runs):
+        started, started_cpu = time.perf_counter(), time.process_time()
+        response = client.get(url)
+        times.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - started_cpu)
+        status = response.status_code
+    with CaptureQueriesContext(connection) as queries:
+        client.get(url)
+    return PageFigures(
+        name,
+        url,
+        size,
+        statistics.median(times) * 1000,
+        percentile(times, 0.95) * 1000,
+        len(queries),
+        status,
+        statistics.median(cpu) * 1000,
+    )
+
+
+def measure_call(name: str, label: str, size: str, call, *, runs: int, warmup: int = 2) -> PageFigures:
+    """The same for a service call standing in for a page that does not exist yet."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    for _ in range(warmup):
+        call()
+    times, cpu = [], []
+    for _ in range(runs):
+        started, started_cpu = time.perf_counter(), time.process_time()
+        call()
+        times.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - started_cpu)
+    with CaptureQueriesContext(connection) as queries:
+        call()
+    return PageFigures(
+        name,
+        label,
+        size,
+        statistics.median(times) * 1000,
+        percentile(times, 0.95) * 1000,
+        len(queries),
+        0,
+        statistics.median(cpu) * 1000,
+    )
+
+
+# --- the data the pages need beyond the history ------------------------------------------------
+
+
+def upcoming_event(slug: str, entrants: int, rating_list, *, title: str):
+    """An upcoming rated event, registration open, with `entrants` confirmed entries (made once)."""
+    from django.utils import timezone
+
+    from events.models import Category, Entry, EntryStatus, Event, EventStatus
+    from players.models import User
+    from ratings.models import PlayerRating
+
+    event = Event.objects.filter(slug=slug).first()
+    if event is not None:
+        return event
+    now = timezone.now()
+    today = timezone.localdate()
+    owner = User.objects.get(username="scale-owner")
+    event = Event.objects.create(
+        slug=slug,
+        title=title,
+        owner=owner,
+        association=rating_list.association,
+        status=EventStatus.REGISTRATION_OPEN,
+        venue="Community Club",
+        starts_on=today + timedelta(days=60),
+        ends_on=today + timedelta(days=61),
+        number_of_games=12,
+        pairing_system="swiss",
+        rated=True,
+        rating_list=rating_list,
+        registration_opens_at=now - timedelta(days=1),
+        registration_closes_at=now + timedelta(days=50),
+        payment_methods=["in_person", "bank_transfer"],
+        description="A two-day rated open.",
+        published_at=now - timedelta(days=2),
+    )
+    category = Category.objects.create(event=event, name="Open", position=0)
+    players = list(
+        PlayerRating.objects.filter(rating_list=rating_list)
+        .order_by("-last_played", "player_id")
+        .values_list("player_id", flat=True)[:entrants]
+    )
+    Entry.objects.bulk_create(
+        [
+            Entry(
+                event=event,
+                category=category,
+                player_id=pid,
+                status=EntryStatus.CONFIRMED,
+                accepted_at=now - timedelta(hours=24) + timedelta(seconds=i),
+                confirmed_at=now - timedelta(hours=24) + timedelta(seconds=i),
+            )
+            for i, pid in enumerate(players)
+        ],
+        batch_size=1000,
+    )
+    return event
+
+
+def small_list(rating_list, size: int = 30):
+    """A second, small rating list (30 players copied from the big one) to compare query counts."""
+    from ratings.models import PlayerRating, RatingList
+
+    small, created = RatingList.objects.get_or_create(
+        slug=SMALL_LIST,
+        defaults={"association": rating_list.association, "name": "Small list", "position": 9},
+    )
+    if created:
+        rows = PlayerRating.objects.filter(rating_list=rating_list).order_by("-last_played", "-rating")[:size]
+        PlayerRating.objects.bulk_create(
+            [
+                PlayerRating(
+                    rating_list=small,
+                    player_id=r.player_id,
+                    rating=r.rating,
+                    games=r.games,
+                    peak=r.peak,
+                    last_played=r.last_played,
+                )
+                for r in rows
+            ]
+        )
+    return small
+
+
+def division_near(rating_list, size: int):
+    """The generated division whose number of players is closest to `size` (the largest first)."""
+    from django.db.models import Count, F, Func, IntegerField, Value
+
+    from events.models import Division
+
+    return (
+        Division.objects.filter(event__rating_list=rating_list)
+        .annotate(players=Count("seats"))
+        .annotate(distance=Func(F("players") - Value(size), function="ABS", output_field=IntegerField()))
+        .order_by("distance", "-players", "pk")
+        .select_related("event")
+        .first()
+    )
+
+
+def standings_url(division) -> str | None:
+    """The division's standings page, if the site has one."""
+    from django.urls import NoReverseMatch, reverse
+
+    attempts = [
+        ("events:standings", [division.event.slug, division.pk]),
+        ("events:standings", [division.event.slug, division.name]),
+        ("events:division_standings", [division.event.slug, division.pk]),
+        ("events:division_standings", [division.event.slug, division.name]),
+        ("events:division", [division.event.slug, division.pk]),
+        ("events:division", [division.event.slug, division.name]),
+        ("events:standings", [division.event.slug]),
+    ]
+    for name, args in attempts:
+        try:
+            return reverse(name, args=args)
+        except NoReverseMatch:
+            continue
+    return None
+
+
+def player_numbers(rating_list) -> tuple[int, int, int, int]:
+    """(member number, events) of the player with the most rated events, and of one with one event."""
+    from django.db.models import Count
+
+    from ratings.models import RatingChange
+
+    counts = (
+        RatingChange.objects.filter(rating_list=rating_list).values("player__member_number").annotate(n=Count("pk"))
+    )
+    busiest = counts.order_by("-n", "player__member_number").first()
+    quiet = counts.filter(n=1).order_by("player__member_number").first() or counts.order_by("n").first()
+    return busiest["player__member_number"], busiest["n"], quiet["player__member_number"], quiet["n"]
+
+
+def run(rating_list, *, runs: int, log=print) -> list[PageFigures]:
+    from django.test import Client
+    from django.utils import timezone
+
+    from events.models import Event, EventStatus
+    from events.services import play
+
+    big_event = upcoming_event(BIG_EVENT, 500, rating_list, title="Bench Open (500 entrants)")
+    small_event = upcoming_event(SMALL_EVENT, 30, rating_list, title="Bench Cup (30 entrants)")
+    small = small_list(rating_list)
+    busiest, busiest_events, quiet, quiet_events = player_numbers(rating_list)
+    big_division = division_near(rating_list, 300)
+    small_division = division_near(rating_list, 30)
+    big_n, small_n = big_division.seats.count(), small_division.seats.count()
+
+    client = Client()
+    figures = []
+
+    def page(name, url, size):
+        figures.append(measure(client, name, url, size, runs=runs))
+        f = figures[-1]
+        log(
+            f"  {name} [{size}] {url}: median {f.median_ms:.1f} ms (CPU {f.cpu_ms:.1f}), p95 {f.p95_ms:.1f} ms, "
+            f"{f.queries} queries"
+        )
+
+    page("rating list", "/ratings/", f"{rating_list.ratings.count()} rated")
+    page("rating list", f"/ratings/lists/{small.slug}/", f"{small.ratings.count()} rated")
+    # A deeper page of the big list: ranks 951-1000 (fewer runs: it is slow while ranks cost a
+    # query per row before the page).
+    figures.append(measure(client, "rating list, page 20", "/ratings/?page=20", "ranks 951-1000", runs=min(runs, 5)))
+    f = figures[-1]
+    log(f"  rating list [page 20]: median {f.median_ms:.1f} ms (CPU {f.cpu_ms:.1f}), {f.queries} queries")
+    page("player page", f"/members/{busiest}/", f"{busiest_events} events")
+    page("player page", f"/members/{quiet}/", f"{quiet_events} event")
+    page("event page", f"/events/{big_event.slug}/", f"{big_event.entries.count()} entrants")
+    page("event page", f"/events/{small_event.slug}/", f"{small_event.entries.count()} entrants")
+    for division, n in ((big_division, big_n), (small_division, small_n)):
+        url = standings_url(division)
+        if url:
+            page("standings", url, f"{n} players")
+        else:
+            figures.append(
+                measure_call(
+                    "standings*",
+                    f"play.standings({division.event.slug}/{division.name})",
+                    f"{n} players",
+                    lambda d=division: play.standings(d),
+                    runs=runs,
+                )
+            )
+            f = figures[-1]
+            log(f"  standings (service, no page) [{n} players]: median {f.median_ms:.1f} ms, {f.queries} queries")
+    today = timezone.localdate()
+    public = Event.objects.exclude(status=EventStatus.DRAFT)
+    page("event list", "/events/?when=past", f"{public.filter(ends_on__lt=today).count()} past events")
+    page("event list", "/events/", f"{public.filter(ends_on__gte=today).count()} upcoming")
+    return figures

@@ -1,0 +1,319 @@
+"""Benchmarks on scale data: re-rating, pages, a registration burst and Swiss pairing; one table.
+
+    DATABASE_URL=postgres://… python bench/run.py
+
+Builds the scale data first if the database has none (`generate_scale_data`, sized by
+BENCH_GAMES), then runs each part and prints one table of figures against the targets. These
+are measurements, not tests: nothing fails, a missed target is marked "MISS".
+
+Settings (environment variables):
+  BENCH_GAMES    games in the generated history (default 1000000); players = games/20,
+                 events = games/200
+  BENCH_SEED     seed of the generated history (default 1)
+  BENCH_RUNS     timed requests per page (default 20, after 2 warm-up requests)
+  BENCH_CLIENTS  concurrent clients in the registration burst (default 500)
+  BENCH_PLACES   places in the burst's event (default 50)
+  BENCH_PARTS    which parts to run, comma-separated: rating,pages,burst,pairing (default all)
+  BENCH_PROFILE  1: profile the full re-rate with pyinstrument and print the profile
+Without PostgreSQL only the parts that need no database run, at a small size.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+# Production-like settings for the benchmark process and the server it starts.
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubsite.settings")
+os.environ.setdefault("DEBUG", "0")
+os.environ.setdefault("SECRET_KEY", "bench-only-not-secret")
+os.environ.setdefault("SECURE", "0")
+os.environ.setdefault("ALLOWED_HOSTS", "127.0.0.1,localhost,testserver")
+os.environ.setdefault("EMAIL_URL", "dummymail://localhost")
+os.environ.setdefault("PYTHONWARNINGS", "ignore:No directory at")  # whitenoise, in the server too
+os.environ.setdefault("CELERY_BROKER_URL", "")
+
+TARGETS = {
+    "rerate": 20.0,  # seconds for 1,000,000 games
+    "page_ms": 50.0,  # median server time
+    "pairing": 2.0,  # seconds for a 500-player Swiss round
+}
+
+
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip().replace("_", "")
+    return int(value) if value else default
+
+
+class Table:
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, str, str, str, str]] = []
+
+    def add(self, part: str, what: str, figure: str, target: str = "", verdict: str = "") -> None:
+        self.rows.append((part, what, figure, target, verdict))
+
+    def print(self) -> None:
+        head = ("part", "measure", "figure", "target", "")
+        widths = [max(len(r[i]) for r in [head, *self.rows]) for i in range(5)]
+        line = "  ".join("-" * w for w in widths)
+        print()
+        print("  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)).rstrip())
+        print(line)
+        last = None
+        for row in self.rows:
+            cells = list(row)
+            if row[0] == last:
+                cells[0] = ""
+            last = row[0]
+            print("  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip())
+        print()
+
+
+def ok(good: bool) -> str:
+    return "ok" if good else "MISS"
+
+
+def is_postgres() -> bool:
+    return os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://", "pgsql://"))
+
+
+def setup_django() -> None:
+    import warnings
+
+    import django
+    from django.conf import settings
+
+    # Templates ask for static files; the benchmark does not need collectstatic's manifest.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    django.setup()
+    warnings.filterwarnings("ignore", message="No directory at")
+
+
+def ensure_data(games: int, seed: int) -> None:
+    from django.core.management import call_command
+
+    from events.models import Game
+    from ratings.models import RatedEvent, RatingList
+
+    call_command("migrate", verbosity=0, interactive=False)
+    rating_list = RatingList.objects.filter(slug="scale-ratings").first()
+    have = Game.objects.filter(division__event__rating_list=rating_list).count() if rating_list else 0
+    if not have:
+        players, events = max(300, games // 20), max(1, games // 200)
+        print(f"No scale data yet: generating {players} players, {events} events, about {games} games …", flush=True)
+        call_command("generate_scale_data", players=players, events=events, games=games, seed=seed)
+    else:
+        ledger = RatedEvent.objects.filter(rating_list=rating_list).count()
+        print(f"Using the scale data already there: {have} games, {ledger} rated events.", flush=True)
+        if abs(have - games) > 0.2 * games:
+            print(f"  (BENCH_GAMES={games} asks for another size: drop the database to rebuild it.)")
+        if not ledger:
+            from bench.scale_data import rate_history
+
+            rate_history(rating_list)
+
+
+def part_rating(table: Table, profile: bool) -> None:
+    from bench import rerate
+    from ratings.models import RatingList
+
+    print("Re-rating the whole history …", flush=True)
+    figures = rerate.run(RatingList.objects.get(slug="scale-ratings"), profile=profile)
+    per_million = TARGETS["rerate"] * figures.games / 1_000_000
+    table.add("re-rate", "games / events rated", f"{figures.games:,} / {figures.events:,}")
+    table.add("re-rate", "read the games (ORM, as the service reads)", f"{figures.read_seconds:.2f} s")
+    table.add(
+        "re-rate",
+        "full re-rate: rerate_from(first day)",
+        f"{figures.service_seconds:.2f} s = {figures.service_seconds / figures.read_seconds:.1f}x read",
+        f"< {per_million:.1f} s",
+        ok(figures.service_seconds < per_million),
+    )
+    table.add(
+        "re-rate",
+        "engine alone (rate_history on arrays)",
+        f"{figures.engine_seconds:.2f} s = {figures.engine_seconds / figures.read_seconds:.2f}x read",
+    )
+    if figures.profile_text:
+        print(figures.profile_text)
+
+
+def part_pages(table: Table, runs: int) -> None:
+    from bench import pages
+    from ratings.models import RatingList
+
+    print(f"Pages ({runs} timed requests each) …", flush=True)
+    figures = pages.run(RatingList.objects.get(slug="scale-ratings"), runs=runs)
+    by_name: dict[str, list] = {}
+    for f in figures:
+        by_name.setdefault(f.name, []).append(f)
+    for name, group in by_name.items():
+        if len(group) == 1:
+            (one,) = group
+            table.add(
+                "pages",
+                f"{name} [{one.size}]",
+                f"median {one.median_ms:.1f} ms (CPU {one.cpu_ms:.1f}), p95 {one.p95_ms:.1f} ms, {one.queries} queries",
+                f"< {TARGETS['page_ms']:.0f} ms",
+                ok(one.median_ms < TARGETS["page_ms"] and one.status in (0, 200)),
+            )
+            continue
+        big, small = group
+        grows = big.queries != small.queries
+        status = "" if big.status in (0, 200) else f" HTTP {big.status}"
+        table.add(
+            "pages",
+            f"{name} [{big.size}]{status}",
+            f"median {big.median_ms:.1f} ms (CPU {big.cpu_ms:.1f}), p95 {big.p95_ms:.1f} ms, {big.queries} queries",
+            f"< {TARGETS['page_ms']:.0f} ms",
+            ok(big.median_ms < TARGETS["page_ms"] and big.status in (0, 200)),
+        )
+        table.add(
+            "pages",
+            f"  same page [{small.size}]",
+            f"median {small.median_ms:.1f} ms (CPU {small.cpu_ms:.1f}), {small.queries} queries",
+            "same queries",
+            "MISS (grows)" if grows else "ok",
+        )
+    if any(f.name.endswith("*") for f in figures):
+        table.add("pages", "* no standings page yet: the service call", "events.services.play.standings")
+
+
+def part_burst(table: Table, clients: int, places: int) -> None:
+    from bench import burst
+
+    print(f"Registration burst: {clients} clients, {places} places …", flush=True)
+    try:
+        figures = burst.run(clients=clients, places=places)
+    except RuntimeError as error:
+        table.add("burst", "registration burst", f"not run: {error}")
+        return
+    table.add(
+        "burst",
+        f"{clients} clients at once, 2 workers",
+        f"{figures.registered / figures.seconds:.0f} registrations/s ({figures.registered} in {figures.seconds:.2f} s)",
+    )
+    table.add("burst", "response time per client", f"median {figures.median_ms:.0f} ms, p95 {figures.p95_ms:.0f} ms")
+    table.add("burst", "HTTP statuses", ", ".join(f"{k}: {v}" for k, v in figures.statuses.items()))
+    served = figures.server_ms
+    if len(served) >= 100:
+        import statistics
+
+        first, last = statistics.median(served[:50]), statistics.median(served[-50:])
+        busy = sum(served) / 1000 / 2
+        table.add(
+            "burst",
+            "server time per registration (access log)",
+            f"median {statistics.median(served):.0f} ms; first 50 {first:.0f} ms, last 50 {last:.0f} ms; "
+            f"workers busy {min(busy / figures.seconds, 1.0):.0%} of the burst",
+        )
+    table.add(
+        "burst",
+        f"places held / waitlisted ({places} places)",
+        f"{figures.held} / {figures.waitlisted}; oversold {figures.oversold}",
+        "oversold 0",
+        ok(figures.oversold == 0 and figures.held == places),
+    )
+
+
+def part_pairing(table: Table, players: int = 500) -> None:
+    print(f"Pairing a {players}-player Swiss round …", flush=True)
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "bench_pairing.py"), str(players), "10", "5"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    text = out.stdout.strip()
+    match = re.search(r"median ([\d.]+) s", text)
+    if not match:
+        table.add("pairing", f"swiss, {players} players", f"failed: {(out.stderr or text).strip()[-200:]}")
+        return
+    seconds = float(match.group(1))
+    repeats = re.search(r"(\d+) repeats", text)
+    cpu = re.search(r"median CPU ([\d.]+) s", text)
+    table.add(
+        "pairing",
+        f"swiss round, {players} players after 10 rounds",
+        f"{seconds:.3f} s (CPU {cpu.group(1) if cpu else '?'} s), {repeats.group(1) if repeats else '?'} repeats",
+        f"< {TARGETS['pairing']:.0f} s",
+        ok(seconds < TARGETS["pairing"]),
+    )
+
+
+def part_engine_only(table: Table, games: int) -> None:
+    """Without a database: the rating engine on a synthetic history (bench_rating's)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from bench_rating import make_history
+
+    from ratings.engine.history import rate_history
+
+    history = make_history(games)
+    started = time.perf_counter()
+    rate_history(history)
+    seconds = time.perf_counter() - started
+    per = TARGETS["rerate"] * history.game_a.size / 1_000_000
+    table.add(
+        "re-rate",
+        f"engine alone, {history.game_a.size:,} synthetic games",
+        f"{seconds:.2f} s",
+        f"< {per:.1f} s",
+        ok(seconds < per),
+    )
+
+
+def main() -> None:
+    games = env_int("BENCH_GAMES", 1_000_000)
+    seed = env_int("BENCH_SEED", 1)
+    runs = env_int("BENCH_RUNS", 20)
+    clients = env_int("BENCH_CLIENTS", 500)
+    places = env_int("BENCH_PLACES", 50)
+    parts = {p.strip() for p in os.environ.get("BENCH_PARTS", "rating,pages,burst,pairing").split(",") if p.strip()}
+    profile = os.environ.get("BENCH_PROFILE", "") not in ("", "0")
+    table = Table()
+    started = time.perf_counter()
+
+    if not is_postgres():
+        print(
+            "DATABASE_URL does not point at PostgreSQL, so the scale data, the pages and the registration burst "
+            "are skipped.\nSet DATABASE_URL=postgres://user@host:5432/dbname (a database of its own: it is filled "
+            "with scale data) to run them.\nRunning the parts that need no database, at a small size.\n",
+            flush=True,
+        )
+        setup_django()
+        small = min(games, 100_000)
+        if "rating" in parts:
+            part_engine_only(table, small)
+        if "pairing" in parts:
+            part_pairing(table, 200)
+    else:
+        setup_django()
+        ensure_data(games, seed)
+        if "rating" in parts:
+            part_rating(table, profile)
+        if "pages" in parts:
+            part_pages(table, runs)
+        if "burst" in parts:
+            part_burst(table, clients, places)
+        if "pairing" in parts:
+            part_pairing(table)
+    table.print()
+    print(
+        f"({time.perf_counter() - started:.0f} s in all; {os.cpu_count()} CPUs; load average at the end "
+        f"{os.getloadavg()[0]:.1f}. Server times are wall-clock; CPU is this process's share, without the database's.)"
+    )
+
+
+if __name__ == "__main__":
+    main()

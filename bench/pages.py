@@ -65,33 +65,6 @@ def measure(client, name: str, url: str, size: str, *, runs: int, warmup: int = 
     )
 
 
-def measure_call(name: str, label: str, size: str, call, *, runs: int, warmup: int = 2) -> PageFigures:
-    """The same for a service call standing in for a page that does not exist yet."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    for _ in range(warmup):
-        call()
-    times, cpu = [], []
-    for _ in range(runs):
-        started, started_cpu = time.perf_counter(), time.process_time()
-        call()
-        times.append(time.perf_counter() - started)
-        cpu.append(time.process_time() - started_cpu)
-    with CaptureQueriesContext(connection) as queries:
-        call()
-    return PageFigures(
-        name,
-        label,
-        size,
-        statistics.median(times) * 1000,
-        percentile(times, 0.95) * 1000,
-        len(queries),
-        0,
-        statistics.median(cpu) * 1000,
-    )
-
-
 # --- the data the pages need beyond the history ------------------------------------------------
 
 
@@ -193,25 +166,11 @@ def division_near(rating_list, size: int):
     )
 
 
-def standings_url(division) -> str | None:
-    """The division's standings page, if the site has one."""
-    from django.urls import NoReverseMatch, reverse
+def standings_url(division) -> str:
+    """The division's public standings page."""
+    from django.urls import reverse
 
-    attempts = [
-        ("events:standings", [division.event.slug, division.pk]),
-        ("events:standings", [division.event.slug, division.name]),
-        ("events:division_standings", [division.event.slug, division.pk]),
-        ("events:division_standings", [division.event.slug, division.name]),
-        ("events:division", [division.event.slug, division.pk]),
-        ("events:division", [division.event.slug, division.name]),
-        ("events:standings", [division.event.slug]),
-    ]
-    for name, args in attempts:
-        try:
-            return reverse(name, args=args)
-        except NoReverseMatch:
-            continue
-    return None
+    return reverse("events:play_standings", args=[division.event.slug, division.pk])
 
 
 def player_numbers(rating_list) -> tuple[int, int, int, int]:
@@ -233,7 +192,6 @@ def run(rating_list, *, runs: int, log=print) -> list[PageFigures]:
     from django.utils import timezone
 
     from events.models import Event, EventStatus
-    from events.services import play
 
     big_event = upcoming_event(BIG_EVENT, 500, rating_list, title="Bench Open (500 entrants)")
     small_event = upcoming_event(SMALL_EVENT, 30, rating_list, title="Bench Cup (30 entrants)")
@@ -266,21 +224,7 @@ def run(rating_list, *, runs: int, log=print) -> list[PageFigures]:
     page("event page", f"/events/{big_event.slug}/", f"{big_event.entries.count()} entrants")
     page("event page", f"/events/{small_event.slug}/", f"{small_event.entries.count()} entrants")
     for division, n in ((big_division, big_n), (small_division, small_n)):
-        url = standings_url(division)
-        if url:
-            page("standings", url, f"{n} players")
-        else:
-            figures.append(
-                measure_call(
-                    "standings*",
-                    f"play.standings({division.event.slug}/{division.name})",
-                    f"{n} players",
-                    lambda d=division: play.standings(d),
-                    runs=runs,
-                )
-            )
-            f = figures[-1]
-            log(f"  standings (service, no page) [{n} players]: median {f.median_ms:.1f} ms, {f.queries} queries")
+        page("standings", standings_url(division), f"{n} players")
     today = timezone.localdate()
     public = Event.objects.exclude(status=EventStatus.DRAFT)
     page("event list", "/events/?when=past", f"{public.filter(ends_on__lt=today).count()} past events")

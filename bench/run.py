@@ -185,8 +185,6 @@ def part_pages(table: Table, runs: int) -> None:
             "same queries",
             "MISS (grows)" if grows else "ok",
         )
-    if any(f.name.endswith("*") for f in figures):
-        table.add("pages", "* no standings page yet: the service call", "events.services.play.standings")
 
 
 def part_burst(table: Table, clients: int, places: int) -> None:

@@ -81,6 +81,7 @@ class EventForm(ServiceFormMixin, forms.ModelForm):
             "rules_agreement",
             "refund_policy",
             "entrants_public",
+            "one_prize_per_player",
         ]
         widgets = {
             "starts_on": DATE,
@@ -170,6 +171,8 @@ class PrizeForm(forms.Form):
     rank_to = forms.IntegerField(required=False, min_value=1, label="To")
     description = forms.CharField(max_length=200, required=False)
     amount = forms.DecimalField(max_digits=9, decimal_places=2, required=False, label="Value")
+    class_min_rating = forms.IntegerField(required=False, min_value=0, label="Class from rating")
+    class_max_rating = forms.IntegerField(required=False, min_value=0, label="Class to rating")
 
 
 FeeFormSet = forms.formset_factory(FeeForm, extra=2, can_delete=True)

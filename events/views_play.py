@@ -719,7 +719,7 @@ def scorecards(request, slug: str, pk: int):
 def prizes(request, slug: str, pk: int):
     event = _event(request, slug)
     div = _division(event, pk)
-    one_each = request.GET.get("one_each", "1") != "0"
+    one_each = request.GET.get("one_each", "1" if event.one_prize_per_player else "0") != "0"
     report = prizes_io.division_prizes(div, one_prize_per_player=one_each)
     return render(
         request, "events/play/prizes.html", {"event": event, "division": div, "report": report, "one_each": one_each}

@@ -149,6 +149,7 @@ class Event(models.Model):
     payment_instructions = models.TextField(blank=True, help_text="Markdown")
     rules_agreement = models.TextField(blank=True, help_text="The rules and indemnity entrants must agree to")
     refund_policy = models.TextField(blank=True)
+    one_prize_per_player = models.BooleanField(default=True, help_text="A player wins at most one prize")
     entrants_public = models.BooleanField(default=True, help_text="Show the list of entrants on the event page")
 
     created_at = models.DateTimeField(auto_now_add=True)
@@ -284,6 +285,12 @@ class Prize(models.Model):
     rank_to = models.PositiveSmallIntegerField(null=True, blank=True)
     description = models.CharField(max_length=200)
     amount = models.DecimalField(max_digits=9, decimal_places=2, null=True, blank=True)
+    class_min_rating = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Class prize: lowest pre-event rating in the class"
+    )
+    class_max_rating = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Class prize: highest pre-event rating in the class"
+    )
     position = models.PositiveSmallIntegerField(default=0)
 
     class Meta:

@@ -71,6 +71,7 @@ EVENT_FIELDS = (
     "rules_agreement",
     "refund_policy",
     "entrants_public",
+    "one_prize_per_player",
 )
 CATEGORY_FIELDS = (
     "name",
@@ -84,7 +85,16 @@ CATEGORY_FIELDS = (
     "notes",
 )
 FEE_FIELDS = ("name", "amount", "note", "is_concession", "proof_label", "position")
-PRIZE_FIELDS = ("kind", "rank_from", "rank_to", "description", "amount", "position")
+PRIZE_FIELDS = (
+    "kind",
+    "rank_from",
+    "rank_to",
+    "description",
+    "amount",
+    "class_min_rating",
+    "class_max_rating",
+    "position",
+)
 EDITABLE_STATUSES = (
     EventStatus.DRAFT,
     EventStatus.PUBLISHED,

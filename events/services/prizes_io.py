@@ -1,9 +1,9 @@
 """A division's prizes: the event's Prize table for the division's category, awarded by events.prizes.
 
 Place prizes cover each place from `rank_from` to `rank_to`; a high game prize goes to the highest
-winning score; a class prize names its rating class in its description ("Class B: trophy") and is
-matched against the tsh `class` of each seat, `rank_from` being the place inside the class (1 when
-empty). Lucky draw prizes are listed but drawn at the event. Three queries whatever the division's size.
+winning score; a class prize covers a band of pre-event ratings (`class_min_rating`–`class_max_rating`)
+and/or names a rating class in its description ("Class B: trophy", matched against the tsh `class` of
+each seat), `rank_from` being the place inside the class (1 when empty). Lucky draw prizes are listed but drawn at the event. Three queries whatever the division's size.
 """
 
 from __future__ import annotations
@@ -79,15 +79,20 @@ def division_prizes(
             )
         elif prize.kind == PrizeKind.HIGH_GAME and high_game is None:
             high_game = pure_prizes.HighGamePrize(prize.description, prize.amount)
-        elif prize.kind == PrizeKind.CLASS and class_label(prize):
+        elif prize.kind == PrizeKind.CLASS and (
+            class_label(prize) or prize.class_min_rating is not None or prize.class_max_rating is not None
+        ):
             label = class_label(prize)
+            band = f"{prize.class_min_rating or 0}–{prize.class_max_rating or '…'}"
             classes.append(
                 pure_prizes.ClassPrize(
-                    name=f"Class {label}",
+                    name=f"Class {label}" if label else f"Rated {band}",
                     description=prize.description,
                     amount=prize.amount,
                     place=prize.rank_from or 1,
                     rating_class=label,
+                    min_rating=prize.class_min_rating,
+                    max_rating=prize.class_max_rating,
                 )
             )
         else:

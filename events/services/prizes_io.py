@@ -3,7 +3,8 @@
 Place prizes cover each place from `rank_from` to `rank_to`; a high game prize goes to the highest
 winning score; a class prize covers a band of pre-event ratings (`class_min_rating`–`class_max_rating`)
 and/or names a rating class in its description ("Class B: trophy", matched against the tsh `class` of
-each seat), `rank_from` being the place inside the class (1 when empty). Lucky draw prizes are listed but drawn at the event. Three queries whatever the division's size.
+each seat), `rank_from` being the place inside the class (1 when empty). Lucky draw prizes are listed
+but drawn at the event. Three queries whatever the division's size.
 """
 
 from __future__ import annotations

@@ -12,15 +12,17 @@ the lock if another run wrote to the list meanwhile (`RatingList.version`).
 
 from __future__ import annotations
 
+import json
 import logging
 import time
+from array import array
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 
 import numpy as np
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
@@ -107,8 +109,34 @@ class _Plan:
     cutoff: date
     events: list[tuple[int, date]]  # (event id, starts_on), in rating order
     dropped_event_ids: list[int]
-    changes: list[RatingChange] = field(default_factory=list)
+    # One row per player and rated division, in CHANGE_FIELDS order (run and list are the plan's).
+    changes: list[tuple] = field(default_factory=list)
     final: dict[int, _PlayerState] = field(default_factory=dict)
+
+
+# The columns of a plan's change rows.
+CHANGE_FIELDS = (
+    "event_id",
+    "division_id",
+    "player_id",
+    "event_date",
+    "pre",
+    "post",
+    "career_games",
+    "games",
+    "expected",
+    "actual",
+    "k",
+    "bonus",
+    "feedback",
+    "performance",
+    "is_newcomer",
+    "deviation",
+    "pre_state",
+)
+_PLAYER = CHANGE_FIELDS.index("player_id")
+_DATE = CHANGE_FIELDS.index("event_date")
+_POST = CHANGE_FIELDS.index("post")
 
 
 @dataclass(frozen=True)
@@ -172,6 +200,8 @@ def _states_before(
         .order_by("player_id", "event_date", "event_id", "pk")
         .values_list("player_id", "pre", "career_games", "pre_state")
     )
+    if _is_postgres():
+        later = later.distinct("player_id")  # each player's first change only
     for pid, pre, career, pre_state in later.iterator(chunk_size=5000):
         if pid not in states:
             states[pid] = _PlayerState(pre, career, pre_state or {}, (pre_state or {}).get("rd"))
@@ -217,7 +247,10 @@ def _compute(
     event_ids = [e.pk for e in events]
 
     # Read every game once, refusing before any rating if a result is not confirmed.
-    by_event: dict[int, dict[int, list[tuple]]] = defaultdict(lambda: defaultdict(list))
+    by_event: dict[int, list[int]] = defaultdict(list)  # event -> its divisions with games
+    # division -> [last round played (byes included), its rated games flat: round index, a, b, score a, score b]
+    by_division: dict[int, list] = {}
+    confirmed, normal = GameStatus.CONFIRMED.value, GameKind.NORMAL.value
     seats: dict[int, dict[int, int]] = defaultdict(dict)  # division -> player -> seat number
     unconfirmed = False
     players: set[int] = set()
@@ -228,11 +261,17 @@ def _compute(
         ):
             seats[div][pid] = number
         for ev, div, rnd, kind, status, a, b, sa, sb in _read_games(batch):
-            if status != GameStatus.CONFIRMED:
+            if status != confirmed:
                 unconfirmed = True
                 continue
-            by_event[ev][div].append((rnd, kind, a, b, sa, sb))
-            if kind == GameKind.NORMAL and b is not None and sa is not None and sb is not None:
+            entry = by_division.get(div)
+            if entry is None:
+                entry = by_division[div] = [rnd, array("q")]
+                by_event[ev].append(div)
+            elif rnd > entry[0]:
+                entry[0] = rnd
+            if kind == normal and b is not None and sa is not None and sb is not None:
+                entry[1].extend((rnd - 1, a, b, sa, sb))
                 players.add(a)
                 players.add(b)
     if unconfirmed:
@@ -245,28 +284,34 @@ def _compute(
 
     system = rating_list.system
     for i, event in enumerate(events):
-        for division_id in sorted(by_event.get(event.pk, {})):
-            rows = by_event[event.pk][division_id]
-            _rate_one_division(plan, system, rating_list, run, event, division_id, rows, seats[division_id], states)
+        for division_id in sorted(by_event.get(event.pk, ())):
+            last_round, rated = by_division[division_id]
+            _rate_one_division(
+                plan, system, rating_list, event, division_id, last_round, rated, seats[division_id], states
+            )
         if progress:
             progress(int(90 * (i + 1) / max(len(events), 1)))
     plan.final = {pid: states[pid] for pid in affected}
     return plan
 
 
-def _rate_one_division(plan, system, rating_list, run, event: _EventToRate, division_id, rows, seats, states):
+def _rate_one_division(
+    plan, system, rating_list, event: _EventToRate, division_id, last_round, rated, seats, states
+) -> None:
+    """rated: the division's rated games, flat: round index, player a, player b, score a, score b."""
     # Every round played has a row (byes included); an event may have scheduled more.
-    max_rounds = max(event.scheduled_rounds, max(r[0] for r in rows))
-    rated = [r for r in rows if r[1] == GameKind.NORMAL and r[3] is not None and r[4] is not None and r[5] is not None]
+    max_rounds = max(event.scheduled_rounds, last_round)
     if not rated:
         return
-    cols = np.array([(r[0] - 1, r[2], r[3], r[4], r[5]) for r in rated], dtype=np.int64)
+    cols = np.frombuffer(rated, dtype=np.int64).reshape(-1, 5)
     # Players in seat order (tsh's player numbers), so sums run in the reference's order.
-    ids = np.array(sorted({int(p) for p in cols[:, 1:3].reshape(-1)}, key=lambda p: (seats.get(p, 1 << 30), p)))
-    position = {p: i for i, p in enumerate(ids.tolist())}
-    a = np.array([position[p] for p in cols[:, 1].tolist()], dtype=np.int64)
-    b = np.array([position[p] for p in cols[:, 2].tolist()], dtype=np.int64)
-    before = [states[int(p)] for p in ids]
+    unseated = 1 << 30
+    ids_list = sorted(np.unique(cols[:, 1:3]).tolist(), key=lambda p: (seats.get(p, unseated), p))
+    ids = np.array(ids_list, dtype=np.int64)
+    by_id = np.argsort(ids, kind="stable")
+    a = by_id[np.searchsorted(ids, cols[:, 1], sorter=by_id)]
+    b = by_id[np.searchsorted(ids, cols[:, 2], sorter=by_id)]
+    before = [states[p] for p in ids_list]
     pre = np.array([s.rating for s in before], dtype=np.float64)
     career = np.array([s.games for s in before], dtype=np.int64)
     try:
@@ -290,36 +335,161 @@ def _rate_one_division(plan, system, rating_list, run, event: _EventToRate, divi
         raise RatingError(
             f"The settings of {rating_list.name} do not suit {rating_list.get_system_display()}: {error}."
         )
-    for j, pid in enumerate(ids.tolist()):
-        if result.games[j] == 0:
-            continue
+    played = np.flatnonzero(np.asarray(result.games) != 0)
+    if not played.size:
+        return
+    columns = zip(
+        played.tolist(),
+        np.asarray(result.games)[played].tolist(),
+        np.asarray(result.new_rating)[played].astype(np.int64).tolist(),
+        np.asarray(result.expected, dtype=np.float64)[played].tolist(),
+        np.asarray(result.actual, dtype=np.float64)[played].tolist(),
+        np.asarray(result.k, dtype=np.float64)[played].tolist(),
+        np.asarray(result.bonus, dtype=np.float64)[played].tolist(),
+        np.asarray(result.feedback, dtype=np.float64)[played].tolist(),
+        np.asarray(result.performance, dtype=np.float64)[played].tolist(),
+        strict=True,
+    )
+    changes = plan.changes
+    event_pk, day = event.pk, event.starts_on
+    for j, games, post, expected, actual, k, bonus, feedback, perf in columns:
+        pid = ids_list[j]
         s = before[j]
-        post = int(result.new_rating[j])
-        perf = float(result.performance[j])
-        plan.changes.append(
-            RatingChange(
-                run=run,
-                rating_list_id=rating_list.pk,
-                event_id=event.pk,
-                division_id=division_id,
-                player_id=pid,
-                event_date=event.starts_on,
-                pre=s.rating,
-                post=post,
-                career_games=s.games,
-                games=int(result.games[j]),
-                expected=None if np.isnan(result.expected[j]) else float(result.expected[j]),
-                actual=float(result.actual[j]),
-                k=float(result.k[j]),
-                bonus=float(result.bonus[j]),
-                feedback=float(result.feedback[j]),
-                performance=None if np.isnan(perf) else perf,
-                is_newcomer=s.rating == 0,
-                deviation=result.deviation[j],
-                pre_state=s.state,
+        deviation = result.deviation[j]
+        deviation = None if deviation is None else float(deviation)
+        changes.append(
+            (
+                event_pk,
+                division_id,
+                pid,
+                day,
+                s.rating,
+                post,
+                s.games,
+                games,
+                None if expected != expected else expected,  # NaN: no expectation
+                actual,
+                k,
+                bonus,
+                feedback,
+                None if perf != perf else perf,
+                s.rating == 0,
+                deviation,
+                s.state,
             )
         )
-        states[pid] = _PlayerState(post, s.games + int(result.games[j]), result.state[j], result.deviation[j])
+        states[pid] = _PlayerState(post, s.games + games, result.state[j], result.deviation[j])
+
+
+def _is_postgres() -> bool:
+    return connection.vendor == "postgresql"
+
+
+def _copy_rows(table: str, columns: list[str], rows) -> None:
+    """Writes rows into a table (its name quoted as needed) with COPY (PostgreSQL)."""
+    qn = connection.ops.quote_name
+    sql = f"COPY {table} ({', '.join(qn(c) for c in columns)}) FROM STDIN"
+    with connection.cursor() as cursor:
+        with cursor.cursor.copy(sql) as copy:
+            for row in rows:
+                copy.write_row(row)
+
+
+def _json(value) -> str:
+    return "{}" if type(value) is dict and not value else json.dumps(value)
+
+
+def _write_changes(rating_list: RatingList, plan: _Plan, run: RatingRun | None) -> None:
+    run_id = run.pk if run is not None else None
+    if _is_postgres():
+        state_at = CHANGE_FIELDS.index("pre_state")
+        columns = [RatingChange._meta.get_field(f).column for f in CHANGE_FIELDS] + ["rating_list_id", "run_id"]
+        rows = (
+            c[:state_at] + (_json(c[state_at]),) + c[state_at + 1 :] + (rating_list.pk, run_id) for c in plan.changes
+        )
+        _copy_rows(connection.ops.quote_name(RatingChange._meta.db_table), columns, rows)
+        return
+    RatingChange.objects.bulk_create(
+        (
+            RatingChange(run_id=run_id, rating_list_id=rating_list.pk, **dict(zip(CHANGE_FIELDS, c, strict=True)))
+            for c in plan.changes
+        ),
+        batch_size=1000,
+    )
+
+
+_RATING_FIELDS = ["rating", "games", "peak", "last_played", "deviation", "state"]
+
+
+def _write_ratings(rating_list: RatingList, to_delete: list[int], to_create: list[tuple], to_update: list[tuple]):
+    """to_create: (player id, *_RATING_FIELDS); to_update: (pk, *_RATING_FIELDS)."""
+    PlayerRating.objects.filter(pk__in=to_delete).delete()
+    if not _is_postgres():
+        PlayerRating.objects.bulk_create(
+            [
+                PlayerRating(rating_list=rating_list, player_id=r[0], **dict(zip(_RATING_FIELDS, r[1:], strict=True)))
+                for r in to_create
+            ],
+            batch_size=1000,
+        )
+        rows = []
+        for pk, *values in to_update:
+            row = PlayerRating(pk=pk, rating_list=rating_list)
+            for name, value in zip(_RATING_FIELDS, values, strict=True):
+                setattr(row, name, value)
+            rows.append(row)
+        PlayerRating.objects.bulk_update(rows, _RATING_FIELDS, batch_size=1000)
+        return
+    state_at = 1 + _RATING_FIELDS.index("state")
+    qn = connection.ops.quote_name
+    table = qn(PlayerRating._meta.db_table)
+    fields = [PlayerRating._meta.get_field(f) for f in _RATING_FIELDS]
+    if to_create:
+        defaults = [f for f in PlayerRating._meta.concrete_fields if f.name in ("seed_rating", "seed_games", "seed_on")]
+        _copy_rows(
+            table,
+            ["rating_list_id", "player_id"] + [f.column for f in fields] + [f.column for f in defaults],
+            (
+                (
+                    rating_list.pk,
+                    *r[:state_at],
+                    _json(r[state_at]),
+                    *r[state_at + 1 :],
+                    *[f.get_default() for f in defaults],
+                )
+                for r in to_create
+            ),
+        )
+    if to_update:
+        temp = "pg_temp.rating_update"
+        with connection.cursor() as cursor:
+            cursor.execute(f"DROP TABLE IF EXISTS {temp}")
+            cursor.execute(
+                f"CREATE TABLE {temp} (id bigint, rating integer, games integer, peak integer, "
+                "last_played date, deviation double precision, state jsonb) ON COMMIT DROP"
+            )
+            _copy_rows(
+                temp,
+                ["id"] + _RATING_FIELDS,
+                ((*r[:state_at], _json(r[state_at]), *r[state_at + 1 :]) for r in to_update),
+            )
+            cursor.execute(f"ANALYZE {temp}")
+            assignments = ", ".join(f"{qn(f.column)} = u.{qn(f.column)}" for f in fields)
+            cursor.execute(f"UPDATE {table} AS r SET {assignments} FROM {temp} AS u WHERE r.id = u.id")
+            cursor.execute(f"DROP TABLE {temp}")
+
+
+def _of_players(rows, player_ids: list[int], chunk: int = 5000):
+    """The rows (player id first) of a query on one list that belong to these players: in chunks
+    of players, or for many players the whole list at once."""
+    if len(player_ids) > chunk:
+        wanted = set(player_ids)
+        return [r for r in rows if r[0] in wanted]
+    return [
+        r
+        for start in range(0, len(player_ids), chunk)
+        for r in rows.filter(player_id__in=player_ids[start : start + chunk])
+    ]
 
 
 def _apply(rating_list: RatingList, plan: _Plan, run: RatingRun | None) -> None:
@@ -327,7 +497,7 @@ def _apply(rating_list: RatingList, plan: _Plan, run: RatingRun | None) -> None:
     RatingChange.objects.filter(rating_list=rating_list, event_date__gte=plan.cutoff).delete()
     RatingChange.objects.filter(rating_list=rating_list, event_id__in=plan.dropped_event_ids).delete()
     RatedEvent.objects.filter(rating_list=rating_list, event_id__in=plan.dropped_event_ids).delete()
-    RatingChange.objects.bulk_create(plan.changes, batch_size=1000)
+    _write_changes(rating_list, plan, run)
 
     now = timezone.now()
     event_ids = [e for e, _ in plan.events]
@@ -341,45 +511,45 @@ def _apply(rating_list: RatingList, plan: _Plan, run: RatingRun | None) -> None:
     player_ids = list(plan.final)
     peak: dict[int, int] = {}
     last: dict[int, date] = {}
-    for start in range(0, len(player_ids), 5000):
-        chunk = player_ids[start : start + 5000]
-        earlier = (
-            RatingChange.objects.filter(rating_list=rating_list, player_id__in=chunk, event_date__lt=plan.cutoff)
-            .values("player_id")
-            .annotate(peak=Max("post"), last=Max("event_date"))
-            .values_list("player_id", "peak", "last")
-        )
-        for pid, p, d in earlier:
-            peak[pid], last[pid] = p, d
+    earlier = (
+        RatingChange.objects.filter(rating_list=rating_list, event_date__lt=plan.cutoff)
+        .values("player_id")
+        .annotate(peak=Max("post"), last=Max("event_date"))
+        .values_list("player_id", "peak", "last")
+    )
+    for pid, p, d in _of_players(earlier, player_ids):
+        peak[pid], last[pid] = p, d
     for c in plan.changes:
-        peak[c.player_id] = max(peak.get(c.player_id, 0), c.post)
-        last[c.player_id] = max(last[c.player_id], c.event_date) if c.player_id in last else c.event_date
+        pid, post, day = c[_PLAYER], c[_POST], c[_DATE]
+        if pid in last:
+            if post > peak[pid]:
+                peak[pid] = post
+            if day > last[pid]:
+                last[pid] = day
+        else:
+            peak[pid] = max(peak.get(pid, 0), post)
+            last[pid] = day
 
-    existing = {r.player_id: r for r in PlayerRating.objects.filter(rating_list=rating_list, player_id__in=player_ids)}
+    existing: dict[int, tuple[int, int]] = {}
+    current = PlayerRating.objects.filter(rating_list=rating_list).values_list("player_id", "pk", "seed_rating")
+    for pid, pk, seed_rating in _of_players(current, player_ids):
+        existing[pid] = (pk, seed_rating)
     to_update, to_create, to_delete = [], [], []
     for pid, s in plan.final.items():
         row = existing.get(pid)
         if row is None:
             if s.rating == 0:
                 continue
-            row = PlayerRating(rating_list=rating_list, player_id=pid)
-            to_create.append(row)
-        elif s.rating == 0 and row.seed_rating == 0:
-            to_delete.append(row.pk)
+            key, seed_rating, rows = pid, 0, to_create
+        elif s.rating == 0 and row[1] == 0:
+            to_delete.append(row[0])
             continue
         else:
-            to_update.append(row)
-        row.rating = s.rating
-        row.games = s.games
-        row.peak = max(peak.get(pid, 0), row.seed_rating, s.rating)
-        row.last_played = last.get(pid)
-        row.deviation = s.deviation
-        row.state = s.state
-    PlayerRating.objects.filter(pk__in=to_delete).delete()
-    PlayerRating.objects.bulk_create(to_create, batch_size=1000)
-    PlayerRating.objects.bulk_update(
-        to_update, ["rating", "games", "peak", "last_played", "deviation", "state"], batch_size=1000
-    )
+            key, seed_rating, rows = row[0], row[1], to_update
+        rows.append(
+            (key, s.rating, s.games, max(peak.get(pid, 0), seed_rating, s.rating), last.get(pid), s.deviation, s.state)
+        )
+    _write_ratings(rating_list, to_delete, to_create, to_update)
     RatingList.objects.filter(pk=rating_list.pk).update(version=rating_list.version + 1)
     rating_list.version += 1
 
@@ -388,7 +558,7 @@ def _apply(rating_list: RatingList, plan: _Plan, run: RatingRun | None) -> None:
         run.progress = 100
         run.finished_at = now
         run.events_rated = len(plan.events)
-        run.players_rated = len({c.player_id for c in plan.changes})
+        run.players_rated = len({c[_PLAYER] for c in plan.changes})
         run.error = ""
         run.save(update_fields=["status", "progress", "finished_at", "events_rated", "players_rated", "error"])
 

@@ -110,11 +110,6 @@ def division_games(division: Division, *, confirmed_only: bool) -> list[results.
     return [pure_game(r, scored=r["status"] == GameStatus.CONFIRMED or not confirmed_only) for r in rows]
 
 
-def entrants(division: Division) -> list[pure_standings.Entrant]:
-    seats = DivisionPlayer.objects.filter(division=division).values_list("player_id", "rating", "number")
-    return [pure_standings.Entrant(id=p, rating=r, seed=n) for p, r, n in seats]
-
-
 @dataclass(frozen=True)
 class StandingRow:
     standing: pure_standings.Standing

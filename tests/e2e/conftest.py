@@ -145,3 +145,35 @@ def member(settings):
         return user, record
 
     return make
+
+
+# The seed 004 entry form: two categories, S$3 standard and S$2 concession fees, top-10 prizes.
+SECONDARY = "Category A – Secondary School Student"
+PRIMARY = "Category B – Primary School Student"
+VOUCHERS = {SECONDARY: (100, 80, 60, 40, 20), PRIMARY: (80, 60, 40, 20, 10)}
+
+
+def fill_seed_category(page, name: str, level: str) -> None:
+    """From the organiser's manage page: fill in one seed 004 category (saving is left to the caller)."""
+    page.get_by_role("link", name="Add category").click()
+    page.fill("#id_name", name)
+    page.fill("#id_quota", "40")
+    page.select_option("#id_school_level", level)
+    page.fill("#id_fees-0-name", "Standard")
+    page.fill("#id_fees-0-amount", "3.00")
+    page.fill("#id_fees-0-note", "incl. GST")
+    page.fill("#id_fees-1-name", "Passion Card holder")
+    page.fill("#id_fees-1-amount", "2.00")
+    page.fill("#id_fees-1-note", "incl. GST")
+    page.check("#id_fees-1-is_concession")
+    page.fill("#id_fees-1-proof_label", "Passion Card number")
+    for i, amount in enumerate(VOUCHERS[name]):
+        page.fill(f"#id_prizes-{i}-rank_from", str(i + 1))
+        page.fill(f"#id_prizes-{i}-rank_to", str(i + 1))
+        page.fill(f"#id_prizes-{i}-description", f"Shopping voucher S${amount} + trophy")
+        page.fill(f"#id_prizes-{i}-amount", str(amount))
+    page.fill("#id_prizes-5-rank_from", "6")
+    page.fill("#id_prizes-5-rank_to", "10")
+    page.fill("#id_prizes-5-description", "Trophy")
+    page.select_option("#id_prizes-6-kind", "lucky_draw")
+    page.fill("#id_prizes-6-description", "Attractive lucky draw prizes for non-prize winners")

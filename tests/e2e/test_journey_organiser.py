@@ -10,15 +10,11 @@ from django.utils import timezone
 
 from events.models import DivisionPlayer, Entry, EntryStatus, Event, EventStatus
 from players.models import SchoolLevel
-from tests.e2e.conftest import log_in
+from tests.e2e.conftest import PRIMARY, SECONDARY, fill_seed_category, log_in
 from tests.factories import AssociationFactory
 from tests.ratings.factories import RatingListFactory, seed
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-SECONDARY = "Category A – Secondary School Student"
-PRIMARY = "Category B – Primary School Student"
-PRIZES = {SECONDARY: (100, 80, 60, 40, 20), PRIMARY: (80, 60, 40, 20, 10)}
 
 
 def test_organiser_publishes_teacher_enters_organiser_takes_payments_and_assigns_divisions(journey, member):
@@ -75,28 +71,7 @@ def test_organiser_publishes_teacher_enters_organiser_takes_payments_and_assigns
     j.shot("draft saved")
 
     for name, level in ((SECONDARY, "secondary"), (PRIMARY, "primary")):
-        page.get_by_role("link", name="Add category").click()
-        page.fill("#id_name", name)
-        page.fill("#id_quota", "40")
-        page.select_option("#id_school_level", level)
-        page.fill("#id_fees-0-name", "Standard")
-        page.fill("#id_fees-0-amount", "3.00")
-        page.fill("#id_fees-0-note", "incl. GST")
-        page.fill("#id_fees-1-name", "Passion Card holder")
-        page.fill("#id_fees-1-amount", "2.00")
-        page.fill("#id_fees-1-note", "incl. GST")
-        page.check("#id_fees-1-is_concession")
-        page.fill("#id_fees-1-proof_label", "Passion Card number")
-        for i, amount in enumerate(PRIZES[name]):
-            page.fill(f"#id_prizes-{i}-rank_from", str(i + 1))
-            page.fill(f"#id_prizes-{i}-rank_to", str(i + 1))
-            page.fill(f"#id_prizes-{i}-description", f"Shopping voucher S${amount} + trophy")
-            page.fill(f"#id_prizes-{i}-amount", str(amount))
-        page.fill("#id_prizes-5-rank_from", "6")
-        page.fill("#id_prizes-5-rank_to", "10")
-        page.fill("#id_prizes-5-description", "Trophy")
-        page.select_option("#id_prizes-6-kind", "lucky_draw")
-        page.fill("#id_prizes-6-description", "Attractive lucky draw prizes for non-prize winners")
+        fill_seed_category(page, name, level)
         j.shot(f"category {level}")
         page.get_by_role("button", name="Save category").click()
         page.wait_for_url(re.compile(r"/manage/$"))

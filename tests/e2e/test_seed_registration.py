@@ -18,7 +18,7 @@ from django.utils import timezone
 from events.models import Entry, EntryStatus, Event, EventStatus
 from players.models import SchoolLevel
 from tests.conftest import skip_or_fail
-from tests.e2e.conftest import ARTIFACTS, CHROMIUM, PHONE
+from tests.e2e.conftest import ARTIFACTS, CHROMIUM, PHONE, PRIMARY, SECONDARY, fill_seed_category
 from tests.events.factories import fast_passwords, make_organiser, player_with_account  # noqa: F401
 from tests.factories import AssociationFactory, UserFactory
 
@@ -108,32 +108,8 @@ def test_seed_event_published_and_entered_in_a_browser(live_server):
         page.get_by_role("button", name="Save event").click()
         page.wait_for_url(re.compile(r"/manage/$"))
         assert page.get_by_text("saved as a draft").is_visible()
-        for name, level, amounts in (
-            ("Category A – Secondary School Student", "secondary", (100, 80, 60, 40, 20)),
-            ("Category B – Primary School Student", "primary", (80, 60, 40, 20, 10)),
-        ):
-            page.get_by_role("link", name="Add category").click()
-            page.fill("#id_name", name)
-            page.fill("#id_quota", "40")
-            page.select_option("#id_school_level", level)
-            page.fill("#id_fees-0-name", "Standard")
-            page.fill("#id_fees-0-amount", "3.00")
-            page.fill("#id_fees-0-note", "incl. GST")
-            page.fill("#id_fees-1-name", "Passion Card holder")
-            page.fill("#id_fees-1-amount", "2.00")
-            page.fill("#id_fees-1-note", "incl. GST")
-            page.check("#id_fees-1-is_concession")
-            page.fill("#id_fees-1-proof_label", "Passion Card number")
-            for i, amount in enumerate(amounts):
-                page.fill(f"#id_prizes-{i}-rank_from", str(i + 1))
-                page.fill(f"#id_prizes-{i}-rank_to", str(i + 1))
-                page.fill(f"#id_prizes-{i}-description", f"Shopping voucher S${amount} + trophy")
-                page.fill(f"#id_prizes-{i}-amount", str(amount))
-            page.fill("#id_prizes-5-rank_from", "6")
-            page.fill("#id_prizes-5-rank_to", "10")
-            page.fill("#id_prizes-5-description", "Trophy")
-            page.select_option("#id_prizes-6-kind", "lucky_draw")
-            page.fill("#id_prizes-6-description", "Attractive lucky draw prizes for non-prize winners")
+        for name, level in ((SECONDARY, "secondary"), (PRIMARY, "primary")):
+            fill_seed_category(page, name, level)
             shot(page, f"02-category-{level}")
             page.get_by_role("button", name="Save category").click()
             page.wait_for_url(re.compile(r"/manage/$"))

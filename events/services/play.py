@@ -180,7 +180,7 @@ def pair_round(
     if len(playing) < 2:
         raise PlayError("At least two players are needed to pair a round.")
     people = [pure_standings.Entrant(id=s.player_id, rating=s.rating, seed=s.number) for s in playing]
-    history = [g for g in division_games(division, confirmed_only=True)]
+    history = division_games(division, confirmed_only=True)
     options = pairing.PairingOptions(
         round=number,
         total_rounds=total,

@@ -143,7 +143,7 @@ class GroupEntryAdmin(admin.ModelAdmin):
     raw_id_fields = ["submitted_by"]
 
 
-# --- tournament play: looked at here, changed on the director pages (events.services.play) -------
+# --- tournament play: looked at here, changed on the director pages (events.play.services) -------
 
 
 @admin.register(Division)

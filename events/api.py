@@ -10,8 +10,9 @@ from rest_framework.response import Response
 
 from players.roles import is_association_staff
 
-from . import api_play, services
+from . import services
 from .models import Category, Entry, Event, EventStatus, Fee, PaymentMethod, Prize
+from .play import api as api_play
 
 
 class FeeSerializer(serializers.ModelSerializer):

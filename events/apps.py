@@ -48,7 +48,7 @@ class EventsConfig(AppConfig):
             .select_related("event", "category", "player")
             .order_by("event__starts_on", "accepted_at")[:10]
         )
-        from .views_play import my_division_context
+        from .play.views import my_division_context
 
         managed = Event.objects.filter(owner=request.user).count() if is_organiser(request.user) else 0
         return {

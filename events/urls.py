@@ -20,7 +20,7 @@ urlpatterns = [
     path("<slug:slug>/event.ics", views.event_ics, name="ics"),
     path("<slug:slug>/enter/", views.enter, name="enter"),
     path("<slug:slug>/enter-group/", views.enter_group, name="enter_group"),
-    path("<slug:slug>/play/", include("events.urls_play")),
+    path("<slug:slug>/play/", include("events.play.urls")),
     path("<slug:slug>/edit/", views.edit_event, name="edit"),
     path("<slug:slug>/manage/", views.manage, name="manage"),
     path("<slug:slug>/manage/entries.csv", views.export_entries, name="export"),

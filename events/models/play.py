@@ -1,4 +1,4 @@
-"""Tournament play: divisions, rounds and games. Rules live in events.results and events.standings."""
+"""Tournament play: divisions, rounds and games. Rules live in events.core.results and events.core.standings."""
 
 from django.conf import settings
 from django.db import models
@@ -113,7 +113,7 @@ class Round(models.Model):
 
     @property
     def pairing_system_label(self) -> str:
-        from ..services.play import PAIRING_SYSTEMS
+        from events.play.services import PAIRING_SYSTEMS
 
         return PAIRING_SYSTEMS.get(self.pairing_system, self.pairing_system)
 

@@ -2,7 +2,7 @@ from decimal import Decimal
 
 import pytest
 
-from events.prizes import (
+from events.core.prizes import (
     Award,
     ClassPrize,
     HighGamePrize,
@@ -12,8 +12,8 @@ from events.prizes import (
     ordinal,
     split_prize_fund,
 )
-from events.results import Game, GameKind
-from events.standings import Entrant, Standing
+from events.core.results import Game, GameKind
+from events.core.standings import Entrant, Standing
 
 D = Decimal
 

@@ -1,6 +1,6 @@
 import pytest
 
-from events.results import (
+from events.core.results import (
     MAX_SCORE,
     Game,
     GameKind,

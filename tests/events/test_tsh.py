@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events.tsh import (
+from events.core.tsh import (
     UNPAIRED,
     UNSET,
     TshConfig,

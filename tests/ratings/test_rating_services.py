@@ -281,7 +281,7 @@ def test_a_division_from_a_tsh_file_is_rated_as_tsh_did(rating_list):
     """The whole of a real 23-round event, rated through the site: tsh's own final ratings."""
     from pathlib import Path
 
-    from events.tsh import read_t
+    from events.core.tsh import read_t
 
     path = (
         Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "tsh" / "jvc56_tpa_86aeb79_test_data_a.t"
@@ -319,7 +319,7 @@ def test_asking_twice_before_the_run_starts_queues_one_run(rating_list, four):
 
 
 def test_finalising_the_last_division_rates_the_event(rating_list, four, on_commit):
-    from events.services.play import finalise_division
+    from events.play.services import finalise_division
 
     event = RatedEventFactory(rating_list=rating_list)
     first = play(event, round_robin(four), name="A")

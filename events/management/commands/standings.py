@@ -2,7 +2,7 @@ import csv
 
 from django.core.management.base import BaseCommand, CommandError
 
-from events.services import play
+from events.play import services as play
 
 from ._common import find_division
 

@@ -2,7 +2,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand
 
-from events.services import tsh_io
+from events.play.services import tsh_io
 
 from ._common import find_division
 

@@ -3,8 +3,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 
 from clubsite.errors import ServiceError
-from events import tsh
-from events.services import tsh_io
+from events.core import tsh
+from events.play.services import tsh_io
 
 from ._common import command_user
 

@@ -1,7 +1,7 @@
-from events.pairing import PairingOptions, pair_round
-from events.pairing.core import History
-from events.pairing.firsts import order_for_start
-from events.results import Game, GameKind
+from events.core.pairing import PairingOptions, pair_round
+from events.core.pairing.core import History
+from events.core.pairing.firsts import order_for_start
+from events.core.results import Game, GameKind
 
 from . import field_of, win
 

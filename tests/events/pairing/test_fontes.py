@@ -3,9 +3,9 @@ from itertools import combinations
 
 import pytest
 
-from events.pairing import PairingError, PairingOptions, pair_round
-from events.pairing.schedules import initial_fontes_groups
-from events.results import Game
+from events.core.pairing import PairingError, PairingOptions, pair_round
+from events.core.pairing.schedules import initial_fontes_groups
+from events.core.results import Game
 
 from . import assert_complete, field_of, win
 

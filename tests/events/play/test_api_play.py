@@ -5,9 +5,10 @@ from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 from rest_framework.test import APIClient
 
-from events import api_play, tsh
+from events.core import tsh
 from events.models import EventStatus, GameKind, GameStatus, Round, RoundStatus
-from events.services import play
+from events.play import api as api_play
+from events.play import services as play
 from tests.factories import UserFactory
 
 # The play routes on top of the site's own (the site's router adds the same ones through register()).

@@ -2,7 +2,7 @@ import pytest
 
 from clubsite.errors import PermissionDenied
 from events.models import Division, DivisionPlayer, EntryStatus, PlayUpRequest
-from events.services import play
+from events.play import services as play
 from tests.events.factories import CategoryFactory, EntryFactory, EventFactory
 from tests.factories import PlayerFactory, UserFactory
 from tests.ratings.factories import PlayerRatingFactory, RatingListFactory

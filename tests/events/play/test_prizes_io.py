@@ -3,7 +3,8 @@
 import pytest
 
 from events.models import Division, PrizeKind
-from events.services import play, prizes_io
+from events.play import services as play
+from events.play.services import prizes as prizes_io
 from tests.events.factories import CategoryFactory, PrizeFactory
 
 pytestmark = pytest.mark.django_db

@@ -2,7 +2,7 @@ import pytest
 
 from clubsite.errors import PermissionDenied
 from events.models import Game, GameChange, GameKind, GameStatus, RoundStatus
-from events.services import play
+from events.play import services as play
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

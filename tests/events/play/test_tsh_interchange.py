@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from events import tsh
+from events.core import tsh
 from events.models import Game, GameStatus
-from events.services import play, tsh_io
+from events.play import services as play
+from events.play.services import tsh_io
 from tests.factories import AssociationFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db

@@ -3,9 +3,9 @@
 import pytest
 from django.urls import reverse
 
-from events import tsh
+from events.core import tsh
 from events.models import Division, DivisionPlayer, Game, GameKind, GameStatus, PrizeKind, Round, RoundStatus
-from events.services import play
+from events.play import services as play
 from tests.events.factories import CategoryFactory, EntryFactory, PrizeFactory, fast_passwords  # noqa: F401
 from tests.factories import PlayerFactory, UserFactory
 
@@ -406,7 +406,7 @@ def test_late_entrant_and_withdrawal(client, director, make_division):
 def test_account_section_shows_my_published_division(director, make_division):
     from django.template.loader import render_to_string
 
-    from events.views_play import my_division_context
+    from events.play.views import my_division_context
 
     division = make_division(2, users=True)
     seat = division.seats.get(number=2)

@@ -26,8 +26,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_DOWN, Decimal
 
-from events.results import Game, GameKind, PlayerId
-from events.standings import Entrant, Standing
+from events.core.results import Game, GameKind, PlayerId
+from events.core.standings import Entrant, Standing
 
 __all__ = [
     "PlacePrize",

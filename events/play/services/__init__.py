@@ -1,6 +1,6 @@
 """Running a tournament: pairing rounds, recording results, standings, finalising divisions.
 
-The rules themselves are pure (events.pairing, events.results, events.standings, events.prizes); these
+The rules themselves are pure (events.core: pairing, results, standings, prizes); these
 services load the division once into plain objects, call them, and save the outcome under a lock.
 """
 
@@ -15,11 +15,10 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from clubsite.errors import PermissionDenied, ServiceError
-
-from .. import pairing, results
-from .. import standings as pure_standings
-from ..models import Division, DivisionPlayer, Event, Game, GameChange, GameKind, GameStatus, Round, RoundStatus
-from ..permissions import can_direct_event
+from events.core import pairing, results
+from events.core import standings as pure_standings
+from events.models import Division, DivisionPlayer, Event, Game, GameChange, GameKind, GameStatus, Round, RoundStatus
+from events.permissions import can_direct_event
 
 
 class PlayError(ServiceError):
@@ -632,9 +631,8 @@ def assign_divisions(actor, event: Event, *, split_into: int | None = None, as_o
     event's divisions and their bands are used (one division per category when there are none).
     Director placements are kept. Refused once play has started.
     """
-    from ratings.divisions import UP_ONE, AssignmentError, Band, Candidate, assign_by_bands, split_bands
-
-    from ..models import Entry, EntryStatus
+    from events.core.divisions import UP_ONE, AssignmentError, Band, Candidate, assign_by_bands, split_bands
+    from events.models import Entry, EntryStatus
 
     event = Event.objects.select_for_update().get(pk=event.pk)
     require_director(actor, event)
@@ -770,7 +768,7 @@ def place_entrant(actor, entry, division: Division, reason: str) -> DivisionPlay
 
 @transaction.atomic
 def request_play_up(actor, entry, division_name: str = ""):
-    from ..models import PlayUpRequest
+    from events.models import PlayUpRequest
 
     if not (entry.player.user_id and entry.player.user_id == getattr(actor, "id", None)):
         raise PermissionDenied("Only the entrant can ask to play up.")

@@ -1,4 +1,4 @@
-"""A division's prizes: the event's Prize table for the division's category, awarded by events.prizes.
+"""A division's prizes: the event's Prize table for the division's category, awarded by events.core.prizes.
 
 Place prizes cover each place from `rank_from` to `rank_to`; a high game prize goes to the highest
 winning score; a class prize covers a band of pre-event ratings (`class_min_rating`–`class_max_rating`)
@@ -12,11 +12,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .. import prizes as pure_prizes
-from .. import results as pure_results
-from .. import standings as pure_standings
-from ..models import Category, Division, DivisionPlayer, Prize, PrizeKind
-from .play import division_games, standings_options
+from events.core import prizes as pure_prizes
+from events.core import results as pure_results
+from events.core import standings as pure_standings
+from events.models import Category, Division, DivisionPlayer, Prize, PrizeKind
+
+from . import division_games, standings_options
 
 CLASS_LABEL = re.compile(r"^\s*class\s+([A-Za-z0-9]+)", re.IGNORECASE)
 

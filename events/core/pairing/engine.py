@@ -7,8 +7,8 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import replace
 
-from events.results import Game, PlayerId
-from events.standings import Entrant, Standing, compute_standings, gibsonized, out_of_contention
+from events.core.results import Game, PlayerId
+from events.core.standings import Entrant, Standing, compute_standings, gibsonized, out_of_contention
 
 from .core import History, PairingError, PairingOptions, PairingPlayer, PairingResult, count_repeats
 from .firsts import assign_firsts

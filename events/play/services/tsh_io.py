@@ -17,12 +17,12 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 
+from events.core import tsh
+from events.models import Division, DivisionPlayer, Event, EventStatus, Game, GameKind, GameStatus, Round, RoundStatus
 from players import services as player_services
 from players.models import Association, Player
 
-from .. import tsh
-from ..models import Division, DivisionPlayer, Event, EventStatus, Game, GameKind, GameStatus, Round, RoundStatus
-from .play import PlayError, require_director
+from . import PlayError, require_director
 
 # Seat keys that are ours, not tsh extra fields.
 NAME_KEY, MEMBER_ID_KEY = "_name", "_member_id"

@@ -6,8 +6,8 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from events.results import Game, GameKind, PlayerId
-from events.standings import Entrant, StandingsOptions
+from events.core.results import Game, GameKind, PlayerId
+from events.core.standings import Entrant, StandingsOptions
 
 __all__ = [
     "PairingPlayer",

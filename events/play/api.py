@@ -1,6 +1,6 @@
 """The tournament play API: divisions, rounds, games and results, standings and .t exports.
 
-The same services as the pages (events.services.play); they check every write: players only their
+The same services as the pages (events.play.services); they check every write: players only their
 own games, directors only their events. A refusal is a 400 naming the field at fault (403 for a
 permission); a pairing refused for repeats is a 409 carrying the least-repeat pairing, which the
 director may accept by pairing again with `accept_repeats`.
@@ -14,10 +14,10 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied as ApiForbidden
 from rest_framework.response import Response
 
+from events.models import Division, DivisionPlayer, EventStatus, Game, GameKind, GameStatus, Round, RoundStatus
+from events.play import services as play
+from events.play.services import tsh_io
 from players.roles import is_association_staff
-
-from .models import Division, DivisionPlayer, EventStatus, Game, GameKind, GameStatus, Round, RoundStatus
-from .services import play, tsh_io
 
 # --- visibility ----------------------------------------------------------------------------------
 
@@ -28,7 +28,7 @@ def _directed_event_ids(user) -> set[int] | None:
         return set()
     if is_association_staff(user):
         return None
-    from .models import Event
+    from events.models import Event
 
     return set(Event.objects.filter(Q(owner=user) | Q(directors=user)).values_list("pk", flat=True))
 

@@ -1,4 +1,4 @@
-"""Forms for running a tournament. They only read input; every rule is in events.services.play."""
+"""Forms for running a tournament. They only read input; every rule is in events.play.services."""
 
 import re
 
@@ -6,10 +6,9 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
 
+from events.models import GameKind
+from events.play.services import PAIRING_SYSTEMS
 from players.forms import ServiceFormMixin
-
-from .models import GameKind
-from .services.play import PAIRING_SYSTEMS
 
 OVERTIME = re.compile(r"^\s*(?:(\d{1,3}):)?(\d{1,2})\s*$")
 

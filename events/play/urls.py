@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views_play as views
+from . import views
 
 urlpatterns = [
     path("", views.hub, name="play_hub"),

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from events.results import PlayerId
+from events.core.results import PlayerId
 
 from .core import History
 from .matching import min_cost_perfect_matching

@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from events.results import Game, PlayerId, PlayerResult, SpreadRules, player_results
+from events.core.results import Game, PlayerId, PlayerResult, SpreadRules, player_results
 
 __all__ = [
     "Entrant",

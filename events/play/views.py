@@ -1,6 +1,6 @@
 """Pages for running a tournament: divisions, rounds, results, standings, prizes and tsh downloads.
 
-Thin, as every page of the site: they read, show forms and call events.services.play for every write.
+Thin, as every page of the site: they read, show forms and call events.play.services for every write.
 Each page runs a fixed number of queries whatever the size of the division.
 """
 
@@ -15,24 +15,9 @@ from django.utils.formats import date_format
 from django.views.decorators.http import require_POST
 
 from clubsite.errors import ServiceError
-from players.roles import player_of
-
-from . import results as pure_results
-from . import standings as pure_standings
-from .forms_play import (
-    AssignForm,
-    DisputeForm,
-    DivisionBandForm,
-    FastEntryForm,
-    LateEntrantForm,
-    MyResultForm,
-    PairRoundForm,
-    PlaceForm,
-    ResultForm,
-    SwapForm,
-    format_overtime,
-)
-from .models import (
+from events.core import results as pure_results
+from events.core import standings as pure_standings
+from events.models import (
     Division,
     DivisionPlayer,
     Entry,
@@ -46,8 +31,25 @@ from .models import (
     Round,
     RoundStatus,
 )
-from .permissions import can_direct_event
-from .services import play, prizes_io, tsh_io
+from events.permissions import can_direct_event
+from events.play import services as play
+from events.play.services import prizes as prizes_io
+from events.play.services import tsh_io
+from players.roles import player_of
+
+from .forms import (
+    AssignForm,
+    DisputeForm,
+    DivisionBandForm,
+    FastEntryForm,
+    LateEntrantForm,
+    MyResultForm,
+    PairRoundForm,
+    PlaceForm,
+    ResultForm,
+    SwapForm,
+    format_overtime,
+)
 
 STATUS_BADGES = {
     GameStatus.PAIRED: "secondary",

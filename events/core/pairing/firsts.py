@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from events.results import PlayerId
+from events.core.results import PlayerId
 
 from .core import History
 

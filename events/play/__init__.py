@@ -1,0 +1,1 @@
+"""Tournament play: divisions, rounds and pairings, results, standings, prizes, tsh interchange."""

@@ -1,4 +1,8 @@
-"""Every write about events goes through these functions: pages, the API, the admin and tasks share them."""
+"""Every write about events goes through these functions: pages, the API, the admin and tasks share them.
+
+One module per use case: announcements (an event's lifecycle), status (the registration clock), places,
+eligibility, entries, groups, waitinglist, payments, notify (emails), export.
+"""
 
 from .announcements import (
     CATEGORY_FIELDS,
@@ -16,33 +20,20 @@ from .announcements import (
     update_event,
 )
 from .common import EventError, RegistrationError
-from .registration import (
-    Places,
+from .eligibility import categories_for, category_refusal
+from .entries import cancel_entry, leave_waitlist, move_entry, register_entry, withdraw_entry
+from .export import entries_for_export
+from .groups import register_group, replace_group_student
+from .notify import email_entrants
+from .payments import record_payment
+from .places import Places, places, player_ratings, waitlist_position
+from .status import refresh_status, registration_refusal, sync_event_statuses, sync_status
+from .waitinglist import (
     accept_offer,
-    cancel_entry,
-    categories_for,
-    category_refusal,
-    email_entrants,
-    entries_for_export,
     expire_offers,
     lapse_unpaid_entries,
-    leave_waitlist,
-    move_entry,
     offer_free_places,
-    places,
-    player_ratings,
-    record_payment,
-    refresh_status,
-    register_entry,
-    register_group,
-    registration_is_open,
-    registration_refusal,
     remind_expiring_offers,
-    replace_group_student,
-    sync_event_statuses,
-    sync_status,
-    waitlist_position,
-    withdraw_entry,
 )
 
 __all__ = [
@@ -75,7 +66,6 @@ __all__ = [
     "refresh_status",
     "register_entry",
     "register_group",
-    "registration_is_open",
     "registration_refusal",
     "remind_expiring_offers",
     "replace_group_student",

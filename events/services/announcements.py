@@ -24,7 +24,9 @@ from ..models import (
     PrizeKind,
 )
 from .common import EventError, lock_event, mail_after_commit, now, require_manager, site_url
-from .registration import offer_free_places, places, sync_status
+from .places import places
+from .status import sync_status
+from .waitinglist import offer_free_places
 
 EVENT_FIELDS = (
     "title",

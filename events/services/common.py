@@ -1,6 +1,5 @@
 """Pieces shared by the event services: errors, the clock, the event lock, emails after commit."""
 
-from collections.abc import Callable
 from datetime import datetime
 
 from django.conf import settings
@@ -28,20 +27,9 @@ def now() -> datetime:
     return timezone.now()
 
 
-# Test hooks for the race tests: the control test switches the lock off and slows the critical section.
-LOCK_EVENT_ROWS = True
-before_place_is_taken: Callable[[], None] | None = None
-
-
 def lock_event(event_id: int) -> Event:
     """Re-reads the event holding its row lock until the transaction ends (every place count happens under it)."""
-    queryset = Event.objects.select_for_update() if LOCK_EVENT_ROWS else Event.objects.all()
-    return queryset.get(pk=event_id)
-
-
-def critical_section() -> None:
-    if before_place_is_taken:
-        before_place_is_taken()
+    return Event.objects.select_for_update().get(pk=event_id)
 
 
 def require_manager(actor, event: Event, action: str = "manage this event") -> None:

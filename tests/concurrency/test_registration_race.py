@@ -12,7 +12,7 @@ from django.db import connection
 
 from events import services
 from events.models import PLACE_HOLDING_STATUSES, Entry, EntryStatus, Event
-from events.services import common
+from events.services import entries, status
 from tests.events.factories import fast_passwords, open_event, player_with_account  # noqa: F401
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -48,6 +48,17 @@ def fire_registrations(event: Event, category_id: int, fee_id: int, users) -> tu
     return statuses, errors
 
 
+def pause_before_taking_a_place(monkeypatch, pause) -> None:
+    """Runs `pause` after the places are counted and before the new entry takes one."""
+    decide = entries.new_entry_status
+
+    def paused(*args, **kwargs):
+        pause()
+        return decide(*args, **kwargs)
+
+    monkeypatch.setattr(entries, "new_entry_status", paused)
+
+
 @pytest.fixture
 def crowd(postgres):
     event, category, (fee,) = open_event(quota=PLACES)
@@ -58,7 +69,7 @@ def crowd(postgres):
 def test_fifty_at_once_for_ten_places_exactly_ten_hold_places(crowd, monkeypatch):
     event, category, fee, users = crowd
     # Widen the window between counting and inserting: the lock must still keep it to one at a time.
-    monkeypatch.setattr(common, "before_place_is_taken", lambda: time.sleep(0.005))
+    pause_before_taking_a_place(monkeypatch, lambda: time.sleep(0.005))
     statuses, errors = fire_registrations(event, category.pk, fee.pk, users)
     assert errors == []
     assert len(statuses) == ENTRANTS
@@ -79,8 +90,9 @@ def test_control_without_the_lock_the_same_crowd_oversells(crowd, monkeypatch):
         except threading.BrokenBarrierError:
             pass
 
-    monkeypatch.setattr(common, "LOCK_EVENT_ROWS", False)
-    monkeypatch.setattr(common, "before_place_is_taken", everyone_has_counted)
+    # Read the event without its row lock: nothing then keeps the counts one at a time.
+    monkeypatch.setattr(status, "lock_event", lambda event_id: Event.objects.get(pk=event_id))
+    pause_before_taking_a_place(monkeypatch, everyone_has_counted)
     statuses, errors = fire_registrations(event, category.pk, fee.pk, users)
     assert errors == []
     holding = Entry.objects.filter(event=event, status__in=PLACE_HOLDING_STATUSES).count()

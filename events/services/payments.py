@@ -1,0 +1,64 @@
+"""Money received for an entry, recorded by the organiser; a fully paid entry is confirmed."""
+
+from decimal import Decimal, InvalidOperation
+
+from django.db import transaction
+
+from ..models import Entry, EntryStatus, Payment, PaymentMethod
+from .common import RegistrationError, lock_event, now, require_manager
+from .notify import mail_entry
+from .status import sync_status
+
+
+def _amount(value, field: str = "amount") -> Decimal:
+    try:
+        amount = Decimal(str(value)).quantize(Decimal("0.01"))
+    except (InvalidOperation, TypeError, ValueError):
+        raise RegistrationError("Enter an amount, for example 3.00.", field=field) from None
+    return amount
+
+
+def record_payment(actor, entry: Entry, *, amount, method: str, reference: str = "", note: str = "") -> Payment:
+    """The organiser records money received; a fully paid entry is confirmed."""
+    amount = _amount(amount)
+    with transaction.atomic():
+        event = sync_status(lock_event(entry.event_id))
+        require_manager(actor, event, "record payments")
+        entry = (
+            Entry.objects.select_for_update(of=("self",)).select_related("player", "group", "category").get(pk=entry.pk)
+        )
+        entry.event = event
+        if amount <= 0:
+            raise RegistrationError("The amount must be more than zero.", field="amount")
+        if method not in PaymentMethod.values:
+            raise RegistrationError("Choose how it was paid.", field="method")
+        if method == PaymentMethod.CHEQUE and not reference.strip():
+            raise RegistrationError("Enter the cheque number as the reference.", field="reference")
+        if entry.status not in (EntryStatus.PENDING_PAYMENT, EntryStatus.CONFIRMED, EntryStatus.OFFERED):
+            raise RegistrationError(
+                f"This entry is {entry.get_status_display().lower()}: it holds no place to pay for.", field="amount"
+            )
+        if amount > entry.balance:
+            raise RegistrationError(
+                f"That is more than the {entry.balance} still due on this entry.",
+                field="amount",
+            )
+        moment = now()
+        payment = Payment.objects.create(
+            entry=entry,
+            amount=amount,
+            method=method,
+            reference=reference.strip(),
+            note=note.strip(),
+            recorded_by=actor,
+            recorded_at=moment,
+        )
+        entry.amount_paid += amount
+        fields = ["amount_paid"]
+        if entry.status == EntryStatus.PENDING_PAYMENT and entry.balance <= 0:
+            entry.status = EntryStatus.CONFIRMED
+            entry.confirmed_at = moment
+            fields += ["status", "confirmed_at"]
+        entry.save(update_fields=fields)
+        mail_entry(entry, "payment_recorded", f"Payment received: {event.title}", {"payment": payment})
+    return payment

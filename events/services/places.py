@@ -1,0 +1,117 @@
+"""Places: how many an event and its categories have taken, the waiting-list position, and how a new
+entry takes a place. Every count that decides a place runs under the event lock (see common.lock_event)."""
+
+from dataclasses import dataclass
+from datetime import timedelta
+from decimal import Decimal
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count, Q
+
+from ..models import PLACE_HOLDING_STATUSES, Category, Entry, EntryStatus, Event
+from .common import RegistrationError
+
+
+@dataclass(frozen=True)
+class Places:
+    """Places taken per category and in the whole event (pending payment, confirmed or offered)."""
+
+    taken: dict[int, int]
+    total: int
+
+    def left_in(self, event: Event, category: Category) -> int | None:
+        """Places still free in this category (None: no limit)."""
+        limits = []
+        if category.quota is not None:
+            limits.append(category.quota - self.taken.get(category.pk, 0))
+        if event.max_entrants is not None:
+            limits.append(event.max_entrants - self.total)
+        return max(min(limits), 0) if limits else None
+
+    def left_in_event(self, event: Event, categories) -> int | None:
+        if event.max_entrants is not None:
+            left = event.max_entrants - self.total
+        else:
+            left = None
+        if categories and all(c.quota is not None for c in categories):
+            by_category = sum(max(c.quota - self.taken.get(c.pk, 0), 0) for c in categories)
+            left = by_category if left is None else min(left, by_category)
+        return None if left is None else max(left, 0)
+
+    def has_room(self, event: Event, category: Category) -> bool:
+        left = self.left_in(event, category)
+        return left is None or left > 0
+
+    def release(self, category_id: int) -> "Places":
+        taken = dict(self.taken)
+        taken[category_id] = max(taken.get(category_id, 0) - 1, 0)
+        return Places(taken, max(self.total - 1, 0))
+
+    def take(self, category: Category) -> "Places":
+        taken = dict(self.taken)
+        taken[category.pk] = taken.get(category.pk, 0) + 1
+        return Places(taken, self.total + 1)
+
+
+def places(event: Event) -> Places:
+    rows = (
+        Entry.objects.filter(event=event, status__in=PLACE_HOLDING_STATUSES)
+        .values("category")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    taken = {row["category"]: row["n"] for row in rows}
+    return Places(taken, sum(taken.values()))
+
+
+def waitlist_position(entry: Entry) -> int | None:
+    """1 for the next in line (in the entry's category), None when not on the waiting list."""
+    if entry.status != EntryStatus.WAITLISTED:
+        return None
+    ahead = Entry.objects.filter(
+        Q(accepted_at__lt=entry.accepted_at) | Q(accepted_at=entry.accepted_at, pk__lt=entry.pk),
+        event_id=entry.event_id,
+        category_id=entry.category_id,
+        status=EntryStatus.WAITLISTED,
+    ).count()
+    return ahead + 1
+
+
+def player_ratings(event: Event, player_ids) -> dict[int, int]:
+    """Current ratings by player id on the event's rating list (or the association's first); unrated left out."""
+    from ratings.models import PlayerRating, RatingList
+
+    list_id = (
+        event.rating_list_id or RatingList.objects.order_by("position", "name").values_list("pk", flat=True).first()
+    )
+    if not list_id:
+        return {}
+    rows = PlayerRating.objects.filter(rating_list_id=list_id, player_id__in=list(player_ids), rating__gt=0)
+    return dict(rows.order_by().values_list("player_id", "rating"))  # no default ordering: it joins players
+
+
+def new_entry_status(event: Event, category: Category, current: Places, amount_due: Decimal):
+    """Where a new entry goes: a place (pending payment, or confirmed when there is nothing to pay) or the list."""
+    if current.has_room(event, category):
+        return EntryStatus.CONFIRMED if amount_due <= 0 else EntryStatus.PENDING_PAYMENT
+    if not event.keeps_waiting_list:
+        raise RegistrationError(f"{category.name} is full and this event keeps no waiting list.", field="category")
+    return EntryStatus.WAITLISTED
+
+
+def insert_entry(entry: Entry) -> Entry:
+    """Saves a new entry; the one-active-entry constraint turns a duplicate into a clear refusal."""
+    try:
+        with transaction.atomic():
+            entry.save(force_insert=True)
+    except IntegrityError:
+        raise RegistrationError(f"{entry.player} has already entered this event.", field="player") from None
+    return entry
+
+
+def place_entry(entry: Entry, status: str, moment) -> None:
+    entry.status = status
+    if status == EntryStatus.PENDING_PAYMENT:
+        entry.payment_due_at = moment + timedelta(hours=entry.event.payment_hold_hours)
+    elif status == EntryStatus.CONFIRMED:
+        entry.confirmed_at = moment

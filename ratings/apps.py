@@ -10,6 +10,9 @@ DEMO_LIST_SLUG = "sa-csw"
 class RatingsConfig(AppConfig):
     name = "ratings"
 
+    def ready(self):
+        from . import receivers  # noqa: F401  (connects to what events announce)
+
     def player_page_context(self, player):
         """The player's ratings on every list (one query); the chart is an image of its own."""
         from .models import PlayerRating

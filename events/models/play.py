@@ -4,6 +4,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from events.core import pairing
+
 __all__ = [
     "Division",
     "DivisionPlayer",
@@ -113,9 +115,7 @@ class Round(models.Model):
 
     @property
     def pairing_system_label(self) -> str:
-        from events.play.services import PAIRING_SYSTEMS
-
-        return PAIRING_SYSTEMS.get(self.pairing_system, self.pairing_system)
+        return pairing.SYSTEMS.get(self.pairing_system, self.pairing_system)
 
 
 class GameKind(models.TextChoices):

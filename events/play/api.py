@@ -14,6 +14,7 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied as ApiForbidden
 from rest_framework.response import Response
 
+from events.core import pairing
 from events.models import Division, DivisionPlayer, EventStatus, Game, GameKind, GameStatus, Round, RoundStatus
 from events.play import services as play
 from events.play.services import tsh_io
@@ -159,7 +160,7 @@ class StandingSerializer(serializers.Serializer):
 
 
 class PairSerializer(serializers.Serializer):
-    system = serializers.ChoiceField(choices=list(play.PAIRING_SYSTEMS.items()))
+    system = serializers.ChoiceField(choices=list(pairing.SYSTEMS.items()))
     based_on_round = serializers.IntegerField(required=False, allow_null=True, min_value=0, default=None)
     avoid_repeats = serializers.BooleanField(required=False, default=True)
     max_repeats = serializers.IntegerField(required=False, min_value=0, default=0)

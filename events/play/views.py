@@ -15,6 +15,7 @@ from django.utils.formats import date_format
 from django.views.decorators.http import require_POST
 
 from clubsite.errors import ServiceError
+from events.core import pairing
 from events.core import results as pure_results
 from events.core import standings as pure_standings
 from events.models import (
@@ -320,7 +321,7 @@ def division(request, slug: str, pk: int, *, pair_form=None, refused=None):
         initial = {
             "system": "random"
             if not rounds
-            else (event.pairing_system if event.pairing_system in play.PAIRING_SYSTEMS else "koth")
+            else (event.pairing_system if event.pairing_system in pairing.SYSTEMS else "koth")
         }
         next_round = (last.number if last else 0) + 1
         all_paired = bool(event.number_of_games) and next_round > event.number_of_games

@@ -17,7 +17,15 @@ from .schedules import Slot, initial_fontes_round, round_robin_round
 
 __all__ = ["SYSTEMS", "pair_round"]
 
-SYSTEMS = ("random", "round_robin", "double_round_robin", "koth", "swiss", "initial_fontes")
+# The one list of pairing systems, with the names people read (forms, pages, the API and the models use it).
+SYSTEMS: dict[str, str] = {
+    "koth": "King of the Hill",
+    "swiss": "Swiss",
+    "random": "Random",
+    "round_robin": "Round robin",
+    "double_round_robin": "Double round robin",
+    "initial_fontes": "Initial Fontes",
+}
 
 
 def pair_round(

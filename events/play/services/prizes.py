@@ -17,7 +17,7 @@ from events.core import results as pure_results
 from events.core import standings as pure_standings
 from events.models import Category, Division, DivisionPlayer, Prize, PrizeKind
 
-from . import division_games, standings_options
+from .reads import division_games, standings_options
 
 CLASS_LABEL = re.compile(r"^\s*class\s+([A-Za-z0-9]+)", re.IGNORECASE)
 

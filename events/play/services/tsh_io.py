@@ -22,7 +22,7 @@ from events.models import Division, DivisionPlayer, Event, EventStatus, Game, Ga
 from players import services as player_services
 from players.models import Association, Player
 
-from . import PlayError, require_director
+from .common import PlayError, require_director
 
 # Seat keys that are ours, not tsh extra fields.
 NAME_KEY, MEMBER_ID_KEY = "_name", "_member_id"

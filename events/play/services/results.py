@@ -1,0 +1,259 @@
+"""Results: a player submits, the opponent (or a director) confirms or disputes; directors enter, correct
+and record forfeits, every change kept in the game's audit trail."""
+
+from __future__ import annotations
+
+import re
+
+from django.db import transaction
+from django.utils import timezone
+
+from clubsite.errors import PermissionDenied
+from events.core import results
+from events.models import DivisionPlayer, Game, GameChange, GameKind, GameStatus, Round, RoundStatus
+from events.permissions import can_direct_event
+from events.signals import result_corrected
+
+from .common import PlayError, check_open, require_director
+from .rounds import complete_if_done
+
+
+def _snapshot(game: Game) -> dict:
+    return {
+        "kind": game.kind,
+        "status": game.status,
+        "score_a": game.score_a,
+        "score_b": game.score_b,
+        "spread_a": game.spread_a,
+        "first": game.first,
+        "overtime_a": game.overtime_a,
+        "overtime_b": game.overtime_b,
+    }
+
+
+def _lock_game(game: Game) -> Game:
+    return (
+        Game.objects.select_for_update(of=("self",))  # player_b may be empty: lock only the game row
+        .select_related("round", "division__event", "player_a", "player_b")
+        .get(pk=game.pk)
+    )
+
+
+def _is_director(actor, game: Game) -> bool:
+    return can_direct_event(actor, game.division.event)
+
+
+def _side(actor, game: Game) -> str | None:
+    if not (actor and actor.is_authenticated):
+        return None
+    if game.player_a.user_id == actor.id:
+        return "a"
+    if game.player_b and game.player_b.user_id == actor.id:
+        return "b"
+    return None
+
+
+def _later_round_published(game: Game) -> bool:
+    return Round.objects.filter(
+        division_id=game.division_id,
+        number__gt=game.round_number,
+        status__in=[RoundStatus.PUBLISHED, RoundStatus.COMPLETE],
+    ).exists()
+
+
+def _check_result_input(game: Game, score_a: int, score_b: int) -> None:
+    if game.round.status == RoundStatus.DRAFT:
+        raise PlayError(f"Round {game.round_number} is not published yet.")
+    if game.kind != GameKind.NORMAL or not game.player_b_id:
+        raise PlayError("This is a bye or forfeit: it has no scores to enter.")
+    try:
+        results.validate_scores(int(score_a), int(score_b))
+    except (TypeError, ValueError) as error:
+        raise PlayError(str(error), field="score_a") from None
+
+
+def _apply_scores(game: Game, score_a: int, score_b: int, overtime_a: int, overtime_b: int, first: str) -> None:
+    """Scores as played, less overtime penalties (10 points a minute or part of one), before the result."""
+    if first not in ("", "a", "b"):
+        raise PlayError("Say who went first: player A, player B, or leave it empty.", field="first")
+    if overtime_a < 0 or overtime_b < 0:
+        raise PlayError("Overtime cannot be negative.", field="overtime_a")
+    game.score_a = int(score_a) - results.overtime_penalty(overtime_a)
+    game.score_b = int(score_b) - results.overtime_penalty(overtime_b)
+    game.overtime_a, game.overtime_b = overtime_a, overtime_b
+    game.first = first or game.first
+
+
+def _audit(game: Game, actor, action: str, before: dict, reason: str = "") -> None:
+    GameChange.objects.create(
+        game=game,
+        changed_by=actor if actor and actor.is_authenticated else None,
+        action=action,
+        before=before,
+        after=_snapshot(game),
+        reason=reason,
+    )
+
+
+@transaction.atomic
+def submit_result(
+    actor, game: Game, score_a: int, score_b: int, *, overtime_a: int = 0, overtime_b: int = 0, first: str = ""
+) -> Game:
+    """A player reports their own game (overtime in seconds). A director's entry is confirmed at once."""
+    game = _lock_game(game)
+    director = _is_director(actor, game)
+    if not director:
+        check_open(game.division)  # directors may still correct a finalised division (it is re-rated)
+    side = _side(actor, game)
+    if not director and side is None:
+        raise PermissionDenied("You can only submit the result of your own game.")
+    _check_result_input(game, score_a, score_b)
+    if not director:
+        if game.status == GameStatus.CONFIRMED:
+            raise PlayError("This result is already confirmed; ask a director to correct it.")
+        if game.status == GameStatus.DISPUTED:
+            raise PlayError("This result is disputed; a director will settle it.")
+        if game.status == GameStatus.SUBMITTED:
+            raise PlayError("A result is already submitted for this game: confirm or dispute it instead.")
+        if _later_round_published(game):
+            raise PlayError("The next round is out: only a director can enter this result now.")
+    before = _snapshot(game)
+    _apply_scores(game, score_a, score_b, overtime_a, overtime_b, first)
+    game.submitted_by, game.submitted_at = actor, timezone.now()
+    if director:
+        game.status = GameStatus.CONFIRMED
+        game.confirmed_by, game.confirmed_at = actor, game.submitted_at
+    else:
+        game.status = GameStatus.SUBMITTED
+    game.save()
+    _audit(game, actor, "entered" if director else "submitted", before)
+    complete_if_done(game.round)
+    if director and before["status"] == GameStatus.CONFIRMED:
+        result_corrected.send(sender=Game, game=game, actor=actor)
+    return game
+
+
+@transaction.atomic
+def confirm_result(actor, game: Game) -> Game:
+    """The opponent of whoever submitted (or a director) confirms."""
+    game = _lock_game(game)
+    check_open(game.division)
+    director = _is_director(actor, game)
+    if game.status != GameStatus.SUBMITTED and not (director and game.status == GameStatus.DISPUTED):
+        raise PlayError("There is no submitted result to confirm for this game.")
+    if not director:
+        side = _side(actor, game)
+        if side is None:
+            raise PermissionDenied("Only the opponent or a director can confirm this result.")
+        if game.submitted_by_id == actor.id:
+            raise PlayError("Your opponent confirms the result you submitted.")
+    before = _snapshot(game)
+    game.status = GameStatus.CONFIRMED
+    game.confirmed_by, game.confirmed_at = actor, timezone.now()
+    game.save(update_fields=["status", "confirmed_by", "confirmed_at"])
+    _audit(game, actor, "confirmed", before)
+    complete_if_done(game.round)
+    return game
+
+
+@transaction.atomic
+def dispute_result(actor, game: Game, reason: str = "") -> Game:
+    game = _lock_game(game)
+    check_open(game.division)
+    if game.status != GameStatus.SUBMITTED:
+        raise PlayError("Only a submitted result can be disputed.")
+    side = _side(actor, game)
+    if side is None or game.submitted_by_id == actor.id:
+        raise PermissionDenied("Only the opponent of whoever submitted can dispute this result.")
+    before = _snapshot(game)
+    game.status = GameStatus.DISPUTED
+    game.save(update_fields=["status"])
+    _audit(game, actor, "disputed", before, reason)
+    return game
+
+
+@transaction.atomic
+def set_unplayed(actor, game: Game, kind: str, *, reason: str = "", forfeited_by: str = "a") -> Game:
+    """A director records a forfeit, a late-arrival forfeit, or a void game.
+
+    The player who forfeits is stored as player A; `forfeited_by="b"` swaps the two sides first.
+    """
+    game = _lock_game(game)
+    require_director(actor, game.division.event)  # may correct a finalised division (it is re-rated)
+    if forfeited_by not in ("a", "b"):
+        raise PlayError("Say which player forfeits.", field="forfeited_by")
+    if forfeited_by == "b" and kind != GameKind.VOID:
+        if not game.player_b_id:
+            raise PlayError("This game has no player B.", field="forfeited_by")
+        game.player_a, game.player_b = game.player_b, game.player_a
+        game.overtime_a, game.overtime_b = game.overtime_b, game.overtime_a
+        game.first = {"a": "b", "b": "a"}.get(game.first, game.first)
+    event = game.division.event
+    spreads = {
+        GameKind.FORFEIT: -event.forfeit_spread,
+        GameKind.LATE_FORFEIT: -results.SpreadRules().late_forfeit_spread,
+        GameKind.VOID: 0,
+    }
+    if kind not in spreads:
+        raise PlayError("Choose forfeit, late-arrival forfeit or void.", field="kind")
+    before = _snapshot(game)
+    game.kind, game.spread_a, game.score_a, game.score_b = kind, spreads[kind], None, None
+    game.status, game.confirmed_by, game.confirmed_at = GameStatus.CONFIRMED, actor, timezone.now()
+    game.save()
+    _audit(game, actor, kind, before, reason)
+    complete_if_done(game.round)
+    if before["status"] == GameStatus.CONFIRMED:
+        result_corrected.send(sender=Game, game=game, actor=actor)
+    return game
+
+
+ROUND_LINE = re.compile(r"^\s*(\d+)\s+(-?\d+)\s+(\d+)\s+(-?\d+)\s*$")
+
+
+@transaction.atomic
+def enter_round_results(actor, rnd: Round, text: str) -> list[Game]:
+    """Fast entry as directors type it into tsh: `player-number score player-number score` per line.
+
+    All lines are checked first; one bad line saves nothing and the error names its line.
+    """
+    rnd = Round.objects.select_related("division__event").get(pk=rnd.pk)
+    require_director(actor, rnd.division.event)
+    if rnd.status == RoundStatus.DRAFT:
+        raise PlayError(f"Round {rnd.number} is not published yet.")
+    number_to_player = dict(DivisionPlayer.objects.filter(division=rnd.division).values_list("number", "player_id"))
+    games = {
+        frozenset((g.player_a_id, g.player_b_id)): g
+        for g in rnd.games.filter(kind=GameKind.NORMAL, player_b__isnull=False)
+    }
+    planned: list[tuple[Game, int, int]] = []
+    seen: set[int] = set()
+    for line_no, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        match = ROUND_LINE.match(line)
+        if not match:
+            raise PlayError(
+                f"Line {line_no}: expected 'player-number score player-number score', got {line!r}.", field="text"
+            )
+        n1, s1, n2, s2 = (int(x) for x in match.groups())
+        for n in (n1, n2):
+            if n not in number_to_player:
+                raise PlayError(f"Line {line_no}: there is no player number {n} in {rnd.division.name}.", field="text")
+        p1, p2 = number_to_player[n1], number_to_player[n2]
+        game = games.get(frozenset((p1, p2)))
+        if game is None:
+            raise PlayError(
+                f"Line {line_no}: players {n1} and {n2} are not paired together in round {rnd.number}.", field="text"
+            )
+        if game.pk in seen:
+            raise PlayError(f"Line {line_no}: the game of {n1} and {n2} is entered twice.", field="text")
+        seen.add(game.pk)
+        score_a, score_b = (s1, s2) if game.player_a_id == p1 else (s2, s1)
+        try:
+            results.validate_scores(score_a, score_b)
+        except ValueError as error:
+            raise PlayError(f"Line {line_no}: {error}", field="text") from None
+        planned.append((game, score_a, score_b))
+    if not planned:
+        raise PlayError("Enter at least one result.", field="text")
+    return [submit_result(actor, game, a, b) for game, a, b in planned]

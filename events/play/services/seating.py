@@ -1,0 +1,247 @@
+"""Seating players: divisions by rating, a director's placements, play-up requests, late entrants and
+withdrawals."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from clubsite.errors import PermissionDenied
+from events.core.divisions import UP_ONE, AssignmentError, Band, Candidate, assign_by_bands, split_bands
+from events.models import Division, DivisionPlayer, Entry, EntryStatus, Event, Game, PlayUpRequest, Round, RoundStatus
+from ratings.services import ratings_as_of
+
+from .common import PlayError, check_open, lock_division, require_director
+from .rounds import missed_round
+
+
+@transaction.atomic
+def add_late_entrant(actor, division: Division, player, *, rating: int = 0) -> DivisionPlayer:
+    """A player joining after play began: their missed rounds are scored as the division sets."""
+    division = lock_division(division.pk)
+    require_director(actor, division.event)
+    check_open(division)
+    if DivisionPlayer.objects.filter(division=division, player=player).exists():
+        raise PlayError(f"{player} is already in {division.name}.")
+    rounds = list(division.rounds.order_by("number"))
+    number = (division.seats.aggregate(n=Max("number"))["n"] or 0) + 1
+    seat = DivisionPlayer.objects.create(
+        division=division, player=player, number=number, rating=rating, joined_in_round=len(rounds) + 1
+    )
+    Game.objects.bulk_create(missed_round(division, rnd, seat) for rnd in rounds)
+    return seat
+
+
+@transaction.atomic
+def withdraw_player(actor, seat: DivisionPlayer) -> DivisionPlayer:
+    """From the next round on, the player is not paired; their rounds are scored as the division sets."""
+    division = lock_division(seat.division_id)
+    require_director(actor, division.event)
+    check_open(division)
+    seat = DivisionPlayer.objects.select_for_update().get(pk=seat.pk)
+    last = division.rounds.exclude(status=RoundStatus.DRAFT).aggregate(n=Max("number"))["n"] or 0
+    seat.withdrawn_after_round = last
+    seat.save(update_fields=["withdrawn_after_round"])
+    return seat
+
+
+def ratings_on(event: Event, player_ids: Iterable[int], day) -> dict[int, int]:
+    """Each player's rating on the event's list at the start of `day`; unrated players are absent."""
+    if not event.rating_list_id:
+        return {}
+    return {pid: rating for pid, (rating, _games) in ratings_as_of(event.rating_list, day, list(player_ids)).items()}
+
+
+@dataclass
+class AssignmentReport:
+    placed: dict[str, list[tuple[str, int, str]]]  # division -> (name, rating, reason)
+    as_of: object
+
+
+@transaction.atomic
+def assign_divisions(actor, event: Event, *, split_into: int | None = None, as_of=None) -> AssignmentReport:
+    """Places every confirmed entrant in a division by their rating as of `as_of`.
+
+    With `split_into`, the divisions are (re)made as K divisions of about equal size; otherwise the
+    event's divisions and their bands are used (one division per category when there are none).
+    Director placements are kept. Refused once play has started.
+    """
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    require_director(actor, event)
+    if Round.objects.filter(division__event=event).exists():
+        raise PlayError("Play has started: divisions can no longer be reassigned.")
+    as_of = as_of or (
+        timezone.localtime(event.registration_closes_at, event.zone).date()
+        if event.registration_closes_at
+        else timezone.localdate()
+    )
+    entries = list(
+        Entry.objects.filter(event=event, status=EntryStatus.CONFIRMED)
+        .select_related("player", "play_up")
+        .order_by("accepted_at", "pk")
+    )
+    if not entries:
+        raise PlayError("There are no confirmed entrants to place.")
+    rating = ratings_on(event, [e.player_id for e in entries], as_of)
+    fixed = {
+        s.entry_id: s
+        for s in DivisionPlayer.objects.filter(division__event=event, placed_by_director=True).select_related(
+            "division"
+        )
+    }
+
+    if split_into:
+        if split_into < 1 or split_into > 26:
+            raise PlayError("Split into between 1 and 26 divisions.", field="split_into")
+        names = [chr(ord("A") + i) for i in range(split_into)]
+        bands = split_bands([rating.get(e.player_id, 0) for e in entries], names)
+        DivisionPlayer.objects.filter(division__event=event).exclude(division__name__in=names).update(
+            placed_by_director=False
+        )
+        fixed = {k: s for k, s in fixed.items() if s.division.name in names}
+        Division.objects.filter(event=event).exclude(name__in=names).delete()
+        for i, band in enumerate(bands):
+            Division.objects.update_or_create(
+                event=event,
+                name=band.name,
+                defaults=dict(
+                    position=i, rating_min=band.min_rating, rating_max=band.max_rating, takes_unrated=band.takes_unrated
+                ),
+            )
+    divisions = list(event.divisions.order_by("position", "name"))
+    if not divisions:
+        categories = list(event.categories.order_by("position", "pk"))
+        divisions = [
+            Division.objects.create(event=event, category=c, name=c.name[:50], position=i)
+            for i, c in enumerate(categories)
+        ]
+    by_name = {d.name: d for d in divisions}
+    by_category = {d.category_id: d for d in divisions if d.category_id}
+
+    if by_category and not any(d.rating_min or d.rating_max for d in divisions):
+        # Divisions are the categories: everyone plays in the category they entered.
+        placements = {
+            e.pk: (by_category[e.category_id].name, "category entered") for e in entries if e.category_id in by_category
+        }
+    else:
+        bands = [Band(d.name, d.rating_min, d.rating_max, d.takes_unrated) for d in divisions]
+        candidates = []
+        for e in entries:
+            seat = fixed.get(e.pk)
+            request = getattr(e, "play_up", None)
+            candidates.append(
+                Candidate(
+                    id=e.pk,
+                    rating=rating.get(e.player_id, 0),
+                    play_up_to=(request.division_name or UP_ONE) if request else None,
+                    fixed_to=seat.division.name if seat else None,
+                    fixed_reason=seat.assigned_reason if seat else "",
+                )
+            )
+        try:
+            placements = {p.id: (p.division, p.reason) for p in assign_by_bands(candidates, bands)}
+        except AssignmentError as error:
+            raise PlayError(str(error)) from None
+
+    DivisionPlayer.objects.filter(division__event=event).delete()
+    report = AssignmentReport(placed={d.name: [] for d in divisions}, as_of=as_of)
+    seats, numbers = [], {d.name: 0 for d in divisions}
+    ordered = sorted(entries, key=lambda e: (-rating.get(e.player_id, 0), e.player.full_name))
+    for e in ordered:
+        if e.pk not in placements:
+            continue
+        name, reason = placements[e.pk]
+        numbers[name] += 1
+        seats.append(
+            DivisionPlayer(
+                division=by_name[name],
+                player=e.player,
+                entry=e,
+                number=numbers[name],
+                rating=rating.get(e.player_id, 0),
+                assigned_reason=reason,
+                placed_by_director=e.pk in fixed,
+            )
+        )
+        report.placed[name].append((e.player.full_name, rating.get(e.player_id, 0), reason))
+    DivisionPlayer.objects.bulk_create(seats)
+    for e in entries:
+        e.division = by_name[placements[e.pk][0]] if e.pk in placements else None
+    Entry.objects.bulk_update(entries, ["division"])
+    return report
+
+
+@transaction.atomic
+def place_entrant(actor, entry, division: Division, reason: str) -> DivisionPlayer:
+    """A director's placement, kept with its reason (and kept when divisions are reassigned)."""
+    division = lock_division(division.pk)
+    require_director(actor, division.event)
+    if entry.event_id != division.event_id:
+        raise PlayError("That entrant is not in this event.")
+    if not reason.strip():
+        raise PlayError("Give a reason for placing the player by hand.", field="reason")
+    if division.rounds.exists():
+        raise PlayError("Play has started in that division.")
+    DivisionPlayer.objects.filter(entry=entry).delete()
+    number = (division.seats.aggregate(n=Max("number"))["n"] or 0) + 1
+    seat = DivisionPlayer.objects.create(
+        division=division,
+        player=entry.player,
+        entry=entry,
+        number=number,
+        rating=0,
+        assigned_reason=reason.strip(),
+        placed_by_director=True,
+    )
+    entry.division = division
+    entry.save(update_fields=["division"])
+    return seat
+
+
+@transaction.atomic
+def request_play_up(actor, entry, division_name: str = ""):
+    if not (entry.player.user_id and entry.player.user_id == getattr(actor, "id", None)):
+        raise PermissionDenied("Only the entrant can ask to play up.")
+    return PlayUpRequest.objects.update_or_create(entry=entry, defaults={"division_name": division_name})[0]
+
+
+@transaction.atomic
+def save_division(
+    actor,
+    event: Event,
+    name: str,
+    *,
+    rating_min: int | None = None,
+    rating_max: int | None = None,
+    takes_unrated: bool = False,
+) -> Division:
+    """Creates a division of the event, or changes the rating band of the one with that name."""
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    require_director(actor, event)
+    name = (name or "").strip()
+    if not name:
+        raise PlayError("Name the division.", field="name")
+    if rating_min is not None and rating_max is not None and rating_min > rating_max:
+        raise PlayError("The band's lowest rating is above its highest.", field="rating_min")
+    division = Division.objects.filter(event=event, name=name).first()
+    if division and division.rounds.exists():
+        raise PlayError(f"Play has started in {name}: its band can no longer change.", field="name")
+    if division is None:
+        last = event.divisions.aggregate(n=Max("position"))["n"]
+        position = 0 if last is None else last + 1
+        division = Division(event=event, name=name, position=position)
+    division.rating_min, division.rating_max, division.takes_unrated = rating_min, rating_max, takes_unrated
+    division.save()
+    return division
+
+
+@transaction.atomic
+def publish_assignments(actor, event: Event) -> None:
+    require_director(actor, event)
+    if not DivisionPlayer.objects.filter(division__event=event).exists():
+        raise PlayError("Assign divisions before publishing them.")
+    event.divisions.update(assignments_published=True)

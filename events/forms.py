@@ -8,7 +8,7 @@ from django import forms
 from django.conf import settings
 from django.utils import timezone
 
-from players.forms import ServiceFormMixin
+from clubsite.ui import ServiceFormMixin
 from players.models import Club
 
 from .models import Category, Event, EventKind, GroupEntry, PaymentMethod, PrizeKind

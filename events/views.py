@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from clubsite.errors import ServiceError
+from clubsite.ui import run_service
 from players.roles import is_association_staff, is_organiser, player_of
 
 from . import calendar, services
@@ -79,21 +80,6 @@ def _categories(event: Event) -> list[Category]:
             Prefetch("prizes", queryset=Prize.objects.order_by("position", F("rank_from").asc(nulls_last=True), "pk")),
         )
     )
-
-
-def _run_service(request, form, call, success: str):
-    """Calls a service; on a refusal shows it on the form and returns None."""
-    try:
-        result = call()
-    except ServiceError as error:
-        if form is not None:
-            form.add_service_error(error)
-        else:
-            messages.error(request, error.message)
-        return None
-    if success:
-        messages.success(request, success)
-    return result if result is not None else True
 
 
 # --- public pages -------------------------------------------------------------------------------
@@ -215,9 +201,8 @@ def enter(request, slug: str):
     form = EntryForm(request.POST or None, categories=eligible, event=event)
     if request.method == "POST" and form.is_valid():
         category, fee = parse_option(form.cleaned_data["option"])
-        entry = _run_service(
+        entry = run_service(
             request,
-            form,
             lambda: services.register_entry(
                 request.user,
                 event,
@@ -227,7 +212,7 @@ def enter(request, slug: str):
                 accept_rules=form.cleaned_data.get("accept_rules", False),
                 phone=form.cleaned_data["phone"],
             ),
-            "",
+            form=form,
         )
         if entry:
             if entry.status == EntryStatus.WAITLISTED:
@@ -312,7 +297,7 @@ def my_entries(request):
 
 def _entry_action(request, pk: int, call, success: str):
     entry = get_object_or_404(Entry.objects.select_related("event"), pk=pk)
-    _run_service(request, None, lambda: call(request.user, entry), success)
+    run_service(request, lambda: call(request.user, entry), success=success)
     return redirect("events:my_entries")
 
 
@@ -343,11 +328,11 @@ def replace_student(request, pk: int):
         raise Http404("No such group entry")
     form = ReplaceStudentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        if _run_service(
+        if run_service(
             request,
-            form,
             lambda: services.replace_group_student(request.user, entry, **form.cleaned_data),
-            "The name is changed.",
+            form=form,
+            success="The name is changed.",
         ):
             return redirect("events:my_entries")
     return render(request, "events/replace_student.html", {"entry": entry, "event": entry.event, "form": form})
@@ -373,7 +358,7 @@ def create_event(request):
         raise HttpForbidden("Only organisers can announce events.")
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        event = _run_service(request, form, lambda: services.create_event(request.user, **form.service_fields()), "")
+        event = run_service(request, lambda: services.create_event(request.user, **form.service_fields()), form=form)
         if event:
             messages.success(request, "The event is saved as a draft. Add its categories, then publish it.")
             return redirect("events:manage", event.slug)
@@ -385,8 +370,11 @@ def edit_event(request, slug: str):
     event = _managed_event(request, slug)
     form = EventForm(request.POST or None, instance=Event.objects.get(pk=event.pk))
     if request.method == "POST" and form.is_valid():
-        if _run_service(
-            request, form, lambda: services.update_event(request.user, event, **form.service_fields()), "Saved."
+        if run_service(
+            request,
+            lambda: services.update_event(request.user, event, **form.service_fields()),
+            form=form,
+            success="Saved.",
         ):
             return redirect("events:manage", event.slug)
     return render(request, "events/event_form.html", {"form": form, "event": event})
@@ -418,9 +406,8 @@ def edit_category(request, slug: str, pk: int | None = None):
     prizes = (PrizeFormSet if category else NewPrizeFormSet)(data, prefix="prizes", initial=prize_initial)
     if request.method == "POST" and form.is_valid() and fees.is_valid() and prizes.is_valid():
         fields = {name: form.cleaned_data.get(name) for name in CategoryForm.Meta.fields}
-        saved = _run_service(
+        saved = run_service(
             request,
-            form,
             lambda: services.save_category(
                 request.user,
                 event,
@@ -429,7 +416,8 @@ def edit_category(request, slug: str, pk: int | None = None):
                 prizes=formset_rows(prizes, "description"),
                 **fields,
             ),
-            "Category saved.",
+            form=form,
+            success="Category saved.",
         )
         if saved:
             return redirect("events:manage", event.slug)
@@ -445,7 +433,7 @@ def edit_category(request, slug: str, pk: int | None = None):
 def delete_category(request, slug: str, pk: int):
     event = _managed_event(request, slug)
     category = get_object_or_404(Category, pk=pk, event=event)
-    _run_service(request, None, lambda: services.delete_category(request.user, category), "Category removed.")
+    run_service(request, lambda: services.delete_category(request.user, category), success="Category removed.")
     return redirect("events:manage", event.slug)
 
 
@@ -465,15 +453,14 @@ def lifecycle(request, slug: str, action: str):
     if action == "cancel":
         form = CancelEventForm(request.POST)
         reason = form.cleaned_data["reason"] if form.is_valid() else ""
-        _run_service(
+        run_service(
             request,
-            None,
             lambda: services.cancel_event(request.user, event, reason),
-            "The event is cancelled; entrants are told.",
+            success="The event is cancelled; entrants are told.",
         )
     elif action in LIFECYCLE:
         call, success = LIFECYCLE[action]
-        _run_service(request, None, lambda: call(request.user, event), success)
+        run_service(request, lambda: call(request.user, event), success=success)
     else:
         raise Http404("No such action")
     return redirect("events:manage", event.slug)
@@ -536,8 +523,8 @@ def email_entrants(request, slug: str):
     event = _managed_event(request, slug)
     form = EmailEntrantsForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        sent = _run_service(
-            request, form, lambda: services.email_entrants(request.user, event, **form.cleaned_data), ""
+        sent = run_service(
+            request, lambda: services.email_entrants(request.user, event, **form.cleaned_data), form=form
         )
         if sent is not None:
             messages.success(request, f"Message sent to {sent} addresses.")
@@ -557,11 +544,11 @@ def record_payment(request, pk: int):
     entry = _managed_entry(request, pk)
     form = PaymentForm(request.POST or None, initial={"amount": entry.balance, "method": "in_person"})
     if request.method == "POST" and form.is_valid():
-        if _run_service(
+        if run_service(
             request,
-            form,
             lambda: services.record_payment(request.user, entry, **form.cleaned_data),
-            "Payment recorded.",
+            form=form,
+            success="Payment recorded.",
         ):
             return redirect("events:manage", entry.event.slug)
     payments = entry.payments.select_related("recorded_by")
@@ -579,7 +566,9 @@ def move_entry(request, pk: int):
     )
     if request.method == "POST" and form.is_valid():
         category, fee = parse_option(form.cleaned_data["option"])
-        if _run_service(request, form, lambda: services.move_entry(request.user, entry, category, fee), "Entry moved."):
+        if run_service(
+            request, lambda: services.move_entry(request.user, entry, category, fee), form=form, success="Entry moved."
+        ):
             return redirect("events:manage", entry.event.slug)
     return render(request, "events/move_entry.html", {"entry": entry, "event": entry.event, "form": form})
 
@@ -588,5 +577,5 @@ def move_entry(request, pk: int):
 @require_POST
 def cancel_entry(request, pk: int):
     entry = _managed_entry(request, pk)
-    _run_service(request, None, lambda: services.cancel_entry(request.user, entry), "Entry cancelled.")
+    run_service(request, lambda: services.cancel_entry(request.user, entry), success="Entry cancelled.")
     return redirect("events:manage", entry.event.slug)

@@ -3,6 +3,8 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
 
+from clubsite.ui import ServiceFormMixin
+
 from .models import Club, Player
 
 
@@ -14,14 +16,6 @@ class SignupForm(AllauthSignupForm):
         user.first_name = self.cleaned_data["full_name"][:150]
         user.save(update_fields=["first_name"])
         return user
-
-
-class ServiceFormMixin:
-    """Shows a ServiceError on the field it names (or the whole form)."""
-
-    def add_service_error(self, error):
-        field = error.field if error.field in self.fields else None
-        self.add_error(field, error.message)
 
 
 class ProfileForm(ServiceFormMixin, forms.ModelForm):

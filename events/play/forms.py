@@ -6,9 +6,9 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
 
+from clubsite.ui import ServiceFormMixin
 from events.core.pairing import SYSTEMS as PAIRING_SYSTEMS
 from events.models import GameKind
-from players.forms import ServiceFormMixin
 
 OVERTIME = re.compile(r"^\s*(?:(\d{1,3}):)?(\d{1,2})\s*$")
 

@@ -15,6 +15,7 @@ from django.utils.formats import date_format
 from django.views.decorators.http import require_POST
 
 from clubsite.errors import ServiceError
+from clubsite.ui import run_service
 from events.core import pairing
 from events.core import results as pure_results
 from events.core import standings as pure_standings
@@ -94,18 +95,6 @@ def _round(division: Division, number: int, *, directing: bool) -> Round:
         raise Http404("This round is not published yet.")
     rnd.division = division
     return rnd
-
-
-def _run(request, call, success: str = ""):
-    """Calls a service; a refusal becomes an error message and the result None."""
-    try:
-        result = call()
-    except ServiceError as error:
-        messages.error(request, error.message)
-        return None
-    if success:
-        messages.success(request, success)
-    return True if result is None else result
 
 
 def _seats(division: Division) -> dict[int, DivisionPlayer]:
@@ -232,7 +221,9 @@ def assign(request, slug: str):
         return redirect("events:play_divisions", event.slug)
     data = form.cleaned_data
     split = data["split_into"] if data["mode"] == "split" else None
-    report = _run(request, lambda: play.assign_divisions(request.user, event, split_into=split, as_of=data["as_of"]))
+    report = run_service(
+        request, lambda: play.assign_divisions(request.user, event, split_into=split, as_of=data["as_of"])
+    )
     if report:
         counts = ", ".join(f"{name}: {len(rows)}" for name, rows in report.placed.items())
         messages.success(
@@ -247,7 +238,7 @@ def save_band(request, slug: str):
     event = _directed_event(request, slug)
     form = DivisionBandForm(request.POST, prefix="band")
     if form.is_valid():
-        _run(request, lambda: play.save_division(request.user, event, **form.cleaned_data), "Division saved.")
+        run_service(request, lambda: play.save_division(request.user, event, **form.cleaned_data), "Division saved.")
     else:
         messages.error(request, "; ".join(e for errors in form.errors.values() for e in errors))
     return redirect("events:play_divisions", event.slug)
@@ -262,7 +253,7 @@ def place(request, slug: str):
     if form.is_valid():
         entry = entries.get(pk=form.cleaned_data["entry"])
         division = _division(event, form.cleaned_data["division"])
-        _run(
+        run_service(
             request,
             lambda: play.place_entrant(request.user, entry, division, form.cleaned_data["reason"]),
             f"{entry.player.full_name} placed in {division.name}.",
@@ -276,7 +267,7 @@ def place(request, slug: str):
 @require_POST
 def publish_assignments(request, slug: str):
     event = _directed_event(request, slug)
-    _run(request, lambda: play.publish_assignments(request.user, event), "Division assignments are published.")
+    run_service(request, lambda: play.publish_assignments(request.user, event), "Division assignments are published.")
     return redirect("events:play_divisions", event.slug)
 
 
@@ -289,7 +280,7 @@ def play_up(request, slug: str):
     if entry is None:
         raise HttpForbidden("Only an entrant can ask to play up.")
     name = request.POST.get("division_name", "").strip()[:50]
-    _run(
+    run_service(
         request,
         lambda: play.request_play_up(request.user, entry, name),
         "Your request to play up is with the director.",
@@ -414,7 +405,7 @@ def _draft_action(request, slug, pk, number, call, success):
     event = _directed_event(request, slug)
     div = _division(event, pk)
     rnd = _round(div, number, directing=True)
-    return event, div, rnd, _run(request, lambda: call(request.user, rnd), success)
+    return event, div, rnd, run_service(request, lambda: call(request.user, rnd), success)
 
 
 @login_required
@@ -429,7 +420,9 @@ def swap(request, slug: str, pk: int, number: int):
     if not form.is_valid():
         return round_page(request, slug, pk, number, swap_form=form)
     data = form.cleaned_data
-    _run(request, lambda: play.swap_players(request.user, rnd, data["player_x"], data["player_y"]), "Players swapped.")
+    run_service(
+        request, lambda: play.swap_players(request.user, rnd, data["player_x"], data["player_y"]), "Players swapped."
+    )
     return redirect("events:play_round", event.slug, div.pk, rnd.number)
 
 
@@ -537,7 +530,7 @@ def game_result(request, slug: str, game_pk: int):
 @require_POST
 def director_confirm(request, slug: str, game_pk: int):
     event, game = _game_for_director(request, slug, game_pk)
-    _run(request, lambda: play.confirm_result(request.user, game), "Result confirmed.")
+    run_service(request, lambda: play.confirm_result(request.user, game), "Result confirmed.")
     return redirect("events:play_round", event.slug, game.division_id, game.round_number)
 
 
@@ -627,7 +620,7 @@ def submit(request, slug: str, game_pk: int):
 @require_POST
 def confirm(request, slug: str, game_pk: int):
     event, game = _players_game(request, slug, game_pk)
-    _run(request, lambda: play.confirm_result(request.user, game), "Result confirmed. Thank you!")
+    run_service(request, lambda: play.confirm_result(request.user, game), "Result confirmed. Thank you!")
     return redirect("events:play_my_game", event.slug)
 
 
@@ -637,7 +630,9 @@ def dispute(request, slug: str, game_pk: int):
     event, game = _players_game(request, slug, game_pk)
     form = DisputeForm(request.POST)
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
-    _run(request, lambda: play.dispute_result(request.user, game, reason), "Disputed: a director will settle it.")
+    run_service(
+        request, lambda: play.dispute_result(request.user, game, reason), "Disputed: a director will settle it."
+    )
     return redirect("events:play_my_game", event.slug)
 
 
@@ -735,7 +730,7 @@ def finalise(request, slug: str, pk: int):
     event = _directed_event(request, slug)
     div = _division(event, pk)
     note = " Rating starts once every division is final." if event.rated and event.rating_list_id else ""
-    _run(
+    run_service(
         request,
         lambda: play.finalise_division(request.user, div),
         f"{div.name} is final: its results are locked.{note}",
@@ -762,7 +757,7 @@ def late_entrant(request, slug: str, pk: int):
     form = LateEntrantForm(request.POST, prefix="late", entries=entries)
     if form.is_valid():
         entry = entries.get(pk=form.cleaned_data["entry"])
-        _run(
+        run_service(
             request,
             lambda: play.add_late_entrant(request.user, div, entry.player, rating=form.cleaned_data["rating"] or 0),
             f"{entry.player.name} joins {div.name}; earlier rounds are scored as {div.get_missed_rounds_as_display()}.",
@@ -778,7 +773,7 @@ def withdraw(request, slug: str, pk: int, number: int):
     event = _directed_event(request, slug)
     div = _division(event, pk)
     seat = get_object_or_404(DivisionPlayer.objects.select_related("player"), division=div, number=number)
-    _run(
+    run_service(
         request,
         lambda: play.withdraw_player(request.user, seat),
         f"{seat.player.name} is withdrawn from the next round.",

@@ -8,6 +8,7 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from clubsite.errors import PermissionDenied
+from clubsite.status import move
 from players.models import Association
 from players.roles import is_organiser
 
@@ -312,14 +313,6 @@ def delete_category(actor, category: Category) -> None:
 # --- lifecycle ----------------------------------------------------------------------------------
 
 
-def _move(event: Event, target: str) -> None:
-    if target not in Event.TRANSITIONS[event.status]:
-        raise EventError(
-            f"A {event.get_status_display().lower()} event cannot become {EventStatus(target).label.lower()}."
-        )
-    event.status = target
-
-
 def publish_event(actor, event: Event) -> Event:
     """Makes a draft public. Registration opens at its opening time (or when the organiser opens it)."""
     with transaction.atomic():
@@ -331,7 +324,7 @@ def publish_event(actor, event: Event) -> Event:
             raise EventError("Add at least one category before publishing.")
         if not event.registration_closes_at:
             raise EventError("Set the closing date for registration before publishing.", field="registration_closes_at")
-        _move(event, EventStatus.PUBLISHED)
+        move(event, EventStatus.PUBLISHED)
         event.published_at = now()
         event.save()
         sync_status(event)
@@ -348,7 +341,7 @@ def open_registration(actor, event: Event) -> Event:
         moment = now()
         if event.registration_closes_at and event.registration_closes_at <= moment:
             raise EventError("The closing date has passed: set a later one first.", field="registration_closes_at")
-        _move(event, EventStatus.REGISTRATION_OPEN)
+        move(event, EventStatus.REGISTRATION_OPEN)
         if not event.registration_opens_at or event.registration_opens_at > moment:
             event.registration_opens_at = moment
         event.save()
@@ -363,7 +356,7 @@ def close_registration(actor, event: Event) -> Event:
         require_manager(actor, event, "close registration")
         if event.status == EventStatus.REGISTRATION_CLOSED:
             raise EventError("Registration is already closed.")
-        _move(event, EventStatus.REGISTRATION_CLOSED)
+        move(event, EventStatus.REGISTRATION_CLOSED)
         event.registration_closed_at = now()
         event.save()
     return event
@@ -374,9 +367,9 @@ def start_event(actor, event: Event) -> Event:
         event = sync_status(lock_event(event.pk))
         require_manager(actor, event, "start it")
         if event.status == EventStatus.REGISTRATION_OPEN:
-            _move(event, EventStatus.REGISTRATION_CLOSED)
+            move(event, EventStatus.REGISTRATION_CLOSED)
             event.registration_closed_at = now()
-        _move(event, EventStatus.IN_PROGRESS)
+        move(event, EventStatus.IN_PROGRESS)
         event.save()
     return event
 
@@ -385,7 +378,7 @@ def complete_event(actor, event: Event) -> Event:
     with transaction.atomic():
         event = lock_event(event.pk)
         require_manager(actor, event, "complete it")
-        _move(event, EventStatus.COMPLETED)
+        move(event, EventStatus.COMPLETED)
         event.save()
     return event
 
@@ -395,7 +388,7 @@ def cancel_event(actor, event: Event, reason: str = "") -> Event:
     with transaction.atomic():
         event = lock_event(event.pk)
         require_manager(actor, event, "cancel it")
-        _move(event, EventStatus.CANCELLED)
+        move(event, EventStatus.CANCELLED)
         moment = now()
         event.cancelled_at = moment
         event.cancellation_reason = (reason or "").strip()

@@ -6,6 +6,7 @@ from decimal import Decimal
 from django.db import transaction
 
 from clubsite.errors import PermissionDenied
+from clubsite.status import move
 from players.models import Player
 from players.services import ensure_own_player
 
@@ -137,7 +138,7 @@ def _end_entry(actor, entry: Entry, status: str, *, managers_only: bool) -> Entr
         if event.status in (EventStatus.IN_PROGRESS, EventStatus.COMPLETED) and not can_manage_event(actor, event):
             raise RegistrationError("The event has started: ask the tournament director.")
         freed = entry.holds_place
-        entry.status = status
+        move(entry, status)
         entry.ended_at = now()
         entry.save(update_fields=["status", "ended_at"])
         if freed:
@@ -169,7 +170,7 @@ def move_entry(actor, entry: Entry, category, fee=None) -> Entry:
         entry.fee = fee
         entry.amount_due = fee.amount if fee else Decimal("0")
         if entry.status == EntryStatus.PENDING_PAYMENT and entry.balance <= 0:
-            entry.status = EntryStatus.CONFIRMED
+            move(entry, EntryStatus.CONFIRMED)
             entry.confirmed_at = now()
         entry.save(update_fields=["category", "fee", "amount_due", "status", "confirmed_at"])
         offer_free_places(event)

@@ -4,6 +4,8 @@ from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
 
+from clubsite.status import move
+
 from ..models import Entry, EntryStatus, Payment, PaymentMethod
 from .common import RegistrationError, lock_event, now, require_manager
 from .notify import mail_entry
@@ -56,7 +58,7 @@ def record_payment(actor, entry: Entry, *, amount, method: str, reference: str =
         entry.amount_paid += amount
         fields = ["amount_paid"]
         if entry.status == EntryStatus.PENDING_PAYMENT and entry.balance <= 0:
-            entry.status = EntryStatus.CONFIRMED
+            move(entry, EntryStatus.CONFIRMED)
             entry.confirmed_at = moment
             fields += ["status", "confirmed_at"]
         entry.save(update_fields=fields)

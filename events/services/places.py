@@ -8,6 +8,8 @@ from decimal import Decimal
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 
+from clubsite.status import move
+
 from ..models import PLACE_HOLDING_STATUSES, Category, Entry, EntryStatus, Event
 from .common import RegistrationError
 
@@ -110,7 +112,7 @@ def insert_entry(entry: Entry) -> Entry:
 
 
 def place_entry(entry: Entry, status: str, moment) -> None:
-    entry.status = status
+    move(entry, status)
     if status == EntryStatus.PENDING_PAYMENT:
         entry.payment_due_at = moment + timedelta(hours=entry.event.payment_hold_hours)
     elif status == EntryStatus.CONFIRMED:

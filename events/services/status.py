@@ -4,6 +4,8 @@ read or written (so it holds with no scheduler running) and by a periodic task."
 from django.db import transaction
 from django.db.models import Q
 
+from clubsite.status import move
+
 from ..models import Event, EventStatus
 from .common import RegistrationError, local_text, lock_event, now
 
@@ -14,16 +16,16 @@ def sync_status(event: Event) -> Event:
     changed = []
     closes = event.registration_closes_at
     if event.status == EventStatus.PUBLISHED and closes and moment >= closes:
-        event.status = EventStatus.REGISTRATION_CLOSED
+        move(event, EventStatus.REGISTRATION_CLOSED)
         event.registration_closed_at = closes
         changed = ["status", "registration_closed_at"]
     elif (
         event.status == EventStatus.PUBLISHED and event.registration_opens_at and event.registration_opens_at <= moment
     ):
-        event.status = EventStatus.REGISTRATION_OPEN
+        move(event, EventStatus.REGISTRATION_OPEN)
         changed = ["status"]
     elif event.status == EventStatus.REGISTRATION_OPEN and closes and moment >= closes:
-        event.status = EventStatus.REGISTRATION_CLOSED
+        move(event, EventStatus.REGISTRATION_CLOSED)
         event.registration_closed_at = closes
         changed = ["status", "registration_closed_at"]
     if changed:

@@ -6,6 +6,7 @@ from datetime import timedelta
 from django.db import transaction
 
 from clubsite.errors import PermissionDenied
+from clubsite.status import move
 
 from ..models import Entry, EntryStatus, Event, EventStatus
 from ..permissions import can_manage_event
@@ -42,7 +43,7 @@ def offer_free_places(event: Event) -> list[Entry]:
     for entry in waiting:
         if not current.has_room(event, entry.category):
             continue
-        entry.status = EntryStatus.OFFERED
+        move(entry, EntryStatus.OFFERED)
         entry.offered_at = moment
         entry.offer_expires_at = moment + timedelta(hours=event.offer_hold_hours)
         entry.offer_reminded_at = None
@@ -96,7 +97,7 @@ def _end_overdue(status: str, deadline: str, ended_as: str, template: str, subje
             event = sync_status(lock_event(event_id))
             due = Entry.objects.select_for_update(of=("self",)).filter(event=event, **overdue)
             for entry in due.select_related("player", "group", "category"):
-                entry.status = ended_as
+                move(entry, ended_as)
                 entry.ended_at = moment
                 entry.save(update_fields=["status", "ended_at"])
                 entry.event = event

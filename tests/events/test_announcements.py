@@ -9,6 +9,7 @@ from django.core import mail
 from django.utils import timezone
 
 from clubsite.errors import PermissionDenied
+from clubsite.status import TransitionRefused
 from events import services
 from events.models import Category, EntryStatus, Event, EventStatus, Fee, Prize
 from tests.events.factories import (
@@ -199,7 +200,7 @@ def test_open_now_close_early_start_and_complete():
         services.register_entry(player_with_account().user, event, category=category, fee=fee)
     assert services.start_event(owner, event).status == EventStatus.IN_PROGRESS
     assert services.complete_event(owner, event).status == EventStatus.COMPLETED
-    with pytest.raises(services.EventError, match="completed event cannot become cancelled"):
+    with pytest.raises(TransitionRefused, match="A completed event cannot become cancelled"):
         services.cancel_event(owner, event)
 
 

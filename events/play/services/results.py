@@ -9,6 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from clubsite.errors import PermissionDenied
+from clubsite.status import move
 from events.core import results
 from events.models import DivisionPlayer, Game, GameChange, GameKind, GameStatus, Round, RoundStatus
 from events.permissions import can_direct_event
@@ -121,10 +122,10 @@ def submit_result(
     _apply_scores(game, score_a, score_b, overtime_a, overtime_b, first)
     game.submitted_by, game.submitted_at = actor, timezone.now()
     if director:
-        game.status = GameStatus.CONFIRMED
+        move(game, GameStatus.CONFIRMED)
         game.confirmed_by, game.confirmed_at = actor, game.submitted_at
     else:
-        game.status = GameStatus.SUBMITTED
+        move(game, GameStatus.SUBMITTED)
     game.save()
     _audit(game, actor, "entered" if director else "submitted", before)
     complete_if_done(game.round)
@@ -148,7 +149,7 @@ def confirm_result(actor, game: Game) -> Game:
         if game.submitted_by_id == actor.id:
             raise PlayError("Your opponent confirms the result you submitted.")
     before = _snapshot(game)
-    game.status = GameStatus.CONFIRMED
+    move(game, GameStatus.CONFIRMED)
     game.confirmed_by, game.confirmed_at = actor, timezone.now()
     game.save(update_fields=["status", "confirmed_by", "confirmed_at"])
     _audit(game, actor, "confirmed", before)
@@ -166,7 +167,7 @@ def dispute_result(actor, game: Game, reason: str = "") -> Game:
     if side is None or game.submitted_by_id == actor.id:
         raise PermissionDenied("Only the opponent of whoever submitted can dispute this result.")
     before = _snapshot(game)
-    game.status = GameStatus.DISPUTED
+    move(game, GameStatus.DISPUTED)
     game.save(update_fields=["status"])
     _audit(game, actor, "disputed", before, reason)
     return game
@@ -198,7 +199,8 @@ def set_unplayed(actor, game: Game, kind: str, *, reason: str = "", forfeited_by
         raise PlayError("Choose forfeit, late-arrival forfeit or void.", field="kind")
     before = _snapshot(game)
     game.kind, game.spread_a, game.score_a, game.score_b = kind, spreads[kind], None, None
-    game.status, game.confirmed_by, game.confirmed_at = GameStatus.CONFIRMED, actor, timezone.now()
+    move(game, GameStatus.CONFIRMED)
+    game.confirmed_by, game.confirmed_at = actor, timezone.now()
     game.save()
     _audit(game, actor, kind, before, reason)
     complete_if_done(game.round)

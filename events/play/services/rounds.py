@@ -8,6 +8,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from clubsite.status import move
 from events.core import pairing
 from events.core import standings as pure_standings
 from events.models import Division, DivisionPlayer, Game, GameKind, GameStatus, Round, RoundStatus
@@ -156,7 +157,7 @@ def publish_round(actor, rnd: Round) -> Round:
     earlier = rnd.division.rounds.filter(number__lt=rnd.number, status=RoundStatus.DRAFT)
     if earlier.exists():
         raise PlayError("Publish the earlier rounds first.")
-    rnd.status = RoundStatus.PUBLISHED
+    move(rnd, RoundStatus.PUBLISHED)
     rnd.published_at = timezone.now()
     rnd.save(update_fields=["status", "published_at"])
     complete_if_done(rnd)
@@ -171,5 +172,5 @@ def delete_draft_round(actor, rnd: Round) -> None:
 
 def complete_if_done(rnd: Round) -> None:
     if rnd.status == RoundStatus.PUBLISHED and not rnd.games.exclude(status=GameStatus.CONFIRMED).exists():
-        rnd.status = RoundStatus.COMPLETE
+        move(rnd, RoundStatus.COMPLETE)
         rnd.save(update_fields=["status"])

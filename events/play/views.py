@@ -10,7 +10,6 @@ from django.core.exceptions import PermissionDenied as HttpForbidden
 from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.utils.formats import date_format
 from django.views.decorators.http import require_POST
 
@@ -52,17 +51,6 @@ from .forms import (
     SwapForm,
     format_overtime,
 )
-
-STATUS_BADGES = {
-    GameStatus.PAIRED: "secondary",
-    GameStatus.SUBMITTED: "warning text-dark",
-    GameStatus.DISPUTED: "danger",
-    GameStatus.CONFIRMED: "success",
-    RoundStatus.DRAFT: "light text-dark",
-    RoundStatus.PUBLISHED: "primary",
-    RoundStatus.COMPLETE: "success",
-}
-
 
 # --- loading -------------------------------------------------------------------------------------
 
@@ -150,7 +138,6 @@ def hub(request, slug: str):
         "event": event,
         "divisions": divisions,
         "my_seats": my_seats,
-        "badges": STATUS_BADGES,
         "games_total": event.number_of_games,
     }
     return render(request, "events/play/hub.html", context)
@@ -190,7 +177,7 @@ def divisions(request, slug: str):
             .order_by("player__full_name")
         )
         context.update(
-            assign_form=AssignForm(prefix="assign", initial={"as_of": _snapshot_day(event)}),
+            assign_form=AssignForm(prefix="assign", initial={"as_of": play.rating_day(event)}),
             band_form=DivisionBandForm(prefix="band"),
             place_form=PlaceForm(prefix="place", entries=entries, divisions=division_list),
             play_ups=list(
@@ -202,13 +189,6 @@ def divisions(request, slug: str):
             unplaced=[e for e in entries if e.division_id is None],
         )
     return render(request, "events/play/divisions.html", context)
-
-
-def _snapshot_day(event: Event):
-    """The default rating snapshot: the day registration closes, in the event's time zone."""
-    if event.registration_closes_at:
-        return timezone.localtime(event.registration_closes_at, event.zone).date()
-    return None
 
 
 @login_required
@@ -306,7 +286,7 @@ def division(request, slug: str, pk: int, *, pair_form=None, refused=None):
     event = _event(request, slug)
     div = _division(event, pk)
     rounds = _rounds(div, directing=event.directing)
-    context = {"event": event, "division": div, "rounds": rounds, "badges": STATUS_BADGES}
+    context = {"event": event, "division": div, "rounds": rounds}
     if event.directing:
         last = rounds[-1] if rounds else None
         initial = {
@@ -387,7 +367,6 @@ def round_page(request, slug: str, pk: int, number: int, *, fast_form=None, swap
         "round": rnd,
         "games": normal,
         "unplayed": unplayed,
-        "badges": STATUS_BADGES,
         "counts": {s: sum(1 for g in games if g.status == s) for s in GameStatus.values},
         "rounds": _rounds(div, directing=event.directing),
     }
@@ -586,7 +565,7 @@ def my_game(request, slug: str, *, bound=None):
         g.playable = g.kind == GameKind.NORMAL and g.player_b_id is not None
         if g.playable and g.status == GameStatus.PAIRED:
             g.form = bound if bound is not None and bound.game_pk == g.pk else MyResultForm(prefix=f"g{g.pk}")
-    context = {"event": event, "player": player, "games": games, "badges": STATUS_BADGES}
+    context = {"event": event, "player": player, "games": games}
     return render(request, "events/play/my_game.html", context)
 
 

@@ -27,18 +27,23 @@ def money(amount) -> str:
     return format_money(amount)
 
 
+# The one colour per status, for events, entries, rounds and games alike.
 STATUS_BADGES = {
     "confirmed": "success",
     "pending_payment": "warning text-dark",
     "waitlisted": "info text-dark",
     "offered": "primary",
     "registration_open": "success",
-    "published": "secondary",
+    "published": "primary",
     "registration_closed": "dark",
     "in_progress": "primary",
     "completed": "secondary",
     "cancelled": "danger",
-    "draft": "light text-dark",
+    "draft": "light text-dark border",
+    "paired": "secondary",
+    "submitted": "warning text-dark",
+    "disputed": "danger",
+    "complete": "success",
 }
 
 

@@ -56,6 +56,14 @@ def ratings_on(event: Event, player_ids: Iterable[int], day) -> dict[int, int]:
     return {pid: rating for pid, (rating, _games) in ratings_as_of(event.rating_list, day, list(player_ids)).items()}
 
 
+def rating_day(event: Event):
+    """The ratings divisions are assigned by, unless the director picks another day: as of the day
+    registration closes (in the event's time zone), or today when no closing time is set."""
+    if event.registration_closes_at:
+        return timezone.localtime(event.registration_closes_at, event.zone).date()
+    return timezone.localdate()
+
+
 @dataclass
 class AssignmentReport:
     placed: dict[str, list[tuple[str, int, str]]]  # division -> (name, rating, reason)
@@ -74,11 +82,7 @@ def assign_divisions(actor, event: Event, *, split_into: int | None = None, as_o
     require_director(actor, event)
     if Round.objects.filter(division__event=event).exists():
         raise PlayError("Play has started: divisions can no longer be reassigned.")
-    as_of = as_of or (
-        timezone.localtime(event.registration_closes_at, event.zone).date()
-        if event.registration_closes_at
-        else timezone.localdate()
-    )
+    as_of = as_of or rating_day(event)
     entries = list(
         Entry.objects.filter(event=event, status=EntryStatus.CONFIRMED)
         .select_related("player", "play_up")

@@ -1,5 +1,6 @@
 """The interface toolkit: how pages show a service's refusal (every app's views and forms use these)."""
 
+from django import forms
 from django.contrib import messages
 
 from clubsite.errors import ServiceError
@@ -27,3 +28,12 @@ def run_service(request, call, success: str = "", *, form=None):
     if success:
         messages.success(request, success)
     return True if result is None else result
+
+
+def date_input(**attrs) -> forms.DateInput:
+    """A browser date picker; its value must be ISO (YYYY-MM-DD) or the browser shows it blank."""
+    return forms.DateInput(attrs={"type": "date", **attrs}, format="%Y-%m-%d")
+
+
+def datetime_input(**attrs) -> forms.DateTimeInput:
+    return forms.DateTimeInput(attrs={"type": "datetime-local", **attrs}, format="%Y-%m-%dT%H:%M")

@@ -8,16 +8,16 @@ from django import forms
 from django.conf import settings
 from django.utils import timezone
 
-from clubsite.ui import ServiceFormMixin
+from clubsite.ui import ServiceFormMixin, date_input, datetime_input
 from players.models import Club
 
 from .models import Category, Event, EventKind, GroupEntry, PaymentMethod, PrizeKind
 from .services import CATEGORY_FIELDS
 from .templatetags.events_tags import format_money
 
-DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+DATE = date_input()
 TIME = forms.TimeInput(attrs={"type": "time"}, format="%H:%M")
-DATETIME = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+DATETIME = datetime_input()
 ZONED_FIELDS = ("registration_opens_at", "registration_closes_at")
 
 

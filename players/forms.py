@@ -3,7 +3,7 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
 
-from clubsite.ui import ServiceFormMixin
+from clubsite.ui import ServiceFormMixin, date_input
 
 from .models import Club, Player
 
@@ -41,7 +41,7 @@ class ProfileForm(ServiceFormMixin, forms.ModelForm):
             "id_last4",
             "listed_in_directory",
         ]
-        widgets = {"date_of_birth": forms.DateInput(attrs={"type": "date"})}
+        widgets = {"date_of_birth": date_input()}
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

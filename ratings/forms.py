@@ -1,6 +1,7 @@
 from django import forms
 from django.utils import timezone
 
+from clubsite.ui import date_input
 from players.models import Club
 
 from .models import MatchKind
@@ -20,7 +21,7 @@ class RatingFilterForm(forms.Form):
 class RerateForm(forms.Form):
     from_date = forms.DateField(
         label="Re-rate events that began on or after",
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=date_input(),
     )
 
 
@@ -29,7 +30,7 @@ class RatingImportForm(forms.Form):
     as_of = forms.DateField(
         label="Ratings valid from",
         initial=timezone.localdate,
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=date_input(),
     )
 
     def clean_file(self):

@@ -6,7 +6,7 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
 
-from clubsite.ui import ServiceFormMixin
+from clubsite.ui import ServiceFormMixin, date_input
 from events.core.pairing import SYSTEMS as PAIRING_SYSTEMS
 from events.models import GameKind
 
@@ -189,7 +189,7 @@ class AssignForm(ServiceFormMixin, forms.Form):
     as_of = forms.DateField(
         label="Ratings as of",
         required=False,
-        widget=forms.DateInput(attrs={"type": "date"}),
+        widget=date_input(),
         help_text="The rating list snapshot date (empty: the day registration closes)",
     )
 

@@ -435,3 +435,18 @@ def test_class_prize_goes_to_the_best_of_the_class(client, director, make_divisi
     html = page(client.get(url("play_prizes", division)))
     section = html[html.index("Class B") :]
     assert best_b.player.name in section[:300]
+
+
+def test_ratings_as_of_shows_the_closing_day_in_the_date_picker(client, director):
+    """A type=date input shows nothing unless its value is ISO (it showed 21/11/2026, so it looked blank)."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    from tests.events.factories import EventFactory
+
+    closes = datetime(2026, 11, 21, 18, 0, tzinfo=ZoneInfo("Asia/Singapore"))
+    event = EventFactory(registration_opens_at=None, registration_closes_at=closes, time_zone="Asia/Singapore")
+    event.directors.add(director)
+    client.force_login(director)
+    html = page(client.get(url("play_divisions", event)))
+    assert 'type="date"' in html and 'value="2026-11-21"' in html

@@ -11,6 +11,7 @@ from django.utils import timezone
 from clubsite.ui import ServiceFormMixin, date_input, datetime_input
 from players.models import Club
 
+from .core.standings import format_round_spread_caps, parse_round_spread_caps
 from .models import Category, Event, EventKind, GroupEntry, PaymentMethod, PrizeKind
 from .services import CATEGORY_FIELDS
 from .templatetags.events_tags import format_money
@@ -67,6 +68,8 @@ class EventForm(ServiceFormMixin, forms.ModelForm):
             "rated",
             "rating_list",
             "third_rated",
+            "spread_cap",
+            "round_spread_caps",
             "contact",
             "description",
             "registration_opens_at",
@@ -132,6 +135,14 @@ class EventForm(ServiceFormMixin, forms.ModelForm):
         if data.get("starts_on") and not data.get("ends_on"):
             data["ends_on"] = data["starts_on"]
         return data
+
+    def clean_round_spread_caps(self) -> str:
+        """Written back in one form ("200,100"), whatever spacing or brackets were typed."""
+        text = self.cleaned_data.get("round_spread_caps") or ""
+        try:
+            return format_round_spread_caps(parse_round_spread_caps(text))
+        except ValueError as error:
+            raise forms.ValidationError(f"{str(error).capitalize()}. Write the caps like 200,100,100.") from None
 
     def _post_clean(self):
         # The service validates and saves.

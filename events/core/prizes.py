@@ -14,6 +14,8 @@ are handled by one policy everywhere:
   which their tie covers, is not awarded (it is reported with no players).
   This matches how shared ranks read: there is no 4th place, the next
   player is 5th.
+* Players listed apart as withdrawn (unranked) receive no place or class
+  prize; a winning score they made still counts for the high game.
 * If the event splits ties (`split_ties`), the cash of every prize the tie
   covers is pooled and divided equally (rounded down to the cent; the
   rounding remainder is reported in the note). Non-cash prizes in a pool
@@ -201,6 +203,7 @@ def award_prizes(
 ) -> list[Award]:
     """Awards of one division from its final standings (best first)."""
     by_id = {e.id: e for e in entrants}
+    ranked = [s for s in standings if s.rank is not None]
     awarded: set[PlayerId] = set()
     awards: list[Award] = []
 
@@ -213,7 +216,7 @@ def award_prizes(
         _Offer(p.place, f"{ordinal(p.place)} place", p.description, p.amount)
         for p in sorted(place_prizes, key=lambda p: p.place)
     ]
-    record(_award_groups(_tie_groups(standings), offers, options.split_ties, "fewer players than prizes"))
+    record(_award_groups(_tie_groups(ranked), offers, options.split_ties, "fewer players than prizes"))
 
     # Class prizes of one class are awarded together, so ties inside the
     # class follow the same policy as place prizes.
@@ -224,7 +227,7 @@ def award_prizes(
     for prizes in classes.values():
         eligible = [
             s
-            for s in standings
+            for s in ranked
             if s.player in by_id
             and prizes[0].admits(by_id[s.player])
             and not (options.one_prize_per_player and s.player in awarded)

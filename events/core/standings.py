@@ -11,8 +11,11 @@ used for pairing and display, which breaks remaining ties by pre-event rating
 (higher first), then seed number (lower first), then the order the entrants
 were given in.
 
-Withdrawn players keep their results but are listed after every active
-player, so they neither hold nor push down anyone's rank.
+Withdrawals (DOMAIN §2, tsh `off`): the standings after round r are the
+standings as they were then. A player who withdrew after round w is ranked on
+their record like everyone else in the standings after rounds up to w; in the
+standings after any later round they are listed after every ranked player,
+unranked (`rank` None), so they neither hold nor push down anyone's rank.
 """
 
 from __future__ import annotations
@@ -28,6 +31,9 @@ __all__ = [
     "StandingsOptions",
     "Standing",
     "compute_standings",
+    "parse_round_spread_caps",
+    "format_round_spread_caps",
+    "round_spread_caps",
     "CrossCell",
     "CrossTable",
     "cross_table",
@@ -46,7 +52,20 @@ class Entrant:
     rating: int = 0  # pre-event rating; 0 = unrated
     seed: int = 0  # seed number; lower is seeded higher
     rating_class: str = ""  # e.g. "B", for class prizes
-    withdrawn: bool = False  # listed after every active player, as tsh does
+    # Withdrawn (tsh `off`). With `withdrawn_after` unknown, listed apart in every round's standings.
+    withdrawn: bool = False
+    # The last round before the withdrawal (0: before round 1). Setting it sets `withdrawn`.
+    withdrawn_after: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.withdrawn_after is not None and not self.withdrawn:
+            object.__setattr__(self, "withdrawn", True)
+
+    def withdrawn_by(self, round_number: int) -> bool:
+        """Whether the standings after `round_number` list this player apart, unranked."""
+        if not self.withdrawn:
+            return False
+        return self.withdrawn_after is None or round_number > self.withdrawn_after
 
 
 @dataclass(frozen=True)
@@ -79,7 +98,7 @@ class StandingsOptions:
 @dataclass(frozen=True)
 class Standing:
     player: PlayerId
-    rank: int  # shared by tied players when ties stand
+    rank: int | None  # shared by tied players when ties stand; None: withdrawn, listed apart
     position: int  # unique, 1-based
     tied: bool  # True when another player shares this rank
     wins: float
@@ -88,9 +107,12 @@ class Standing:
     score: int  # cumulative points scored in normal games
     games: int  # games that count: wins + losses + ties, byes and forfeits included
     byes: int
+    withdrawn: bool = False  # withdrawn before these standings: listed after the ranked players
 
     @property
     def rank_label(self) -> str:
+        if self.rank is None:
+            return ""
         return f"={self.rank}" if self.tied else str(self.rank)
 
 
@@ -146,39 +168,100 @@ def compute_standings(
 ) -> list[Standing]:
     """Standings after `through_round` (None: all recorded rounds), best first.
 
+    These are the standings after the last round, up to `through_round`, that
+    has a result: a player who withdrew after that round is still ranked.
+    Players who withdrew earlier follow the ranked players, unranked.
+
     Pending games are ignored. Raises ValueError for a game naming a player
     who is not an entrant.
     """
     by_player = _results_by_player(entrants, games, options, through_round)
     tallies = {e.id: _tally(by_player[e.id], options) for e in entrants}
+    as_of = max((r.round for results in by_player.values() for r in results), default=0)
+    apart = {e.id for e in entrants if e.withdrawn_by(as_of)}
 
     def merit(e: Entrant) -> tuple[bool, float, float, int, int]:
         t = tallies[e.id]
-        return (e.withdrawn, -t.wins, t.losses, -t.score if options.cumulative_score else 0, -t.spread)
+        return (e.id in apart, -t.wins, t.losses, -t.score if options.cumulative_score else 0, -t.spread)
 
     indexed = list(enumerate(entrants))
     indexed.sort(key=lambda ie: (merit(ie[1]), -ie[1].rating, ie[1].seed, ie[0]))
-    ranks: list[int] = []
+    ranks: list[int | None] = []
     for pos, (_, e) in enumerate(indexed, start=1):
+        if e.id in apart:
+            ranks.append(None)
+            continue
         # Competition ranking when ties stand: equal merit shares the group's best position.
         shared = options.ties_stand and pos > 1 and merit(indexed[pos - 2][1]) == merit(e)
         ranks.append(ranks[-1] if shared else pos)
-    sharing = Counter(ranks)
+    sharing = Counter(r for r in ranks if r is not None)
     return [
         Standing(
             player=e.id,
             rank=rank,
             position=pos,
-            tied=sharing[rank] > 1,
+            tied=rank is not None and sharing[rank] > 1,
             wins=tallies[e.id].wins,
             losses=tallies[e.id].losses,
             spread=tallies[e.id].spread,
             score=tallies[e.id].score,
             games=tallies[e.id].games,
             byes=tallies[e.id].byes,
+            withdrawn=e.id in apart,
         )
         for pos, ((_, e), rank) in enumerate(zip(indexed, ranks, strict=True), start=1)
     ]
+
+
+# --------------------------------------------------------------------------- per-round spread caps
+
+
+def parse_round_spread_caps(text: str) -> tuple[int | None, ...]:
+    """Per-round spread caps as written by a director or in tsh's config.
+
+    "200, 700, , 300" or "[200, 700, 0, 300]" -> (200, 700, None, 300): one
+    entry per round from round 1; an empty entry or 0 means no per-round cap
+    for that round. Blank text -> (). Raises ValueError naming a bad entry.
+    """
+    text = text.strip()
+    if text.startswith("[") and text.endswith("]"):
+        text = text[1:-1]
+    if not text.strip():
+        return ()
+    caps: list[int | None] = []
+    for n, raw in enumerate(text.split(","), start=1):
+        raw = raw.strip()
+        if not raw:
+            caps.append(None)
+            continue
+        if not raw.isdigit():
+            raise ValueError(f"round {n}: {raw!r} is not a whole number of points")
+        caps.append(int(raw) or None)
+    while caps and caps[-1] is None:
+        caps.pop()
+    return tuple(caps)
+
+
+def format_round_spread_caps(caps: Sequence[int | None]) -> str:
+    """(200, None, 300) -> "200,,300", the text `parse_round_spread_caps` reads back."""
+    return ",".join("" if c is None else str(c) for c in caps)
+
+
+def round_spread_caps(
+    per_round: Sequence[int | None], every_round: int | None = None, rounds: int = 0
+) -> int | tuple[int | None, ...] | None:
+    """The `StandingsOptions.spread_cap` of an event with per-round caps and one cap for the rest.
+
+    A round without its own cap (an empty entry, or a round past the list)
+    gets `every_round`; the list is extended to `rounds` (the event's number
+    of games) so that later rounds keep that cap.
+    """
+    if not any(c is not None for c in per_round):
+        return every_round
+    length = max(len(per_round), rounds)
+    return tuple(
+        per_round[i] if i < len(per_round) and per_round[i] is not None else every_round for i in range(length)
+    )
 
 
 # --------------------------------------------------------------------------- cross-table

@@ -17,6 +17,8 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from events.core.standings import parse_round_spread_caps
+
 __all__ = [
     "UNPAIRED",
     "UNSET",
@@ -97,6 +99,31 @@ class TshPlayer:
         values = self.extra_ints("off")
         return values[0] if values else None
 
+    @property
+    def withdrawn_after(self) -> int | None:
+        """The last round before the player withdrew (0: before round 1); None if active.
+
+        A `.t` file does not say when `off` was set. tsh stops recording a
+        player's `rrank` (index r: rank after round r) once they are off, so
+        it is the last round with a recorded rank; without `rrank`, the last
+        round before their run of trailing forfeits (rounds without an
+        opponent scored 0 or less, or not paired).
+        """
+        if self.off is None:
+            return None
+        ranked = [r for r, rank in enumerate(self.rrank) if rank != UNSET]
+        if ranked:
+            return ranked[-1]
+        last = len(self.opponents)
+        while last > 0 and self._missed(last - 1):
+            last -= 1
+        return last
+
+    def _missed(self, index: int) -> bool:
+        opponent = self.opponents[index]
+        score = self.scores[index] if index < len(self.scores) else None
+        return opponent == UNPAIRED or (opponent == 0 and (score is None or score <= 0))
+
 
 @dataclass
 class TshFile:
@@ -122,6 +149,28 @@ class TshConfig:
     settings: dict[str, str] = field(default_factory=dict)  # other `config k = v`, raw v
     autopair: list[str] = field(default_factory=list)  # raw `autopair ...` lines
     other: list[str] = field(default_factory=list)  # any other command line, raw
+
+    @property
+    def spread_cap(self) -> int | tuple[int | None, ...] | None:
+        """`config spread_cap`: one cap (`= 300`) or one per round (`= [200, 700, ...]`,
+        index 0 = round 1; 0 means no cap). None when not set. Raises ValueError."""
+        raw = _unquote(self.settings.get("spread_cap", ""))
+        if not raw:
+            return None
+        if raw.startswith("["):
+            return parse_round_spread_caps(raw) or None
+        if not raw.isdigit():
+            raise ValueError(f"spread_cap: {raw!r} is not a whole number of points")
+        return int(raw) or None
+
+    @spread_cap.setter
+    def spread_cap(self, cap: int | tuple[int | None, ...] | None) -> None:
+        if cap is None:
+            self.settings.pop("spread_cap", None)
+        elif isinstance(cap, int):
+            self.settings["spread_cap"] = str(cap)
+        else:
+            self.settings["spread_cap"] = "[" + ", ".join(str(c or 0) for c in cap) + "]"
 
 
 # --------------------------------------------------------------------------- .t files

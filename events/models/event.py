@@ -4,9 +4,12 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+
+from events.core.standings import parse_round_spread_caps, round_spread_caps
 
 __all__ = [
     "EventKind",
@@ -58,6 +61,13 @@ class PaymentMethod(models.TextChoices):
     CHEQUE = "cheque", "Cheque"
     BANK_TRANSFER = "bank_transfer", "Bank transfer"
     WAIVED = "waived", "Waived"
+
+
+def validate_round_spread_caps(text: str) -> None:
+    try:
+        parse_round_spread_caps(text)
+    except ValueError as error:
+        raise ValidationError(f"Per-round spread caps: {error}. Write them like 200,100,100.") from None
 
 
 class Event(models.Model):
@@ -131,7 +141,17 @@ class Event(models.Model):
     bye_spread = models.PositiveSmallIntegerField(default=50)
     forfeit_spread = models.PositiveSmallIntegerField(default=50)
     ties_stand = models.BooleanField(default=True, help_text="Tied players share the rank (no tie-break)")
-    spread_cap = models.PositiveSmallIntegerField(null=True, blank=True)
+    spread_cap = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="The most spread one game counts for in the standings"
+    )
+    round_spread_caps = models.CharField(
+        "per-round spread caps",
+        max_length=300,
+        blank=True,
+        validators=[validate_round_spread_caps],
+        help_text="Caps by round from round 1, separated by commas, e.g. 200,100; "
+        "an empty entry, or a later round, uses the spread cap above",
+    )
 
     # Registration
     registration_opens_at = models.DateTimeField(null=True, blank=True)
@@ -181,6 +201,10 @@ class Event(models.Model):
     @property
     def zone(self) -> ZoneInfo:
         return ZoneInfo(self.time_zone)
+
+    def standings_spread_cap(self) -> int | tuple[int | None, ...] | None:
+        """The spread cap the standings apply: one value, or one per round (index 0 = round 1)."""
+        return round_spread_caps(parse_round_spread_caps(self.round_spread_caps), self.spread_cap, self.number_of_games)
 
     @property
     def is_public(self) -> bool:

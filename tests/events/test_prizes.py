@@ -13,7 +13,7 @@ from events.core.prizes import (
     split_prize_fund,
 )
 from events.core.results import Game, GameKind
-from events.core.standings import Entrant, Standing
+from events.core.standings import Entrant, Standing, compute_standings
 
 D = Decimal
 
@@ -220,4 +220,40 @@ def test_ordinals() -> None:
         "22nd",
         "101st",
         "111th",
+    ]
+
+
+def test_a_player_withdrawn_before_the_last_round_wins_no_place_or_class_prize() -> None:
+    """Final standings with player 1 (the best record) withdrawn after round 1 of 3."""
+    field = [
+        Entrant(1, rating=1900, seed=1, rating_class="B", withdrawn_after=1),
+        *[Entrant(k, rating=2000 - 100 * k, seed=k, rating_class="B") for k in range(2, 5)],
+    ]
+    games = [
+        Game(1, 1, 2, 600, 300),
+        Game(1, 3, 4, 400, 390),
+        Game(2, 1, kind=GameKind.FORFEIT),
+        Game(2, 2, 3, 400, 350),
+        Game(2, 4, kind=GameKind.BYE),
+        Game(3, 1, kind=GameKind.FORFEIT),
+        Game(3, 2, 4, 410, 400),
+        Game(3, 3, kind=GameKind.BYE),
+    ]
+    standings = compute_standings(field, games)
+    assert [(s.player, s.rank) for s in standings][-1] == (1, None)
+    awards = award_prizes(
+        standings,
+        field,
+        games,
+        place_prizes=[PlacePrize(k, f"Prize {k}") for k in range(1, 5)],
+        class_prizes=[ClassPrize("Class B", "Book", rating_class="B")],
+        high_game=HighGamePrize("Medal"),
+    )
+    assert [(a.prize, a.players) for a in awards] == [
+        ("1st place", (3,)),
+        ("2nd place", (2,)),
+        ("3rd place", (4,)),
+        ("4th place", ()),  # three ranked players: the withdrawn one does not take it
+        ("Class B", (3,)),
+        ("High game", (1,)),  # a winning score made before withdrawing still counts
     ]

@@ -1,3 +1,4 @@
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -9,8 +10,11 @@ from events.core.standings import (
     StandingsOptions,
     compute_standings,
     cross_table,
+    format_round_spread_caps,
     gibsonized,
     out_of_contention,
+    parse_round_spread_caps,
+    round_spread_caps,
     scorecard,
 )
 
@@ -140,13 +144,83 @@ def test_through_round_and_pending_games() -> None:
     assert compute_standings(entrants(2), games) == after_two  # the pending game counts for nothing
 
 
-def test_withdrawn_players_are_listed_last() -> None:
+def test_withdrawn_players_without_a_round_are_listed_apart_in_every_round() -> None:
     field = entrants(3)
     field[0] = Entrant(1, rating=1990, seed=1, withdrawn=True)
     games = [g(1, 1, 2, 500, 300), g(1, 3, 1, 400, 390)]
     standings = compute_standings(field, games, StandingsOptions(ties_stand=True))
     assert [s.player for s in standings] == [3, 2, 1]
-    assert [s.rank_label for s in standings] == ["1", "2", "3"]
+    assert [(s.rank, s.rank_label, s.withdrawn) for s in standings] == [
+        (1, "1", False),
+        (2, "2", False),
+        (None, "", True),
+    ]
+
+
+def leader_withdraws_after_round_1() -> tuple[list[Entrant], list[Game]]:
+    """Four players; 1 wins round 1 by the most, withdraws, and forfeits rounds 2 and 3."""
+    field = entrants(4)
+    field[0] = Entrant(1, rating=1990, seed=1, withdrawn_after=1)
+    games = [
+        g(1, 1, 2, 500, 300),  # 1: +200
+        g(1, 3, 4, 400, 350),  # 3: +50
+        Game(2, 1, kind=GameKind.FORFEIT),  # 1: a loss, -50
+        g(2, 2, 3, 420, 400),  # 2: +20
+        Game(2, 4, kind=GameKind.BYE),  # 4: +50
+        Game(3, 1, kind=GameKind.FORFEIT),
+        g(3, 4, 2, 380, 370),
+        Game(3, 3, kind=GameKind.BYE),
+    ]
+    return field, games
+
+
+def test_withdrawn_leader_is_ranked_in_the_rounds_they_played() -> None:
+    field, games = leader_withdraws_after_round_1()
+    assert field[0].withdrawn and field[0].withdrawn_by(2) and not field[0].withdrawn_by(1)
+    after_1 = compute_standings(field, games, StandingsOptions(ties_stand=True), through_round=1)
+    assert [(s.player, s.rank_label, s.wins, s.spread) for s in after_1] == [
+        (1, "1", 1.0, 200),
+        (3, "2", 1.0, 50),
+        (4, "3", 0.0, -50),
+        (2, "4", 0.0, -200),
+    ]
+    assert not any(s.withdrawn for s in after_1)
+
+
+def test_withdrawn_leader_is_listed_apart_after_the_round_they_stopped() -> None:
+    field, games = leader_withdraws_after_round_1()
+    for through in (2, None):  # None: every recorded round, here through round 3
+        standings = compute_standings(field, games, StandingsOptions(ties_stand=True), through_round=through)
+        ranked = [s for s in standings if not s.withdrawn]
+        # Everyone else is ranked from 1, as if the withdrawn player were not there.
+        assert [s.rank for s in ranked] == [1, 2, 3]
+        assert (standings[-1].player, standings[-1].rank, standings[-1].rank_label) == (1, None, "")
+        assert standings[-1].position == 4 and standings[-1].losses == (1 if through == 2 else 2)
+    after_2 = compute_standings(field, games, through_round=2)
+    assert [(s.player, s.rank, s.wins, s.losses, s.spread) for s in after_2] == [
+        (3, 1, 1.0, 1.0, 30),
+        (4, 2, 1.0, 1.0, 0),
+        (2, 3, 1.0, 1.0, -180),
+        (1, None, 1.0, 1.0, 150),  # one win, one forfeit loss: would be 2nd, but has withdrawn
+    ]
+
+
+def test_standings_are_as_of_the_last_round_with_a_result() -> None:
+    """A player withdrawn after round 1, before round 2 has any result: the
+    standings (after round 1, whatever round is asked for) still rank them."""
+    field, games = leader_withdraws_after_round_1()
+    round_1 = [game for game in games if game.round == 1]
+    pending = Game(2, 2, 3)  # paired, no result yet
+    assert pending.pending
+    standings = compute_standings(field, [*round_1, pending], through_round=5)
+    assert [(s.player, s.rank) for s in standings][0] == (1, 1)
+
+
+def test_withdrawal_before_the_first_round() -> None:
+    field = [Entrant(1, withdrawn_after=0), Entrant(2), Entrant(3)]
+    games = [Game(1, 1, kind=GameKind.FORFEIT), g(1, 2, 3, 400, 300)]
+    assert [s.rank for s in compute_standings(field, [], through_round=0)] == [1, 2, 3]
+    assert [(s.player, s.rank) for s in compute_standings(field, games)] == [(2, 1), (3, 2), (1, None)]
 
 
 def test_unknown_player_is_an_error() -> None:
@@ -241,7 +315,9 @@ def tsh_division(path: Path):
     except UnicodeDecodeError:
         text = data.decode("iso-8859-1")  # tsh's default encoding
     players = tsh.parse_t(text).players
-    people = [Entrant(n, rating=p.rating, seed=n, withdrawn="off" in p.extras) for n, p in enumerate(players, start=1)]
+    people = [
+        Entrant(n, rating=p.rating, seed=n, withdrawn_after=p.withdrawn_after) for n, p in enumerate(players, start=1)
+    ]
     games: list[Game] = []
     for n, p in enumerate(players, start=1):
         firsts = p.extras.get("p12", [])
@@ -283,6 +359,32 @@ def test_tsh_rrank_is_reproduced_after_every_round() -> None:
         assert got == expected, f"rank after round {r}"
 
 
+def test_a_player_withdrawn_mid_event_is_ranked_as_tsh_ranked_them_then_set_apart() -> None:
+    """The real division with its leader after round 10 marked withdrawn after that round.
+
+    Through round 10 every player, the withdrawn one included, has exactly tsh's
+    `rrank`. After it the withdrawn player is listed apart, unranked, and every
+    player tsh ranked below them moves up one place, the others keep theirs.
+    """
+    players, people, games, rounds = tsh_division(TSH / "jvc56_tpa_86aeb79_test_data_a.t")
+    options = StandingsOptions(ties_stand=True)
+    leader = next(s.player for s in compute_standings(people, games, options, through_round=10) if s.rank == 1)
+    people = [replace(e, withdrawn_after=10) if e.id == leader else e for e in people]
+    rrank = {n: rrank_values(p) for n, p in enumerate(players, start=1)}
+    compared = 0
+    for r in range(1, rounds + 1):
+        got = {s.player: s.rank for s in compute_standings(people, games, options, through_round=r)}
+        if r <= 10:
+            expected = {n: ranks[r] for n, ranks in rrank.items()}
+        else:
+            theirs = rrank[leader][r]
+            expected = {n: ranks[r] - (theirs < ranks[r]) for n, ranks in rrank.items()}
+            expected[leader] = None
+        assert got == expected, f"after round {r}"
+        compared += len(got)
+    assert compared == 23 * 24
+
+
 def test_tsh_file_with_byes_late_entrants_and_withdrawals() -> None:
     """A real event with byes of varied spreads (50, 1, -1, -50, 0), late entrants,
     withdrawn players ("off") and a spread cap of 200 in round 1, 700 after
@@ -298,10 +400,78 @@ def test_tsh_file_with_byes_late_entrants_and_withdrawals() -> None:
         rank_of = {s.player: s.rank for s in standings}
         for n, p in enumerate(players, start=1):
             values = rrank_values(p)
-            if "off" in p.extras or r >= len(values) or values[r] is None:
+            if r >= len(values) or values[r] is None:
+                continue
+            if "off" in p.extras:
+                assert rank_of[n] is None, f"withdrawn player {n} after round {r}"
                 continue
             assert rank_of[n] == values[r], f"player {n} after round {r}"
             checked += 1
     assert checked == 3 * sum(1 for p in players if "off" not in p.extras)
     final = compute_standings(people, games, options)
     assert final[0].player == 1 and not people[0].withdrawn
+    # When each withdrew (no rrank for them: the last round before their trailing forfeits).
+    assert {e.id: e.withdrawn_after for e in people if e.withdrawn} == {
+        10: 10,
+        11: 14,
+        14: 10,
+        32: 9,
+        33: 10,
+        36: 14,
+        38: 0,
+    }
+    # Before withdrawing they are ranked with everyone: David Baker led after round 2, was 2nd after round 9.
+    after_2 = compute_standings(people, games, options, through_round=2)
+    assert (after_2[0].player, after_2[0].rank, after_2[0].wins) == (32, 1, 2.0)
+    after_9 = {s.player: s.rank for s in compute_standings(people, games, options, through_round=9)}
+    assert after_9[32] == 2 and after_9[38] is None
+    assert [s.player for s in compute_standings(people, games, options, through_round=10) if s.withdrawn] == [32, 38]
+
+
+def test_tsh_file_record_ranks_match_its_rcrank_when_nobody_is_set_apart() -> None:
+    """That file's `rcrank` (written by its exporter, not by tsh) ranks every player on
+    their record after every round, withdrawn or not. With nobody set apart, the
+    ranking by record (200 cap in round 1, byes of 1, late entrants) gives the same."""
+    players, people, games, rounds = tsh_division(TSH / "e4c5_team_pairings_tournament1_a.t")
+    options = StandingsOptions(spread_cap=(200,) + (700,) * 17, ties_stand=True)
+    everyone = [replace(e, withdrawn=False, withdrawn_after=None) for e in people]
+    compared = 0
+    for r in range(1, rounds + 1):
+        got = {s.player: s.rank for s in compute_standings(everyone, games, options, through_round=r)}
+        expected = {n: int(p.extras["rcrank"][r]) for n, p in enumerate(players, start=1)}
+        assert got == expected, f"after round {r}"
+        compared += len(got)
+    assert compared == 18 * 38
+
+
+# --------------------------------------------------------------------------- per-round spread caps
+
+
+def test_round_spread_caps_are_read_and_written_back() -> None:
+    assert parse_round_spread_caps("200, 700, , 300") == (200, 700, None, 300)
+    assert parse_round_spread_caps("[200, 700, 0, 300]") == (200, 700, None, 300)  # tsh's config list
+    assert parse_round_spread_caps("") == parse_round_spread_caps(" [ ] ") == ()
+    assert parse_round_spread_caps("200,,") == (200,)
+    assert format_round_spread_caps((200, None, 300)) == "200,,300"
+    assert parse_round_spread_caps(format_round_spread_caps((200, None, 300))) == (200, None, 300)
+    with pytest.raises(ValueError, match="round 2: '-5'"):
+        parse_round_spread_caps("200,-5")
+    with pytest.raises(ValueError, match="round 1: 'abc'"):
+        parse_round_spread_caps("abc")
+
+
+def test_round_spread_caps_with_one_cap_for_the_other_rounds() -> None:
+    assert round_spread_caps((), None) is None
+    assert round_spread_caps((), 300) == 300
+    assert round_spread_caps((None, None), 300) == 300
+    # 200 in round 1, 700 in every other round of an 18-game event (the seed's config.tsh).
+    assert round_spread_caps((200,), 700, rounds=18) == (200,) + (700,) * 17
+    assert round_spread_caps((200, None, 100), None, rounds=4) == (200, None, 100, None)
+
+
+def test_per_round_caps_from_the_seed_config_in_the_standings() -> None:
+    # Round 1 capped at 200, round 2 at 700: a 350-point win counts 200, then 350.
+    cap = round_spread_caps(parse_round_spread_caps("[200, 700]"), None)
+    games = [g(1, 1, 2, 550, 200), g(2, 2, 1, 550, 200)]
+    by_id = {s.player: s for s in compute_standings(entrants(2), games, StandingsOptions(spread_cap=cap))}
+    assert (by_id[1].spread, by_id[2].spread) == (200 - 350, 350 - 200)

@@ -89,6 +89,37 @@ def test_withdrawn_players_byes_and_unset_ranks() -> None:
     assert first.extra_ints("rcrank")[:2] == [UNSET, 13]
 
 
+def test_when_a_withdrawn_player_withdrew() -> None:
+    """A `.t` file does not say: the last round with a recorded rrank, else the last
+    round before the run of trailing forfeits (no opponent, scored 0 or less)."""
+    f = parse_t(
+        "Active, Ann 1500 2 3; 400 380\n"
+        "Ranked, Rob 1500 1 0 0; 300 -50 -50; off -50; rrank 2 2 00 00\n"
+        "Forfeits, Fay 1500 0 1 0 0; 50 420 -50 0; off -50\n"
+        "Late, Lee 1500 0 0; 0 0; off 0\n"
+        "Unpaired, Ula 1500 0 0 00; 50 -50; off -50\n"
+    )
+    assert [p.withdrawn_after for p in f.players] == [None, 1, 2, 0, 1]
+    real = read_t(fixture("e4c5_team_pairings_tournament1_a.t"))
+    withdrawn = {p.number: p.withdrawn_after for p in real.players if p.off is not None}
+    # 11 had a bye of 1 in round 14 (present), 14 a forfeit of -1 (the run of forfeits starts there).
+    assert withdrawn == {10: 10, 11: 14, 14: 10, 32: 9, 33: 10, 36: 14, 38: 0}
+
+
+def test_spread_cap_in_config() -> None:
+    config = parse_config("config spread_cap = [200, 700, 0, 300]\n")
+    assert config.spread_cap == (200, 700, None, 300)
+    config.spread_cap = (200, None, 100)
+    assert config.settings["spread_cap"] == "[200, 0, 100]"
+    assert parse_config(write_config(config)).spread_cap == (200, None, 100)
+    config.spread_cap = 250
+    assert parse_config(write_config(config)).spread_cap == 250
+    config.spread_cap = None
+    assert "spread_cap" not in config.settings and config.spread_cap is None
+    with pytest.raises(ValueError, match="not a whole number"):
+        _ = parse_config("config spread_cap = 'wide'\n").spread_cap
+
+
 def test_config_fixture() -> None:
     config = parse_config(fixture("e4c5_team_pairings_tournament1_config.tsh").read_text("utf-8"))
     assert config.divisions == {"a": "a.t"}
@@ -103,6 +134,7 @@ def test_config_fixture() -> None:
     assert config.settings["gibson"] == "'strict'"  # the later line wins
     assert config.settings["prize_bands{'A'}"] == "[1, 12]"
     assert config.settings["spread_cap"].startswith("[200, 700")
+    assert config.spread_cap == (200,) + (700,) * 17
     assert parse_config(write_config(config)) == config
 
 

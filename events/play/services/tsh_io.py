@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from events.core import tsh
+from events.core.standings import format_round_spread_caps
 from events.models import Division, DivisionPlayer, Event, EventStatus, Game, GameKind, GameStatus, Round, RoundStatus
 from players import services as player_services
 from players.models import Association, Player
@@ -70,6 +71,7 @@ def _new_event(actor, slug: str | None, title: str, config: tsh.TshConfig | None
         raise PlayError("Create the association first: imported events belong to it.")
     starts_on = _event_date(config) or timezone.localdate()
     slug = slug or slugify(f"{title}-{starts_on}")[:80]
+    caps = _spread_caps(config)
     return Event.objects.create(
         slug=slug,
         title=title,
@@ -80,7 +82,17 @@ def _new_event(actor, slug: str | None, title: str, config: tsh.TshConfig | None
         ends_on=starts_on,
         number_of_games=(config.max_rounds if config and config.max_rounds else rounds),
         rated=False,
+        spread_cap=caps if isinstance(caps, int) else None,
+        round_spread_caps=format_round_spread_caps(caps) if isinstance(caps, tuple) else "",
     )
+
+
+def _spread_caps(config: tsh.TshConfig | None) -> int | tuple[int | None, ...] | None:
+    """`config spread_cap` (one cap, or one per round) as the event keeps it."""
+    try:
+        return config.spread_cap if config else None
+    except ValueError as error:
+        raise PlayError(f"config.tsh: {error}.", field="config") from None
 
 
 def _match_players(f: tsh.TshFile) -> dict[int, Player | None]:
@@ -192,7 +204,6 @@ def import_tsh(
         extras[NAME_KEY] = p.name
         if p.member_id:
             extras[MEMBER_ID_KEY] = p.member_id
-        off = p.off is not None
         seats.append(
             DivisionPlayer(
                 division=division,
@@ -200,7 +211,7 @@ def import_tsh(
                 number=p.number,
                 rating=p.rating,
                 tsh_extras=extras,
-                withdrawn_after_round=_last_played(p) if off else None,
+                withdrawn_after_round=p.withdrawn_after,
             )
         )
     if len({s.player_id for s in seats}) != len(seats):
@@ -270,11 +281,6 @@ def import_tsh(
     return report
 
 
-def _last_played(p: tsh.TshPlayer) -> int:
-    played = [r + 1 for r, opp in enumerate(p.opponents) if opp > 0]
-    return played[-1] if played else 0
-
-
 def _board(p: tsh.TshPlayer, r: int) -> int | None:
     boards = p.extra_ints("board")
     return boards[r] if r < len(boards) and boards[r] > 0 else None
@@ -305,9 +311,12 @@ def export_tsh(division: Division) -> str:
         p12[na][r], p12[nb][r] = {"a": (1, 2), "b": (2, 1)}.get(first, (3, 3))
         if status == GameStatus.CONFIRMED:
             scores[na][r], scores[nb][r] = sa, sb
+    off = _off_spread(division)
     players = []
     for s in seats:
         extras = {k: v for k, v in s.tsh_extras.items() if not k.startswith("_")}
+        if s.withdrawn_after_round is not None and "off" not in extras:
+            extras["off"] = [str(off)]  # withdrawn here: tsh's mark, with the spread of each later round
         # Imported rounds keep their p12 as written (real files are not always consistent between
         # opponents); rounds played here add who went first as recorded.
         imported = extras.get("p12", [])
@@ -331,13 +340,21 @@ def export_tsh(division: Division) -> str:
     return tsh.write_t(tsh.TshFile(players))
 
 
+def _off_spread(division: Division) -> int:
+    """What tsh's `off` gives a withdrawn player each later round: as the division scores missed rounds."""
+    event = division.event
+    return {"forfeit": -event.forfeit_spread, "bye": event.bye_spread}.get(division.missed_rounds_as, 0)
+
+
 def _config(event: Event) -> tsh.TshConfig:
-    return tsh.TshConfig(
+    config = tsh.TshConfig(
         divisions={d.name: f"{d.name.lower()}.t" for d in event.divisions.all()},
         max_rounds=event.number_of_games or None,
         rating_system="nsa2008" if event.rated else None,
         settings={"event_name": f'"{event.title}"', "event_date": f'"{event.starts_on:%B %-d, %Y}"'},
     )
+    config.spread_cap = event.standings_spread_cap()
+    return config
 
 
 def export_config(event: Event) -> str:

@@ -105,3 +105,78 @@ def test_commands_import_export_and_print_standings(staff, tmp_path):
 
     with pytest.raises(CommandError, match="no division"):
         call_command("standings", "cmd-event", "--division", "Z")
+
+
+def standings_csv(slug: str, through: int) -> list[dict[str, str]]:
+    out = io.StringIO()
+    call_command("standings", slug, "--division", "A", "--through", str(through), stdout=out)
+    return list(csv.DictReader(io.StringIO(out.getvalue())))
+
+
+def test_standings_command_prints_tsh_ranks_round_by_round_with_a_withdrawal(staff):
+    """The real division, its leader after round 10 marked `off` as tsh leaves it: no rrank after 10.
+
+    Through round 10 the command prints tsh's own rank for every player; after it the
+    withdrawn player comes last with no rank and those tsh ranked below them move up one.
+    """
+    f = tsh.parse_t(shared("jvc56_tpa_86aeb79_test_data_a.t"))
+    theirs = {p.number: p.rrank for p in f.players}
+    leader = next(p for p in f.players if p.rrank[10] == 1)
+    leader.extras["off"] = ["0"]
+    leader.extras["rrank"] = leader.extras["rrank"][:11] + ["00"] * (len(leader.extras["rrank"]) - 11)
+    report = tsh_io.import_tsh(staff, tsh.write_t(f), event_slug="withdrawal", division_name="A")
+    assert report.division.seats.get(number=leader.number).withdrawn_after_round == 10
+    compared = 0
+    for r in range(1, f.rounds_played() + 1):
+        rows = standings_csv("withdrawal", r)
+        printed = {int(row["number"]): row["rank"] for row in rows}
+        if r <= 10:
+            expected = {n: str(ranks[r]) for n, ranks in theirs.items()}
+        else:
+            above = theirs[leader.number][r]
+            expected = {n: str(ranks[r] - (above < ranks[r])) for n, ranks in theirs.items()}
+            expected[leader.number] = ""
+            assert int(rows[-1]["number"]) == leader.number
+        assert printed == expected, f"after round {r}"
+        compared += len(printed)
+    assert compared == 23 * 24
+
+
+def test_import_with_config_keeps_withdrawals_and_round_spread_caps(staff):
+    text = shared("e4c5_team_pairings_tournament1_a.t")
+    config_text = shared("e4c5_team_pairings_tournament1_config.tsh")
+    report = tsh_io.import_tsh(staff, text, config_text=config_text, event_slug="capped")
+    event = report.event
+    assert event.round_spread_caps == "200" + ",700" * 17 and event.spread_cap is None
+    assert event.standings_spread_cap() == (200,) + (700,) * 17
+    withdrawn = dict(
+        report.division.seats.exclude(withdrawn_after_round=None).values_list("number", "withdrawn_after_round")
+    )
+    assert withdrawn == {10: 10, 11: 14, 14: 10, 32: 9, 33: 10, 36: 14, 38: 0}
+    # The round trip: the exported config.tsh carries the same caps.
+    assert tsh.parse_config(tsh_io.export_config(event)).spread_cap == tsh.parse_config(config_text).spread_cap
+
+    # Where the file has ranks (after rounds 15 to 17), the command prints them for every
+    # player still playing; those who withdrew earlier have no rank.
+    f = tsh.parse_t(text)
+    compared = 0
+    for r in (15, 16, 17):
+        printed = {int(row["number"]): row["rank"] for row in standings_csv("capped", r)}
+        for p in f.players:
+            if p.off is not None:
+                assert printed[p.number] == "", f"player {p.number} after round {r}"
+            else:
+                assert printed[p.number] == str(p.rrank[r]), f"player {p.number} after round {r}"
+                compared += 1
+    assert compared == 3 * 31
+
+
+def test_export_marks_a_player_withdrawn_here_as_off(staff):
+    report = tsh_io.import_tsh(staff, "One, A 1500 2; 400\nTwo, B 1500 1; 300\n", event_slug="off-mark")
+    seat = report.division.seats.get(number=2)
+    seat.withdrawn_after_round = 1
+    seat.save()
+    exported = tsh.parse_t(tsh_io.export_tsh(report.division))
+    assert exported.players[1].off == -report.event.forfeit_spread
+    assert exported.players[0].off is None
+    assert exported.players[1].withdrawn_after == 1

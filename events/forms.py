@@ -13,7 +13,7 @@ from players.models import Club
 
 from .core.standings import format_round_spread_caps, parse_round_spread_caps
 from .models import Category, Event, EventKind, GroupEntry, PaymentMethod, PrizeKind
-from .services import CATEGORY_FIELDS
+from .services import CATEGORY_FIELDS, EVENT_FIELDS
 from .templatetags.events_tags import format_money
 
 DATE = date_input()
@@ -42,50 +42,7 @@ class EventForm(ServiceFormMixin, forms.ModelForm):
 
     class Meta:
         model = Event
-        fields = [
-            "title",
-            "organisers",
-            "kind",
-            "club",
-            "starts_on",
-            "ends_on",
-            "time_zone",
-            "venue",
-            "address",
-            "reporting_time",
-            "reporting_until",
-            "start_time",
-            "estimated_end_time",
-            "prize_presentation_time",
-            "prize_presentation_until",
-            "eligibility",
-            "attire",
-            "number_of_games",
-            "pairing_system",
-            "time_control_minutes",
-            "lexicon",
-            "rules_reference",
-            "rated",
-            "rating_list",
-            "third_rated",
-            "spread_cap",
-            "round_spread_caps",
-            "contact",
-            "description",
-            "registration_opens_at",
-            "registration_closes_at",
-            "max_entrants",
-            "keeps_waiting_list",
-            "payment_hold_hours",
-            "offer_hold_hours",
-            "max_group_size",
-            "payment_methods",
-            "payment_instructions",
-            "rules_agreement",
-            "refund_policy",
-            "entrants_public",
-            "one_prize_per_player",
-        ]
+        fields = list(EVENT_FIELDS)
         widgets = {
             "starts_on": DATE,
             "ends_on": DATE,

@@ -17,7 +17,6 @@ from clubsite.errors import ServiceError
 from clubsite.ui import run_service
 from events.core import pairing
 from events.core import results as pure_results
-from events.core import standings as pure_standings
 from events.models import (
     Division,
     DivisionPlayer,
@@ -88,10 +87,6 @@ def _round(division: Division, number: int, *, directing: bool) -> Round:
 def _seats(division: Division) -> dict[int, DivisionPlayer]:
     """Seats by player id (one query)."""
     return {s.player_id: s for s in DivisionPlayer.objects.filter(division=division).select_related("player")}
-
-
-def _entrants(seats: dict[int, DivisionPlayer]) -> list[pure_standings.Entrant]:
-    return [pure_standings.Entrant(id=s.player_id, rating=s.rating, seed=s.number) for s in seats.values()]
 
 
 def _rounds(division: Division, *, directing: bool) -> list[Round]:
@@ -635,61 +630,49 @@ def standings(request, slug: str, pk: int):
     return render(request, "events/play/standings.html", context)
 
 
-def _division_data(request, slug: str, pk: int):
+def _division_read(request, slug: str, pk: int):
     event = _event(request, slug)
     div = _division(event, pk)
-    rounds = _rounds(div, directing=event.directing)
-    seats = _seats(div)
-    games = play.division_games(div, confirmed_only=True)
-    return event, div, rounds, seats, games
+    return event, div, _rounds(div, directing=event.directing), play.read_division(div)
 
 
 def cross_table(request, slug: str, pk: int):
-    event, div, rounds, seats, games = _division_data(request, slug, pk)
+    event, div, rounds, read = _division_read(request, slug, pk)
     through = _through(request, rounds)
-    options = play.standings_options(event)
-    entrants = _entrants(seats)
-    table = pure_standings.compute_standings(entrants, games, options, through)
-    cross = pure_standings.cross_table(entrants, games, options, through)
+    seats = read.seats
+    cross = read.cross_table(through)
     played = sorted(
         {c.round for cells in cross.cells.values() for c in cells}
         | {c.round for cells in cross.unopposed.values() for c in cells}
     )
     lines = []
-    for standing in table:
+    for row in read.standings(through):
         by_round = {}
-        for (row, col), cells in cross.cells.items():
-            if row == standing.player:
+        for (player, col), cells in cross.cells.items():
+            if player == row.player:
                 for c in cells:
                     by_round[c.round] = (seats[col], c)
-        for c in cross.unopposed.get(standing.player, ()):
+        for c in cross.unopposed.get(row.player, ()):
             by_round[c.round] = (None, c)
-        lines.append({"standing": standing, "seat": seats[standing.player], "cells": [by_round.get(r) for r in played]})
+        lines.append({"standing": row.standing, "seat": row.seat, "cells": [by_round.get(r) for r in played]})
     context = {"event": event, "division": div, "rounds": rounds, "through": through, "played": played, "lines": lines}
     return render(request, "events/play/cross_table.html", context)
 
 
-def _scorecard(player_id, seats, entrants, games, options):
-    lines = pure_standings.scorecard(player_id, entrants, games, options)
-    return [{"line": line, "opponent": seats.get(line.opponent) if line.opponent else None} for line in lines]
-
-
 def scorecard(request, slug: str, pk: int, number: int):
-    event, div, rounds, seats, games = _division_data(request, slug, pk)
-    seat = next((s for s in seats.values() if s.number == number), None)
+    event, div, rounds, read = _division_read(request, slug, pk)
+    seat = next((s for s in read.seats.values() if s.number == number), None)
     if seat is None:
         raise Http404("No such player in this division")
-    card = _scorecard(seat.player_id, seats, _entrants(seats), games, play.standings_options(event))
-    context = {"event": event, "division": div, "cards": [(seat, card)], "single": True}
+    context = {"event": event, "division": div, "cards": [(seat, read.scorecard(seat.player_id))], "single": True}
     return render(request, "events/play/scorecards.html", context)
 
 
 def scorecards(request, slug: str, pk: int):
     """Every player's scorecard, to print."""
-    event, div, rounds, seats, games = _division_data(request, slug, pk)
-    entrants, options = _entrants(seats), play.standings_options(event)
-    ordered = sorted(seats.values(), key=lambda s: s.number)
-    cards = [(s, _scorecard(s.player_id, seats, entrants, games, options)) for s in ordered]
+    event, div, rounds, read = _division_read(request, slug, pk)
+    ordered = sorted(read.seats.values(), key=lambda s: s.number)
+    cards = [(s, read.scorecard(s.player_id)) for s in ordered]
     return render(request, "events/play/scorecards.html", {"event": event, "division": div, "cards": cards})
 
 

@@ -29,17 +29,17 @@ from .places import places
 from .status import sync_status
 from .waitinglist import offer_free_places
 
+# What an organiser sets on an event, in the order the event form shows it (the form uses this list).
 EVENT_FIELDS = (
     "title",
     "organisers",
-    "association",
-    "club",
     "kind",
-    "venue",
-    "address",
+    "club",
     "starts_on",
     "ends_on",
     "time_zone",
+    "venue",
+    "address",
     "reporting_time",
     "reporting_until",
     "start_time",
@@ -53,8 +53,6 @@ EVENT_FIELDS = (
     "time_control_minutes",
     "lexicon",
     "rules_reference",
-    "contact",
-    "description",
     "rated",
     "rating_list",
     "third_rated",
@@ -62,6 +60,9 @@ EVENT_FIELDS = (
     "forfeit_spread",
     "ties_stand",
     "spread_cap",
+    "round_spread_caps",
+    "contact",
+    "description",
     "registration_opens_at",
     "registration_closes_at",
     "max_entrants",
@@ -76,6 +77,8 @@ EVENT_FIELDS = (
     "entrants_public",
     "one_prize_per_player",
 )
+# The API and commands may also name the association (the form leaves it to the service's default).
+SERVICE_EVENT_FIELDS = (*EVENT_FIELDS, "association")
 CATEGORY_FIELDS = (
     "name",
     "position",
@@ -116,7 +119,9 @@ def _unique_slug(title: str, starts_on) -> str:
 
 
 def _clean_event(fields: dict) -> dict:
-    fields = {k: v for k, v in fields.items() if k in EVENT_FIELDS and (k != "rating_list" or hasattr(Event, k))}
+    fields = {
+        k: v for k, v in fields.items() if k in SERVICE_EVENT_FIELDS and (k != "rating_list" or hasattr(Event, k))
+    }
     if "title" in fields and not (fields["title"] or "").strip():
         raise EventError("Give the event a title.", field="title")
     try:

@@ -17,6 +17,8 @@ REQUIRED = {
     "payment_hold_hours": "72",
     "offer_hold_hours": "48",
     "max_group_size": "15",
+    "bye_spread": "50",
+    "forfeit_spread": "50",
 }
 
 

@@ -1,10 +1,7 @@
 import csv
-from dataclasses import replace
 
 from django.core.management.base import BaseCommand, CommandError
 
-from events.core import standings as pure_standings
-from events.models import Division, DivisionPlayer
 from events.play import services as play
 
 from ._common import find_division
@@ -27,9 +24,8 @@ class Command(BaseCommand):
         division = find_division(options["event"], options["division"])
         writer = csv.writer(self.stdout, lineterminator="\n")
         writer.writerow(["rank", "number", "name", "wins", "losses", "spread"])
-        seats = {s.player_id: s for s in DivisionPlayer.objects.filter(division=division).select_related("player")}
-        for row in division_standings(division, seats, options["through"]):
-            seat = seats[row.player]
+        for row in play.standings(division, options["through"]):
+            seat = row.seat
             writer.writerow(
                 [
                     "" if row.rank is None else row.rank,
@@ -40,20 +36,6 @@ class Command(BaseCommand):
                     row.spread,
                 ]
             )
-
-
-def division_standings(
-    division: Division, seats: dict[int, DivisionPlayer], through_round: int | None
-) -> list[pure_standings.Standing]:
-    """The standings after a round as they were then: a withdrawn player is ranked through the
-    round after which they withdrew; the event's per-round spread caps apply."""
-    entrants = [
-        pure_standings.Entrant(id=s.player_id, rating=s.rating, seed=s.number, withdrawn_after=s.withdrawn_after_round)
-        for s in seats.values()
-    ]
-    options = replace(play.standings_options(division.event), spread_cap=division.event.standings_spread_cap())
-    games = play.division_games(division, confirmed_only=True)
-    return pure_standings.compute_standings(entrants, games, options, through_round)
 
 
 def _num(value: float) -> str:

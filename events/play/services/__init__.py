@@ -8,7 +8,16 @@ call them, and save the outcome under a lock.
 
 from .common import PairingRefused, PlayError, require_director
 from .finalise import finalise_division
-from .reads import GAME_FIELDS, StandingRow, division_games, pure_game, standings, standings_options
+from .reads import (
+    GAME_FIELDS,
+    DivisionRead,
+    StandingRow,
+    division_games,
+    pure_game,
+    read_division,
+    standings,
+    standings_options,
+)
 from .results import confirm_result, dispute_result, enter_round_results, set_unplayed, submit_result
 from .rounds import delete_draft_round, pair_round, publish_round, swap_players
 from .seating import (
@@ -27,6 +36,7 @@ from .seating import (
 __all__ = [
     "GAME_FIELDS",
     "AssignmentReport",
+    "DivisionRead",
     "PairingRefused",
     "PlayError",
     "StandingRow",
@@ -42,6 +52,7 @@ __all__ = [
     "place_entrant",
     "publish_assignments",
     "publish_round",
+    "read_division",
     "pure_game",
     "rating_day",
     "ratings_on",

@@ -17,7 +17,7 @@ from events.core import results as pure_results
 from events.core import standings as pure_standings
 from events.models import Category, Division, DivisionPlayer, Prize, PrizeKind
 
-from .reads import division_games, standings_options
+from .reads import read_division
 
 CLASS_LABEL = re.compile(r"^\s*class\s+([A-Za-z0-9]+)", re.IGNORECASE)
 
@@ -53,13 +53,6 @@ def category_of(division: Division, categories: list[Category]) -> Category | No
 def class_label(prize: Prize) -> str | None:
     match = CLASS_LABEL.match(prize.description or "")
     return match.group(1) if match else None
-
-
-def _rating_class(seat: DivisionPlayer) -> str:
-    value = (seat.tsh_extras or {}).get("class", "")
-    if isinstance(value, list):
-        value = value[0] if value else ""
-    return str(value)
 
 
 def division_prizes(
@@ -100,19 +93,9 @@ def division_prizes(
         else:
             report.listed_only.append(prize)
 
-    seats = {s.player_id: s for s in DivisionPlayer.objects.filter(division=division).select_related("player")}
-    entrants = [
-        pure_standings.Entrant(
-            id=s.player_id,
-            rating=s.rating,
-            seed=s.number,
-            rating_class=_rating_class(s),
-            withdrawn=False,
-        )
-        for s in seats.values()
-    ]
-    games = division_games(division, confirmed_only=True)
-    table = pure_standings.compute_standings(entrants, games, standings_options(division.event))
+    read = read_division(division)
+    seats, entrants, games = read.seats, read.entrants, read.games
+    table = pure_standings.compute_standings(entrants, games, read.options)
     awards = pure_prizes.award_prizes(
         table,
         entrants,

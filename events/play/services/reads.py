@@ -1,4 +1,9 @@
-"""Reading a division for the pure cores: its games as plain objects, the standings options, the standings."""
+"""One read of a division for every page, the API and prizes: its seats, its games as the pure cores see
+them, its rules; the standings, cross-table and scorecards are built from that read and nothing else.
+
+What it holds, and so what anybody sees: results count once confirmed; a submitted score is a pending
+pairing until then; nothing of a draft round counts (not even its bye) until it is published; a player
+who withdrew is ranked through the rounds they played and listed apart after that."""
 
 from __future__ import annotations
 
@@ -6,13 +11,13 @@ from dataclasses import dataclass
 
 from events.core import results
 from events.core import standings as pure_standings
-from events.models import Division, DivisionPlayer, Event, Game, GameStatus
+from events.models import Division, DivisionPlayer, Event, Game, GameStatus, RoundStatus
 
 
 def standings_options(event: Event) -> pure_standings.StandingsOptions:
     return pure_standings.StandingsOptions(
         spread_rules=results.SpreadRules(bye_spread=event.bye_spread, forfeit_spread=event.forfeit_spread),
-        spread_cap=event.spread_cap,
+        spread_cap=event.standings_spread_cap(),
         ties_stand=event.ties_stand,
     )
 
@@ -53,9 +58,22 @@ def pure_game(row: dict, *, scored: bool = True) -> results.Game:
 
 
 def division_games(division: Division, *, confirmed_only: bool) -> list[results.Game]:
-    """One query: the division's games as pure objects (unconfirmed ones as pending pairings)."""
-    rows = Game.objects.filter(division=division).order_by("round_number", "board", "pk").values(*GAME_FIELDS)
+    """One query: the division's published games as pure objects (unconfirmed ones as pending pairings)."""
+    rows = (
+        Game.objects.filter(division=division)
+        .exclude(round__status=RoundStatus.DRAFT)
+        .order_by("round_number", "board", "pk")
+        .values(*GAME_FIELDS)
+    )
     return [pure_game(r, scored=r["status"] == GameStatus.CONFIRMED or not confirmed_only) for r in rows]
+
+
+def rating_class(seat: DivisionPlayer) -> str:
+    """The tsh rating class a seat was imported with (for class prizes), or ''."""
+    value = (seat.tsh_extras or {}).get("class", "")
+    if isinstance(value, list):
+        value = value[0] if value else ""
+    return str(value)
 
 
 @dataclass(frozen=True)
@@ -67,16 +85,55 @@ class StandingRow:
         return getattr(self.standing, name)
 
 
-def standings(division: Division, through_round: int | None = None) -> list[StandingRow]:
-    """Standings from confirmed results (two queries whatever the size of the division)."""
+@dataclass(frozen=True)
+class ScorecardLine:
+    line: pure_standings.ScorecardLine
+    opponent: DivisionPlayer | None
+
+
+@dataclass
+class DivisionRead:
+    """A division as read once (two queries): build every table from this."""
+
+    division: Division
+    seats: dict[int, DivisionPlayer]  # by player id
+    entrants: list[pure_standings.Entrant]
+    games: list[results.Game]
+    options: pure_standings.StandingsOptions
+
+    def standings(self, through_round: int | None = None) -> list[StandingRow]:
+        table = pure_standings.compute_standings(self.entrants, self.games, self.options, through_round)
+        return [StandingRow(row, self.seats[row.player]) for row in table]
+
+    def cross_table(self, through_round: int | None = None) -> pure_standings.CrossTable:
+        return pure_standings.cross_table(self.entrants, self.games, self.options, through_round)
+
+    def scorecard(self, player_id: int) -> list[ScorecardLine]:
+        lines = pure_standings.scorecard(player_id, self.entrants, self.games, self.options)
+        return [ScorecardLine(line, self.seats.get(line.opponent) if line.opponent else None) for line in lines]
+
+
+def read_division(division: Division) -> DivisionRead:
     seats = {s.player_id: s for s in DivisionPlayer.objects.filter(division=division).select_related("player")}
-    people = [
+    entrants = [
         pure_standings.Entrant(
-            id=s.player_id, rating=s.rating, seed=s.number, withdrawn=s.withdrawn_after_round is not None
+            id=s.player_id,
+            rating=s.rating,
+            seed=s.number,
+            rating_class=rating_class(s),
+            withdrawn_after=s.withdrawn_after_round,
         )
         for s in seats.values()
     ]
-    table = pure_standings.compute_standings(
-        people, division_games(division, confirmed_only=True), standings_options(division.event), through_round
+    return DivisionRead(
+        division=division,
+        seats=seats,
+        entrants=entrants,
+        games=division_games(division, confirmed_only=True),
+        options=standings_options(division.event),
     )
-    return [StandingRow(row, seats[row.player]) for row in table]
+
+
+def standings(division: Division, through_round: int | None = None) -> list[StandingRow]:
+    """Standings from confirmed results, as they were after `through_round` (two queries)."""
+    return read_division(division).standings(through_round)

@@ -450,3 +450,33 @@ def test_ratings_as_of_shows_the_closing_day_in_the_date_picker(client, director
     client.force_login(director)
     html = page(client.get(url("play_divisions", event)))
     assert 'type="date"' in html and 'value="2026-11-21"' in html
+
+
+def test_a_withdrawn_leader_is_ranked_while_they_played_and_every_table_agrees(client, director, make_division):
+    """The standings, the cross-table and the prizes read the division once and agree about a withdrawal."""
+    import re
+
+    division = make_division(6)
+    r1 = play.pair_round(director, division, "koth", seed=1)
+    play.publish_round(director, r1)
+    games = list(r1.games.filter(kind=GameKind.NORMAL).order_by("board"))
+    play.submit_result(director, games[0], 600, 300)  # the leader: +300
+    for game in games[1:]:
+        play.submit_result(director, game, 400, 350)
+    leader = DivisionPlayer.objects.get(division=division, player=games[0].player_a)
+    play.withdraw_player(director, leader)
+    r2 = play.pair_round(director, division, "koth")
+    play.publish_round(director, r2)
+    play_round(director, r2)
+
+    def order(html):
+        return re.findall(r"#(\d+)</span>", html)
+
+    after_one = page(client.get(url("play_standings", division) + "?through=1"))
+    assert order(after_one)[0] == str(leader.number)
+    assert '<td class="rank">1</td>' in after_one
+    final = page(client.get(url("play_standings", division)))
+    assert order(final)[-1] == str(leader.number) and "withdrawn" in final
+    cross = page(client.get(url("play_cross_table", division)))
+    cross_order = re.findall(r"<td>(\d+)</td><td class=\"text-nowrap\">", cross)
+    assert cross_order == order(final)

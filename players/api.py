@@ -2,7 +2,7 @@ from django.db.models import Q
 from django_filters import rest_framework as filters
 from rest_framework import generics, permissions, serializers, viewsets
 
-from . import services
+from . import services, visibility
 from .models import Club, Player
 
 
@@ -69,10 +69,13 @@ class ClubViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
-    queryset = Player.objects.filter(listed_in_directory=True).select_related("club").order_by("full_name", "pk")
+    queryset = Player.objects.select_related("club").order_by("full_name", "pk")
     serializer_class = PlayerSerializer
     lookup_field = "member_number"
     filterset_class = PlayerFilter
+
+    def get_queryset(self):
+        return visibility.visible_players(self.request.user, super().get_queryset())
 
 
 class MeView(generics.RetrieveUpdateAPIView):

@@ -85,7 +85,16 @@ class Player(models.Model):
     id_last4 = models.CharField(
         "last four characters of ID number", max_length=4, blank=True, validators=[id_last4_validator]
     )
-    listed_in_directory = models.BooleanField(default=True)
+    # The member's own choice; under-18s are listed only once a parent or guardian also opted in
+    # (the whole rule: players.visibility).
+    listed_in_directory = models.BooleanField("list me in the member directory", default=True)
+    guardian_name = models.CharField("parent or guardian's name", max_length=200, blank=True)
+    guardian_opted_in_on = models.DateField(
+        "parent or guardian agreed to the directory listing on",
+        null=True,
+        blank=True,
+        help_text="For members under 18: the date a parent or guardian opted in to the directory.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -205,3 +214,4 @@ class PlayerClaim(models.Model):
 
     def __str__(self):
         return f"{self.user} → {self.player} ({self.status})"
+

@@ -2,14 +2,15 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.db.models import Prefetch, Q
-from django.shortcuts import get_object_or_404, redirect, render
+from django.http import Http404
+from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from clubsite.errors import ServiceError
 from clubsite.hooks import collect
 
-from . import services
+from . import services, visibility
 from .forms import ClaimForm, DirectorySearchForm, ProfileForm
 from .models import Membership, Player
 from .roles import is_association_staff
@@ -19,7 +20,7 @@ PAGE_SIZE = 25
 
 def directory(request):
     form = DirectorySearchForm(request.GET or None)
-    players = Player.objects.filter(listed_in_directory=True).select_related("club")
+    players = visibility.visible_players(request.user, Player.objects.select_related("club"))
     if form.is_valid():
         if q := form.cleaned_data["q"].strip():
             players = players.filter(Q(full_name__icontains=q) | Q(display_name__icontains=q))
@@ -33,15 +34,14 @@ def directory(request):
 
 def player_detail(request, member_number: int):
     today = timezone.localdate()
-    player = get_object_or_404(
-        Player.objects.select_related("club", "user").prefetch_related(
-            Prefetch("memberships", queryset=Membership.objects.select_related("association"))
-        ),
-        member_number=member_number,
+    players = Player.objects.select_related("club", "user").prefetch_related(
+        Prefetch("memberships", queryset=Membership.objects.select_related("association"))
     )
-    can_see_private = is_association_staff(request.user) or (player.user_id and player.user_id == request.user.id)
-    if not player.listed_in_directory and not can_see_private:
+    try:
+        player = visibility.visible_player_or_404(request.user, players, member_number=member_number)
+    except Http404:
         return render(request, "players/unlisted.html", status=404)
+    can_see_private = is_association_staff(request.user) or (player.user_id and player.user_id == request.user.id)
     memberships = list(player.memberships.all())
     current = [m for m in memberships if m.is_current(today)]
     context = {

@@ -25,6 +25,9 @@ class MeSerializer(serializers.ModelSerializer):
 
     club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all(), allow_null=True, required=False)
     id_last4 = serializers.CharField(required=False, allow_blank=True, max_length=64)
+    guardian_opt_in = serializers.BooleanField(
+        write_only=True, required=False, help_text="A parent or guardian agrees to list an under-18 in the directory"
+    )
 
     class Meta:
         model = Player
@@ -41,8 +44,11 @@ class MeSerializer(serializers.ModelSerializer):
             "phone",
             "id_last4",
             "listed_in_directory",
+            "guardian_name",
+            "guardian_opt_in",
+            "guardian_opted_in_on",
         ]
-        read_only_fields = ["member_number"]
+        read_only_fields = ["member_number", "guardian_opted_in_on"]
         # The service validates (e.g. the ID field) so the API and pages give the same messages.
         extra_kwargs = {"email": {"validators": []}}
 

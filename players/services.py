@@ -1,9 +1,11 @@
 """Every write about members goes through here: views, API, admin and commands share it."""
 
+import unicodedata
 from datetime import date, timedelta
 
 from django.conf import settings
 from django.core import signing
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.urls import reverse
@@ -35,13 +37,18 @@ def allocate_member_number() -> int:
 
 
 def validate_id_last4(value: str) -> str:
-    value = (value or "").strip().upper()
+    """The last four characters of an ID number, in plain upper-case letters and digits.
+
+    Full-width and other compatibility forms (e.g. "１２３４" typed with an East Asian keyboard) are
+    folded to their plain form first; anything else that is not A-Z or 0-9 is refused."""
+    value = unicodedata.normalize("NFKC", value or "").strip().upper()
+    value = "".join(str(unicodedata.decimal(ch)) if ch.isdecimal() else ch for ch in value)
     if len(value) > 4:
         raise MemberError(
             "Only the last four characters of an ID number are kept: enter just those four, never the whole number.",
             field="id_last4",
         )
-    if value and (len(value) != 4 or not value.isalnum()):
+    if value and (len(value) != 4 or not (value.isascii() and value.isalnum())):
         raise MemberError("Enter exactly the last four letters or digits of the ID number.", field="id_last4")
     return value
 
@@ -63,15 +70,32 @@ PROFILE_FIELDS = (
     "phone",
     "id_last4",
     "listed_in_directory",
+    "guardian_name",
+    "guardian_opt_in",
 )
+EMAIL_MAX_LENGTH = 254  # RFC 5321: the longest address a mail server will take
 
 
-def _clean_profile(data: dict) -> dict:
+def validate_email_length(value: str) -> None:
+    if len(value or "") > EMAIL_MAX_LENGTH:
+        raise MemberError(f"An email address can be at most {EMAIL_MAX_LENGTH} characters long.", field="email")
+
+
+def clean_profile(data: dict) -> dict:
+    """Checks profile fields for every door (sign-up, My account, the API). `guardian_opt_in` (a
+    parent or guardian agrees to the directory listing of an under-18) becomes the date they agreed."""
     unknown = set(data) - set(PROFILE_FIELDS)
     if unknown:
         raise MemberError(f"Unknown field: {', '.join(sorted(unknown))}.", field=sorted(unknown)[0])
     if "full_name" in data and not (data["full_name"] or "").strip():
         raise MemberError("Enter the full name as on the ID.", field="full_name")
+    if "email" in data:
+        validate_email_length(data["email"])
+    if "guardian_opt_in" in data:
+        opt_in = bool(data.pop("guardian_opt_in"))
+        if opt_in and not (data.get("guardian_name") or "").strip():
+            raise MemberError("Enter the name of the parent or guardian who agrees.", field="guardian_name")
+        data["guardian_opted_in_on"] = timezone.localdate() if opt_in else None
     if "id_last4" in data:
         data["id_last4"] = validate_id_last4(data["id_last4"])
     if "date_of_birth" in data:
@@ -79,14 +103,23 @@ def _clean_profile(data: dict) -> dict:
     return data
 
 
+def _full_clean(player: Player) -> None:
+    """The model's own checks, refused as a MemberError (a page shows it; never a server error)."""
+    try:
+        player.full_clean(exclude=["member_number", "user"])
+    except ValidationError as error:
+        field, messages = next(iter(error.message_dict.items()))
+        raise MemberError(messages[0], field=None if field == NON_FIELD_ERRORS else field) from None
+
+
 @transaction.atomic
 def create_player(*, user=None, **fields) -> Player:
     """A new player record (with or without an account), with the next member number."""
-    fields = _clean_profile(fields)
+    fields = clean_profile(fields)
     player = Player(user=user, member_number=allocate_member_number(), **fields)
     if user and not player.email:
         player.email = user.email
-    player.full_clean(exclude=["member_number", "user"])
+    _full_clean(player)
     player.save()
     return player
 
@@ -95,10 +128,12 @@ def create_player(*, user=None, **fields) -> Player:
 def update_profile(actor, player: Player, **fields) -> Player:
     if not (is_association_staff(actor) or (player.user_id and player.user_id == actor.id)):
         raise PermissionDenied("You can only edit your own profile.")
-    fields = _clean_profile(fields)
+    fields = clean_profile(fields)
+    if "guardian_opted_in_on" in fields and fields["guardian_opted_in_on"] and player.guardian_opted_in_on:
+        fields["guardian_opted_in_on"] = player.guardian_opted_in_on  # keep the date they first agreed
     for name, value in fields.items():
         setattr(player, name, value)
-    player.full_clean(exclude=["member_number", "user"])
+    _full_clean(player)
     player.save()
     return player
 

@@ -62,7 +62,7 @@ def me(request):
         form = ProfileForm(request.POST, instance=Player.objects.get(pk=player.pk))
         if form.is_valid():
             try:
-                data = {name: form.cleaned_data[name] for name in form.Meta.fields}
+                data = {name: form.cleaned_data[name] for name in [*form.Meta.fields, "guardian_opt_in"]}
                 services.update_profile(request.user, player, **data)
             except ServiceError as error:
                 form.add_service_error(error)

@@ -6,7 +6,7 @@ from django import forms
 from clubsite.errors import ServiceError
 
 from . import services
-from .models import Club, Player
+from .models import Club, PaymentMethod, Player
 
 GUARDIAN_OPT_IN_LABEL = "I am this member's parent or guardian, and I agree to list them in the member directory"
 
@@ -126,3 +126,20 @@ class ClaimForm(forms.Form):
 class DirectorySearchForm(forms.Form):
     q = forms.CharField(label="Name", required=False)
     club = forms.ModelChoiceField(queryset=Club.objects.all(), required=False, empty_label="All clubs")
+
+
+class RenewalPaymentForm(forms.Form):
+    """Staff record a renewal's payment (players.services.record_renewal_payment checks it)."""
+
+    method = forms.ChoiceField(
+        label="Paid by",
+        choices=PaymentMethod.choices,
+        initial=PaymentMethod.BANK_TRANSFER,
+        widget=forms.Select(attrs={"class": "form-select form-select-sm"}),
+    )
+    reference = forms.CharField(
+        label="Reference", required=False, max_length=100, widget=forms.TextInput(attrs={"class": "form-control"})
+    )
+    paid_on = forms.DateField(
+        label="Paid on", required=False, widget=forms.DateInput(attrs={"type": "date", "class": "form-control"})
+    )

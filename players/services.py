@@ -1,7 +1,9 @@
 """Every write about members goes through here: views, API, admin and commands share it."""
 
 import unicodedata
+from dataclasses import dataclass
 from datetime import date, timedelta
+from decimal import Decimal
 
 from django.conf import settings
 from django.core import signing
@@ -13,7 +15,18 @@ from django.utils import timezone
 
 from clubsite.errors import PermissionDenied, ServiceError
 
-from .models import ClaimStatus, Counter, Membership, Player, PlayerClaim
+from .models import (
+    Association,
+    ClaimStatus,
+    Counter,
+    Membership,
+    MembershipType,
+    PaymentMethod,
+    Player,
+    PlayerClaim,
+    RenewalRequest,
+    RenewalStatus,
+)
 from .roles import is_association_staff
 
 MEMBER_NUMBER_COUNTER = "member_number"
@@ -272,3 +285,106 @@ def memberships_due_reminder(day: date | None = None):
     return Membership.objects.filter(
         expires_on__lte=due, expires_on__gte=day, reminder_sent_on__isnull=True
     ).select_related("player")
+
+
+# --- renewing a membership --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RenewalQuote:
+    """What renewing now would give: the same type and fee as the latest membership, for a year
+    from the day after it expires (or from today, once it has lapsed)."""
+
+    association: Association
+    type: str
+    amount: Decimal
+    starts_on: date
+    expires_on: date
+
+    @property
+    def type_display(self) -> str:
+        return MembershipType(self.type).label
+
+
+def renewal_quote(player: Player, day: date | None = None) -> RenewalQuote:
+    day = day or timezone.localdate()
+    memberships = list(player.memberships.select_related("association"))
+    if any(m.expires_on is None and m.starts_on <= day for m in memberships):
+        raise MemberError("Your membership does not expire, so there is nothing to renew.")
+    dated = [m for m in memberships if m.expires_on is not None]
+    if not dated:
+        raise MemberError("There is no membership to renew yet. To join, ask association staff.")
+    last = max(dated, key=lambda m: (m.expires_on, m.pk))
+    starts_on = max(last.expires_on + timedelta(days=1), day)
+    try:
+        next_year = starts_on.replace(year=starts_on.year + 1)
+    except ValueError:  # 29 February
+        next_year = starts_on.replace(year=starts_on.year + 1, day=28) + timedelta(days=1)
+    return RenewalQuote(last.association, last.type, last.fee, starts_on, next_year - timedelta(days=1))
+
+
+def _own_or_staff(actor, player: Player, message: str) -> None:
+    if not (is_association_staff(actor) or (player.user_id and player.user_id == actor.id)):
+        raise PermissionDenied(message)
+
+
+@transaction.atomic
+def request_renewal(actor, player: Player) -> RenewalRequest:
+    """The member asks to renew; the amount due is fixed now. Asking again returns the open request."""
+    _own_or_staff(actor, player, "You can only renew your own membership.")
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    open_request = player.renewals.filter(status=RenewalStatus.REQUESTED).first()
+    if open_request:
+        return open_request
+    quote = renewal_quote(player)
+    return RenewalRequest.objects.create(
+        player=player, association=quote.association, type=quote.type, amount=quote.amount, requested_by=actor
+    )
+
+
+def _move(renewal: RenewalRequest, target: str) -> RenewalRequest:
+    renewal = RenewalRequest.objects.select_for_update().select_related("player").get(pk=renewal.pk)
+    if target not in RenewalRequest.TRANSITIONS.get(renewal.status, set()):
+        raise MemberError(f"This renewal is already {renewal.get_status_display().lower()}.")
+    return renewal
+
+
+@transaction.atomic
+def record_renewal_payment(
+    actor, renewal: RenewalRequest, *, method: str, reference: str = "", paid_on: date | None = None
+) -> Membership:
+    """Staff record that the member paid: the membership is extended by a year from its expiry."""
+    if not is_association_staff(actor):
+        raise PermissionDenied("Only association staff record payments.")
+    if method not in PaymentMethod.values:
+        raise MemberError("Choose how the member paid.", field="method")
+    paid_on = paid_on or timezone.localdate()
+    if paid_on > timezone.localdate():
+        raise MemberError("The payment date cannot be in the future.", field="paid_on")
+    renewal = _move(renewal, RenewalStatus.PAID)
+    quote = renewal_quote(Player.objects.select_for_update().get(pk=renewal.player_id))
+    membership = Membership.objects.create(
+        player_id=renewal.player_id,
+        association=renewal.association,
+        type=renewal.type,
+        starts_on=quote.starts_on,
+        expires_on=quote.expires_on,
+        fee=renewal.amount,
+        paid_on=paid_on,
+        payment_method=method,
+        payment_reference=(reference or "").strip()[:100],
+    )
+    renewal.status = RenewalStatus.PAID
+    renewal.paid_on, renewal.payment_method, renewal.payment_reference = paid_on, method, membership.payment_reference
+    renewal.recorded_by, renewal.membership = actor, membership
+    renewal.save()
+    return membership
+
+
+@transaction.atomic
+def cancel_renewal(actor, renewal: RenewalRequest) -> RenewalRequest:
+    _own_or_staff(actor, renewal.player, "You can only cancel your own renewal.")
+    renewal = _move(renewal, RenewalStatus.CANCELLED)
+    renewal.status = RenewalStatus.CANCELLED
+    renewal.save(update_fields=["status"])
+    return renewal

@@ -1,9 +1,11 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied as Forbidden
 from django.core.paginator import Paginator
 from django.db.models import Prefetch, Q
 from django.http import Http404
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
@@ -11,8 +13,8 @@ from clubsite.errors import ServiceError
 from clubsite.hooks import collect
 
 from . import services, visibility
-from .forms import ClaimForm, DirectorySearchForm, ProfileForm
-from .models import Membership, Player
+from .forms import ClaimForm, DirectorySearchForm, ProfileForm, RenewalPaymentForm
+from .models import Membership, Player, RenewalRequest, RenewalStatus
 from .roles import is_association_staff
 
 PAGE_SIZE = 25
@@ -105,3 +107,72 @@ def claim_confirm(request, token: str):
     else:
         messages.success(request, "The member record is now linked to your account.")
     return redirect("players:me")
+
+
+# --- renewing a membership --------------------------------------------------------------------
+
+
+@login_required
+def renew(request):
+    """The member's own renewal: the amount due and how to pay; staff then record the payment."""
+    player = services.ensure_own_player(request.user)
+    if request.method == "POST":
+        try:
+            if "cancel" in request.POST:
+                renewal = get_object_or_404(RenewalRequest, pk=request.POST["cancel"], player=player)
+                services.cancel_renewal(request.user, renewal)
+                messages.info(request, "Your renewal request is cancelled.")
+            else:
+                services.request_renewal(request.user, player)
+                messages.success(request, "Your renewal is noted. Pay the amount below to complete it.")
+        except ServiceError as error:
+            messages.error(request, error.message)
+        return redirect("players:renew")
+    open_request = player.renewals.filter(status=RenewalStatus.REQUESTED).select_related("association").first()
+    quote = error = None
+    try:
+        quote = services.renewal_quote(player)
+    except ServiceError as e:
+        error = e.message
+    context = {
+        "player": player,
+        "open_request": open_request,
+        "quote": quote,
+        "quote_error": error,
+        "current": Membership.objects.filter(player=player).current().order_by("-expires_on").first(),
+        "history": player.renewals.exclude(status=RenewalStatus.REQUESTED)[:10],
+        "CURRENCY": settings.CURRENCY,
+    }
+    return render(request, "players/renew.html", context)
+
+
+def _staff_only(request):
+    if not is_association_staff(request.user):
+        raise Forbidden("Only association staff can do this.")
+
+
+@login_required
+def renewals(request):
+    """Staff: open renewal requests, each with a form to record its payment."""
+    _staff_only(request)
+    open_requests = RenewalRequest.objects.filter(status=RenewalStatus.REQUESTED).select_related("player")
+    rows = [(r, RenewalPaymentForm(prefix=f"r{r.pk}")) for r in open_requests.order_by("requested_at")]
+    return render(request, "players/renewals.html", {"rows": rows, "CURRENCY": settings.CURRENCY})
+
+
+@login_required
+@require_POST
+def renewal_paid(request, pk: int):
+    _staff_only(request)
+    renewal = get_object_or_404(RenewalRequest, pk=pk)
+    form = RenewalPaymentForm(request.POST, prefix=f"r{pk}")
+    if not form.is_valid():
+        messages.error(request, f"{renewal.player}: " + " ".join(e for errs in form.errors.values() for e in errs))
+        return redirect("players:renewals")
+    try:
+        membership = services.record_renewal_payment(request.user, renewal, **form.cleaned_data)
+    except ServiceError as error:
+        messages.error(request, f"{renewal.player}: {error.message}")
+    else:
+        messages.success(request, f"{renewal.player} is a member until {membership.expires_on:%d %B %Y}.")
+    return redirect("players:renewals")

@@ -20,6 +20,7 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 
 run: $(VENV)/.runtime
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
+	DEBUG=1 $(BIN)/python manage.py createcachetable
 	DEBUG=1 $(BIN)/python manage.py load_demo
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST)
 

@@ -86,6 +86,22 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("options", "-c jit=off")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# The cache holds the log-in lockout counters and other rate limits, so it must be shared by every
+# worker process: Redis when CACHE_URL (or REDIS_URL) is set, otherwise a table in the database
+# (created by the players migrations). Never per-process memory.
+_CACHE_URL = env("CACHE_URL", default="") or env("REDIS_URL", default="")
+if _CACHE_URL:
+    CACHES = {"default": env.cache_url_config(_CACHE_URL)}
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.db.DatabaseCache",
+            "LOCATION": "clubsite_cache",
+            # Room for many counters: culling must not forget a lockout during an attack.
+            "OPTIONS": {"MAX_ENTRIES": 100_000},
+        }
+    }
+
 AUTH_USER_MODEL = "players.User"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -136,6 +152,9 @@ ACCOUNT_CONFIRM_EMAIL_ON_GET = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_ADAPTER = "players.adapters.AccountAdapter"
 ACCOUNT_FORMS = {"signup": "players.forms.SignupForm"}
+# Failed log-ins, counted in the shared cache for the log-in form and the API token alike
+# (players.services.authenticate): 5 per address in 5 minutes, 10 a minute from one IP address.
+ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
 LOGIN_REDIRECT_URL = "players:me"
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 

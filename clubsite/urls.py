@@ -1,7 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import DefaultRouter
 
 from events import api as events_api
@@ -25,7 +24,7 @@ urlpatterns = [
     path("ratings/", include("ratings.urls")),
     path("admin/", admin.site.urls),
     path("api/me/", players_api.MeView.as_view(), name="api-me"),
-    path("api/auth/token/", obtain_auth_token, name="api-token"),
+    path("api/auth/token/", players_api.TokenView.as_view(), name="api-token"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/", include(router.urls)),

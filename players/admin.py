@@ -5,7 +5,18 @@ from clubsite.admin import ReadOnlyAdmin
 from clubsite.errors import ServiceError
 
 from . import services
-from .models import Association, Club, Counter, Membership, Player, PlayerClaim, User
+from .models import (
+    Association,
+    Club,
+    Counter,
+    Membership,
+    PaymentMethod,
+    Player,
+    PlayerClaim,
+    RenewalRequest,
+    RenewalStatus,
+    User,
+)
 
 
 @admin.register(User)
@@ -77,6 +88,43 @@ class MembershipAdmin(admin.ModelAdmin):
     list_select_related = ["player"]
     raw_id_fields = ["player"]
     date_hierarchy = "expires_on"
+
+
+@admin.register(RenewalRequest)
+class RenewalRequestAdmin(ReadOnlyAdmin):
+    """Members ask to renew from their account; staff record payments here or on the renewals page
+    (/members/renewals/, with method, reference and date). Both go through the same service."""
+
+    list_display = ["player", "type", "amount", "status", "requested_at", "paid_on", "payment_method", "recorded_by"]
+    list_filter = ["status", "type", "association"]
+    search_fields = ["player__full_name", "=player__member_number", "payment_reference"]
+    list_select_related = ["player", "recorded_by"]
+    actions = ["paid_in_person", "paid_by_bank_transfer", "cancel"]
+
+    def _paid(self, request, queryset, method):
+        for renewal in queryset.filter(status=RenewalStatus.REQUESTED):
+            try:
+                membership = services.record_renewal_payment(request.user, renewal, method=method)
+            except ServiceError as error:
+                self.message_user(request, f"{renewal.player}: {error.message}", messages.ERROR)
+            else:
+                self.message_user(request, f"{renewal.player}: member until {membership.expires_on}.")
+
+    @admin.action(description="Record payment received today in person")
+    def paid_in_person(self, request, queryset):
+        self._paid(request, queryset, PaymentMethod.IN_PERSON)
+
+    @admin.action(description="Record payment received today by bank transfer")
+    def paid_by_bank_transfer(self, request, queryset):
+        self._paid(request, queryset, PaymentMethod.BANK_TRANSFER)
+
+    @admin.action(description="Cancel selected renewal requests")
+    def cancel(self, request, queryset):
+        for renewal in queryset:
+            try:
+                services.cancel_renewal(request.user, renewal)
+            except ServiceError as error:
+                self.message_user(request, f"{renewal.player}: {error.message}", messages.ERROR)
 
 
 @admin.register(PlayerClaim)

@@ -1,8 +1,13 @@
 from django.db.models import Q
 from django_filters import rest_framework as filters
-from rest_framework import generics, permissions, serializers, viewsets
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, permissions, serializers, status, viewsets
+from rest_framework.authtoken.models import Token
+from rest_framework.response import Response
 
-from . import services
+from clubsite.errors import ServiceError
+
+from . import services, visibility
 from .models import Club, Player
 
 
@@ -25,6 +30,9 @@ class MeSerializer(serializers.ModelSerializer):
 
     club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all(), allow_null=True, required=False)
     id_last4 = serializers.CharField(required=False, allow_blank=True, max_length=64)
+    guardian_opt_in = serializers.BooleanField(
+        write_only=True, required=False, help_text="A parent or guardian agrees to list an under-18 in the directory"
+    )
 
     class Meta:
         model = Player
@@ -41,8 +49,11 @@ class MeSerializer(serializers.ModelSerializer):
             "phone",
             "id_last4",
             "listed_in_directory",
+            "guardian_name",
+            "guardian_opt_in",
+            "guardian_opted_in_on",
         ]
-        read_only_fields = ["member_number"]
+        read_only_fields = ["member_number", "guardian_opted_in_on"]
         # The service validates (e.g. the ID field) so the API and pages give the same messages.
         extra_kwargs = {"email": {"validators": []}}
 
@@ -69,10 +80,45 @@ class ClubViewSet(viewsets.ReadOnlyModelViewSet):
 
 
 class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
-    queryset = Player.objects.filter(listed_in_directory=True).select_related("club").order_by("full_name", "pk")
+    queryset = Player.objects.select_related("club").order_by("full_name", "pk")
     serializer_class = PlayerSerializer
     lookup_field = "member_number"
     filterset_class = PlayerFilter
+
+    def get_queryset(self):
+        return visibility.visible_players(self.request.user, super().get_queryset())
+
+
+class TokenRequestSerializer(serializers.Serializer):
+    username = serializers.CharField(help_text="Your email address (or user name)")
+    password = serializers.CharField(style={"input_type": "password"}, trim_whitespace=False)
+
+
+class TokenSerializer(serializers.Serializer):
+    token = serializers.CharField()
+
+
+class TokenView(generics.GenericAPIView):
+    """Your API token, for a correct email and password. Failed attempts count toward the same
+    lockout as the log-in page (429 when locked out)."""
+
+    serializer_class = TokenRequestSerializer
+    authentication_classes = []
+    permission_classes = [permissions.AllowAny]
+
+    @extend_schema(responses={200: TokenSerializer})
+    def post(self, request):
+        serializer = self.get_serializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            user = services.authenticate_login(request._request, data["username"], data["password"])
+        except services.LoginLocked as error:
+            return Response({"detail": error.message}, status=status.HTTP_429_TOO_MANY_REQUESTS)
+        except ServiceError as error:
+            return Response({"non_field_errors": [error.message]}, status=status.HTTP_400_BAD_REQUEST)
+        token, _ = Token.objects.get_or_create(user=user)
+        return Response({"token": token.key})
 
 
 class MeView(generics.RetrieveUpdateAPIView):

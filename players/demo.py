@@ -78,6 +78,9 @@ def load(stdout) -> bool:
             date_of_birth=born,
             school=rng.choice(SCHOOLS) if student else "",
             school_level=level,
+            # Pupils are in the directory only where a parent agreed: about half of them here.
+            guardian_name=f"Parent of {name}" if student and i % 2 == 0 else "",
+            guardian_opt_in=student and i % 2 == 0,
         )
         start = today - timedelta(days=rng.randint(30, 700))
         expiry = start + timedelta(days=365)

@@ -3,18 +3,59 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
 
+from clubsite.errors import ServiceError
 from clubsite.ui import ServiceFormMixin, date_input
 
-from .models import Club, Player
+from . import services
+from .models import Club, PaymentMethod, Player
+
+GUARDIAN_OPT_IN_LABEL = "I am this member's parent or guardian, and I agree to list them in the member directory"
 
 
 class SignupForm(AllauthSignupForm):
     full_name = forms.CharField(label="Full name as on ID", max_length=200)
+    date_of_birth = forms.DateField(
+        required=False,
+        widget=date_input(),
+        help_text="Needed for junior events. Members under 18 are listed in the directory only if a parent or "
+        "guardian agrees.",
+    )
+    # Opt-in, not opt-out: nobody is listed in the directory without having chosen it.
+    listed_in_directory = forms.BooleanField(
+        label="List me in the member directory (name, club and member number)",
+        required=False,
+        initial=False,
+        help_text="Rating lists and results show every rated player's name and rating either way.",
+    )
+    guardian_name = forms.CharField(
+        label="Parent or guardian's name (members under 18)", required=False, max_length=200
+    )
+    guardian_opt_in = forms.BooleanField(label=GUARDIAN_OPT_IN_LABEL, required=False)
+
+    PROFILE_FIELDS = ("full_name", "date_of_birth", "listed_in_directory", "guardian_name", "guardian_opt_in")
+
+    def clean_email(self):
+        # Checked before allauth's own checks, which would take an over-long address (a 500 later).
+        try:
+            services.validate_email_length(self.data.get(self.add_prefix("email"), ""))
+        except ServiceError as error:
+            raise forms.ValidationError(error.message) from None
+        return super().clean_email()
+
+    def clean(self):
+        cleaned = super().clean()
+        try:
+            services.clean_profile({name: cleaned.get(name) for name in self.PROFILE_FIELDS if name in cleaned})
+        except ServiceError as error:
+            self.add_error(error.field if error.field in self.fields else None, error.message)
+        return cleaned
 
     def save(self, request):
         user = super().save(request)
         user.first_name = self.cleaned_data["full_name"][:150]
         user.save(update_fields=["first_name"])
+        # The player record is made here, with the choices above; the sign-up signal then finds it.
+        services.create_player(user=user, email=user.email, **{f: self.cleaned_data[f] for f in self.PROFILE_FIELDS})
         return user
 
 
@@ -40,11 +81,16 @@ class ProfileForm(ServiceFormMixin, forms.ModelForm):
             "phone",
             "id_last4",
             "listed_in_directory",
+            "guardian_name",
         ]
         widgets = {"date_of_birth": date_input()}
 
+    guardian_opt_in = forms.BooleanField(label=GUARDIAN_OPT_IN_LABEL, required=False)
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        if self.instance and self.instance.pk:
+            self.fields["guardian_opt_in"].initial = self.instance.guardian_opted_in_on is not None
         self.helper = FormHelper()
         self.helper.add_input(Submit("save", "Save profile"))
 
@@ -73,3 +119,18 @@ class ClaimForm(forms.Form):
 class DirectorySearchForm(forms.Form):
     q = forms.CharField(label="Name", required=False)
     club = forms.ModelChoiceField(queryset=Club.objects.all(), required=False, empty_label="All clubs")
+
+
+class RenewalPaymentForm(forms.Form):
+    """Staff record a renewal's payment (players.services.record_renewal_payment checks it)."""
+
+    method = forms.ChoiceField(
+        label="Paid by",
+        choices=PaymentMethod.choices,
+        initial=PaymentMethod.BANK_TRANSFER,
+        widget=forms.Select(attrs={"class": "form-select form-select-sm"}),
+    )
+    reference = forms.CharField(
+        label="Reference", required=False, max_length=100, widget=forms.TextInput(attrs={"class": "form-control"})
+    )
+    paid_on = forms.DateField(label="Paid on", required=False, widget=date_input(**{"class": "form-control"}))

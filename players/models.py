@@ -26,6 +26,9 @@ class Association(models.Model):
     slug = models.SlugField(unique=True)
     country = models.CharField(max_length=2, default="SG", help_text="ISO 3166 country code")
     website = models.URLField(blank=True)
+    renewal_payment_instructions = models.TextField(
+        blank=True, help_text="Shown to members who ask to renew: how to pay (bank account, PayNow, in person)."
+    )
 
     def __str__(self):
         return self.name
@@ -85,7 +88,16 @@ class Player(models.Model):
     id_last4 = models.CharField(
         "last four characters of ID number", max_length=4, blank=True, validators=[id_last4_validator]
     )
-    listed_in_directory = models.BooleanField(default=True)
+    # The member's own choice; under-18s are listed only once a parent or guardian also opted in
+    # (the whole rule: players.visibility).
+    listed_in_directory = models.BooleanField("list me in the member directory", default=True)
+    guardian_name = models.CharField("parent or guardian's name", max_length=200, blank=True)
+    guardian_opted_in_on = models.DateField(
+        "parent or guardian agreed to the directory listing on",
+        null=True,
+        blank=True,
+        help_text="For members under 18: the date a parent or guardian opted in to the directory.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -205,3 +217,49 @@ class PlayerClaim(models.Model):
 
     def __str__(self):
         return f"{self.user} → {self.player} ({self.status})"
+
+
+class RenewalStatus(models.TextChoices):
+    REQUESTED = "requested", "Waiting for payment"
+    PAID = "paid", "Paid"
+    CANCELLED = "cancelled", "Cancelled"
+
+
+class RenewalRequest(models.Model):
+    """A member asking to renew: the amount due is fixed when asked; staff record the payment,
+    which adds the new membership (players.services.record_renewal_payment)."""
+
+    TRANSITIONS = {
+        RenewalStatus.REQUESTED: {RenewalStatus.PAID, RenewalStatus.CANCELLED},
+    }
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="renewals")
+    association = models.ForeignKey(Association, on_delete=models.PROTECT, related_name="renewals")
+    type = models.CharField(max_length=10, choices=MembershipType.choices)
+    amount = models.DecimalField(max_digits=8, decimal_places=2)
+    status = models.CharField(max_length=10, choices=RenewalStatus.choices, default=RenewalStatus.REQUESTED)
+    requested_at = models.DateTimeField(auto_now_add=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    paid_on = models.DateField(null=True, blank=True)
+    payment_method = models.CharField(max_length=20, choices=PaymentMethod.choices, blank=True)
+    payment_reference = models.CharField(max_length=100, blank=True)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    membership = models.OneToOneField(
+        Membership, null=True, blank=True, on_delete=models.SET_NULL, related_name="renewal"
+    )
+
+    class Meta:
+        ordering = ["-requested_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player"], condition=Q(status="requested"), name="one_open_renewal_per_player"
+            ),
+            models.CheckConstraint(condition=Q(amount__gte=0), name="renewal_amount_not_negative"),
+        ]
+
+    def __str__(self):
+        return f"{self.player} renewal ({self.get_status_display().lower()})"

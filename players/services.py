@@ -1,9 +1,13 @@
 """Every write about members goes through here: views, API, admin and commands share it."""
 
+import unicodedata
+from dataclasses import dataclass
 from datetime import date, timedelta
+from decimal import Decimal
 
 from django.conf import settings
 from django.core import signing
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.urls import reverse
@@ -11,7 +15,18 @@ from django.utils import timezone
 
 from clubsite.errors import PermissionDenied, ServiceError
 
-from .models import ClaimStatus, Counter, Membership, Player, PlayerClaim
+from .models import (
+    Association,
+    ClaimStatus,
+    Counter,
+    Membership,
+    MembershipType,
+    PaymentMethod,
+    Player,
+    PlayerClaim,
+    RenewalRequest,
+    RenewalStatus,
+)
 from .roles import is_association_staff
 
 MEMBER_NUMBER_COUNTER = "member_number"
@@ -35,13 +50,18 @@ def allocate_member_number() -> int:
 
 
 def validate_id_last4(value: str) -> str:
-    value = (value or "").strip().upper()
+    """The last four characters of an ID number, in plain upper-case letters and digits.
+
+    Full-width and other compatibility forms (e.g. "１２３４" typed with an East Asian keyboard) are
+    folded to their plain form first; anything else that is not A-Z or 0-9 is refused."""
+    value = unicodedata.normalize("NFKC", value or "").strip().upper()
+    value = "".join(str(unicodedata.decimal(ch)) if ch.isdecimal() else ch for ch in value)
     if len(value) > 4:
         raise MemberError(
             "Only the last four characters of an ID number are kept: enter just those four, never the whole number.",
             field="id_last4",
         )
-    if value and (len(value) != 4 or not value.isalnum()):
+    if value and (len(value) != 4 or not (value.isascii() and value.isalnum())):
         raise MemberError("Enter exactly the last four letters or digits of the ID number.", field="id_last4")
     return value
 
@@ -63,15 +83,32 @@ PROFILE_FIELDS = (
     "phone",
     "id_last4",
     "listed_in_directory",
+    "guardian_name",
+    "guardian_opt_in",
 )
+EMAIL_MAX_LENGTH = 254  # RFC 5321: the longest address a mail server will take
 
 
-def _clean_profile(data: dict) -> dict:
+def validate_email_length(value: str) -> None:
+    if len(value or "") > EMAIL_MAX_LENGTH:
+        raise MemberError(f"An email address can be at most {EMAIL_MAX_LENGTH} characters long.", field="email")
+
+
+def clean_profile(data: dict) -> dict:
+    """Checks profile fields for every door (sign-up, My account, the API). `guardian_opt_in` (a
+    parent or guardian agrees to the directory listing of an under-18) becomes the date they agreed."""
     unknown = set(data) - set(PROFILE_FIELDS)
     if unknown:
         raise MemberError(f"Unknown field: {', '.join(sorted(unknown))}.", field=sorted(unknown)[0])
     if "full_name" in data and not (data["full_name"] or "").strip():
         raise MemberError("Enter the full name as on the ID.", field="full_name")
+    if "email" in data:
+        validate_email_length(data["email"])
+    if "guardian_opt_in" in data:
+        opt_in = bool(data.pop("guardian_opt_in"))
+        if opt_in and not (data.get("guardian_name") or "").strip():
+            raise MemberError("Enter the name of the parent or guardian who agrees.", field="guardian_name")
+        data["guardian_opted_in_on"] = timezone.localdate() if opt_in else None
     if "id_last4" in data:
         data["id_last4"] = validate_id_last4(data["id_last4"])
     if "date_of_birth" in data:
@@ -79,14 +116,23 @@ def _clean_profile(data: dict) -> dict:
     return data
 
 
+def _full_clean(player: Player) -> None:
+    """The model's own checks, refused as a MemberError (a page shows it; never a server error)."""
+    try:
+        player.full_clean(exclude=["member_number", "user"])
+    except ValidationError as error:
+        field, messages = next(iter(error.message_dict.items()))
+        raise MemberError(messages[0], field=None if field == NON_FIELD_ERRORS else field) from None
+
+
 @transaction.atomic
 def create_player(*, user=None, **fields) -> Player:
     """A new player record (with or without an account), with the next member number."""
-    fields = _clean_profile(fields)
+    fields = clean_profile(fields)
     player = Player(user=user, member_number=allocate_member_number(), **fields)
     if user and not player.email:
         player.email = user.email
-    player.full_clean(exclude=["member_number", "user"])
+    _full_clean(player)
     player.save()
     return player
 
@@ -95,12 +141,43 @@ def create_player(*, user=None, **fields) -> Player:
 def update_profile(actor, player: Player, **fields) -> Player:
     if not (is_association_staff(actor) or (player.user_id and player.user_id == actor.id)):
         raise PermissionDenied("You can only edit your own profile.")
-    fields = _clean_profile(fields)
+    fields = clean_profile(fields)
+    if "guardian_opted_in_on" in fields and fields["guardian_opted_in_on"] and player.guardian_opted_in_on:
+        fields["guardian_opted_in_on"] = player.guardian_opted_in_on  # keep the date they first agreed
     for name, value in fields.items():
         setattr(player, name, value)
-    player.full_clean(exclude=["member_number", "user"])
+    _full_clean(player)
     player.save()
     return player
+
+
+# --- logging in ---------------------------------------------------------------------------------
+
+
+class LoginLocked(MemberError):
+    pass
+
+
+def authenticate_login(request, login: str, password: str):
+    """A password log-in outside the log-in page (the API token). It counts against the same lockout
+    as the page: allauth's "login_failed" limit (ACCOUNT_RATE_LIMITS), kept in the shared cache, so
+    the limit holds across the page, the API and every worker process."""
+    from allauth.account.adapter import get_adapter
+
+    from .models import User
+
+    login = (login or "").strip()
+    if "@" not in login:
+        # One counter per account, whichever of its names is used.
+        login = User.objects.filter(username=login).values_list("email", flat=True).first() or login
+    credentials = {"email": login} if "@" in login else {"username": login}
+    try:
+        user = get_adapter(request).authenticate(request, password=password or "", **credentials)
+    except ValidationError:
+        raise LoginLocked("Too many failed log-in attempts. Wait a few minutes, then try again.") from None
+    if user is None or not user.is_active:
+        raise MemberError("Unable to log in with the email and password given.")
+    return user
 
 
 def ensure_own_player(user) -> Player:
@@ -208,3 +285,106 @@ def memberships_due_reminder(day: date | None = None):
     return Membership.objects.filter(
         expires_on__lte=due, expires_on__gte=day, reminder_sent_on__isnull=True
     ).select_related("player")
+
+
+# --- renewing a membership --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RenewalQuote:
+    """What renewing now would give: the same type and fee as the latest membership, for a year
+    from the day after it expires (or from today, once it has lapsed)."""
+
+    association: Association
+    type: str
+    amount: Decimal
+    starts_on: date
+    expires_on: date
+
+    @property
+    def type_display(self) -> str:
+        return MembershipType(self.type).label
+
+
+def renewal_quote(player: Player, day: date | None = None) -> RenewalQuote:
+    day = day or timezone.localdate()
+    memberships = list(player.memberships.select_related("association"))
+    if any(m.expires_on is None and m.starts_on <= day for m in memberships):
+        raise MemberError("Your membership does not expire, so there is nothing to renew.")
+    dated = [m for m in memberships if m.expires_on is not None]
+    if not dated:
+        raise MemberError("There is no membership to renew yet. To join, ask association staff.")
+    last = max(dated, key=lambda m: (m.expires_on, m.pk))
+    starts_on = max(last.expires_on + timedelta(days=1), day)
+    try:
+        next_year = starts_on.replace(year=starts_on.year + 1)
+    except ValueError:  # 29 February
+        next_year = starts_on.replace(year=starts_on.year + 1, day=28) + timedelta(days=1)
+    return RenewalQuote(last.association, last.type, last.fee, starts_on, next_year - timedelta(days=1))
+
+
+def _own_or_staff(actor, player: Player, message: str) -> None:
+    if not (is_association_staff(actor) or (player.user_id and player.user_id == actor.id)):
+        raise PermissionDenied(message)
+
+
+@transaction.atomic
+def request_renewal(actor, player: Player) -> RenewalRequest:
+    """The member asks to renew; the amount due is fixed now. Asking again returns the open request."""
+    _own_or_staff(actor, player, "You can only renew your own membership.")
+    player = Player.objects.select_for_update().get(pk=player.pk)
+    open_request = player.renewals.filter(status=RenewalStatus.REQUESTED).first()
+    if open_request:
+        return open_request
+    quote = renewal_quote(player)
+    return RenewalRequest.objects.create(
+        player=player, association=quote.association, type=quote.type, amount=quote.amount, requested_by=actor
+    )
+
+
+def _move(renewal: RenewalRequest, target: str) -> RenewalRequest:
+    renewal = RenewalRequest.objects.select_for_update().select_related("player").get(pk=renewal.pk)
+    if target not in RenewalRequest.TRANSITIONS.get(renewal.status, set()):
+        raise MemberError(f"This renewal is already {renewal.get_status_display().lower()}.")
+    return renewal
+
+
+@transaction.atomic
+def record_renewal_payment(
+    actor, renewal: RenewalRequest, *, method: str, reference: str = "", paid_on: date | None = None
+) -> Membership:
+    """Staff record that the member paid: the membership is extended by a year from its expiry."""
+    if not is_association_staff(actor):
+        raise PermissionDenied("Only association staff record payments.")
+    if method not in PaymentMethod.values:
+        raise MemberError("Choose how the member paid.", field="method")
+    paid_on = paid_on or timezone.localdate()
+    if paid_on > timezone.localdate():
+        raise MemberError("The payment date cannot be in the future.", field="paid_on")
+    renewal = _move(renewal, RenewalStatus.PAID)
+    quote = renewal_quote(Player.objects.select_for_update().get(pk=renewal.player_id))
+    membership = Membership.objects.create(
+        player_id=renewal.player_id,
+        association=renewal.association,
+        type=renewal.type,
+        starts_on=quote.starts_on,
+        expires_on=quote.expires_on,
+        fee=renewal.amount,
+        paid_on=paid_on,
+        payment_method=method,
+        payment_reference=(reference or "").strip()[:100],
+    )
+    renewal.status = RenewalStatus.PAID
+    renewal.paid_on, renewal.payment_method, renewal.payment_reference = paid_on, method, membership.payment_reference
+    renewal.recorded_by, renewal.membership = actor, membership
+    renewal.save()
+    return membership
+
+
+@transaction.atomic
+def cancel_renewal(actor, renewal: RenewalRequest) -> RenewalRequest:
+    _own_or_staff(actor, renewal.player, "You can only cancel your own renewal.")
+    renewal = _move(renewal, RenewalStatus.CANCELLED)
+    renewal.status = RenewalStatus.CANCELLED
+    renewal.save(update_fields=["status"])
+    return renewal

@@ -5,6 +5,7 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 
 
@@ -33,6 +34,7 @@ def send_renewal_reminders() -> int:
     from .models import Membership
     from .services import memberships_due_reminder
 
+    renew_url = settings.SITE_URL.rstrip("/") + reverse("players:renew")
     sent = 0
     for membership_id in list(memberships_due_reminder().values_list("pk", flat=True)):
         with transaction.atomic():
@@ -41,7 +43,8 @@ def send_renewal_reminders() -> int:
                 continue
             m.reminder_sent_on = timezone.localdate()
             m.save(update_fields=["reminder_sent_on"])
-            body = render_to_string("players/email/renewal.txt", {"membership": m, "SITE_NAME": settings.SITE_NAME})
+            context = {"membership": m, "SITE_NAME": settings.SITE_NAME, "renew_url": renew_url}
+            body = render_to_string("players/email/renewal.txt", context)
             to = [m.player.email]
             transaction.on_commit(lambda b=body, t=to: send_email.delay("Your membership is about to expire", b, t))
             sent += 1

@@ -1,7 +1,10 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied as Forbidden
 from django.core.paginator import Paginator
 from django.db.models import Prefetch, Q
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
@@ -9,9 +12,9 @@ from django.views.decorators.http import require_POST
 from clubsite.errors import ServiceError
 from clubsite.hooks import collect
 
-from . import services
-from .forms import ClaimForm, DirectorySearchForm, ProfileForm
-from .models import Membership, Player
+from . import services, visibility
+from .forms import ClaimForm, DirectorySearchForm, ProfileForm, RenewalPaymentForm
+from .models import Membership, Player, RenewalRequest, RenewalStatus
 from .roles import is_association_staff
 
 PAGE_SIZE = 25
@@ -19,7 +22,7 @@ PAGE_SIZE = 25
 
 def directory(request):
     form = DirectorySearchForm(request.GET or None)
-    players = Player.objects.filter(listed_in_directory=True).select_related("club")
+    players = visibility.visible_players(request.user, Player.objects.select_related("club"))
     if form.is_valid():
         if q := form.cleaned_data["q"].strip():
             players = players.filter(Q(full_name__icontains=q) | Q(display_name__icontains=q))
@@ -33,15 +36,14 @@ def directory(request):
 
 def player_detail(request, member_number: int):
     today = timezone.localdate()
-    player = get_object_or_404(
-        Player.objects.select_related("club", "user").prefetch_related(
-            Prefetch("memberships", queryset=Membership.objects.select_related("association"))
-        ),
-        member_number=member_number,
+    players = Player.objects.select_related("club", "user").prefetch_related(
+        Prefetch("memberships", queryset=Membership.objects.select_related("association"))
     )
-    can_see_private = is_association_staff(request.user) or (player.user_id and player.user_id == request.user.id)
-    if not player.listed_in_directory and not can_see_private:
+    try:
+        player = visibility.visible_player_or_404(request.user, players, member_number=member_number)
+    except Http404:
         return render(request, "players/unlisted.html", status=404)
+    can_see_private = is_association_staff(request.user) or (player.user_id and player.user_id == request.user.id)
     memberships = list(player.memberships.all())
     current = [m for m in memberships if m.is_current(today)]
     context = {
@@ -62,7 +64,7 @@ def me(request):
         form = ProfileForm(request.POST, instance=Player.objects.get(pk=player.pk))
         if form.is_valid():
             try:
-                data = {name: form.cleaned_data[name] for name in form.Meta.fields}
+                data = {name: form.cleaned_data[name] for name in [*form.Meta.fields, "guardian_opt_in"]}
                 services.update_profile(request.user, player, **data)
             except ServiceError as error:
                 form.add_service_error(error)
@@ -105,3 +107,72 @@ def claim_confirm(request, token: str):
     else:
         messages.success(request, "The member record is now linked to your account.")
     return redirect("players:me")
+
+
+# --- renewing a membership --------------------------------------------------------------------
+
+
+@login_required
+def renew(request):
+    """The member's own renewal: the amount due and how to pay; staff then record the payment."""
+    player = services.ensure_own_player(request.user)
+    if request.method == "POST":
+        try:
+            if "cancel" in request.POST:
+                renewal = get_object_or_404(RenewalRequest, pk=request.POST["cancel"], player=player)
+                services.cancel_renewal(request.user, renewal)
+                messages.info(request, "Your renewal request is cancelled.")
+            else:
+                services.request_renewal(request.user, player)
+                messages.success(request, "Your renewal is noted. Pay the amount below to complete it.")
+        except ServiceError as error:
+            messages.error(request, error.message)
+        return redirect("players:renew")
+    open_request = player.renewals.filter(status=RenewalStatus.REQUESTED).select_related("association").first()
+    quote = error = None
+    try:
+        quote = services.renewal_quote(player)
+    except ServiceError as e:
+        error = e.message
+    context = {
+        "player": player,
+        "open_request": open_request,
+        "quote": quote,
+        "quote_error": error,
+        "current": Membership.objects.filter(player=player).current().order_by("-expires_on").first(),
+        "history": player.renewals.exclude(status=RenewalStatus.REQUESTED)[:10],
+        "CURRENCY": settings.CURRENCY,
+    }
+    return render(request, "players/renew.html", context)
+
+
+def _staff_only(request):
+    if not is_association_staff(request.user):
+        raise Forbidden("Only association staff can do this.")
+
+
+@login_required
+def renewals(request):
+    """Staff: open renewal requests, each with a form to record its payment."""
+    _staff_only(request)
+    open_requests = RenewalRequest.objects.filter(status=RenewalStatus.REQUESTED).select_related("player")
+    rows = [(r, RenewalPaymentForm(prefix=f"r{r.pk}")) for r in open_requests.order_by("requested_at")]
+    return render(request, "players/renewals.html", {"rows": rows, "CURRENCY": settings.CURRENCY})
+
+
+@login_required
+@require_POST
+def renewal_paid(request, pk: int):
+    _staff_only(request)
+    renewal = get_object_or_404(RenewalRequest, pk=pk)
+    form = RenewalPaymentForm(request.POST, prefix=f"r{pk}")
+    if not form.is_valid():
+        messages.error(request, f"{renewal.player}: " + " ".join(e for errs in form.errors.values() for e in errs))
+        return redirect("players:renewals")
+    try:
+        membership = services.record_renewal_payment(request.user, renewal, **form.cleaned_data)
+    except ServiceError as error:
+        messages.error(request, f"{renewal.player}: {error.message}")
+    else:
+        messages.success(request, f"{renewal.player} is a member until {membership.expires_on:%d %B %Y}.")
+    return redirect("players:renewals")

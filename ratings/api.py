@@ -6,15 +6,14 @@ who may do it.
 
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from events.models import Event
 from events.permissions import can_direct_event
-from players.models import Player
-from players.roles import is_association_staff
+from players.visibility import visible_player_or_404, with_profile_visible
 
 from . import services
 from .models import PlayerRating, RatingChange, RatingList, RatingRun
@@ -28,9 +27,21 @@ class RatingListSerializer(serializers.ModelSerializer):
         fields = ["slug", "name", "association", "lexicon", "system", "provisional_games", "active_months"]
 
 
+@extend_schema_field({"type": "integer", "nullable": True})
+class PublicMemberNumber(serializers.Field):
+    """The player's member number, or null when the player's profile is not visible to the reader
+    (rows come annotated by players.visibility.with_profile_visible)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(source="*", read_only=True, allow_null=True, **kwargs)
+
+    def to_representation(self, row):
+        return row.player.member_number if getattr(row, "profile_visible", False) else None
+
+
 class PlayerRatingSerializer(serializers.ModelSerializer):
     rank = serializers.IntegerField(read_only=True)
-    member_number = serializers.IntegerField(source="player.member_number", read_only=True)
+    member_number = PublicMemberNumber(help_text="null when the member is not listed in the directory")
     name = serializers.CharField(source="player.name", read_only=True)
     club = serializers.SlugRelatedField(source="player.club", slug_field="slug", read_only=True)
     country = serializers.CharField(source="player.country", read_only=True)
@@ -61,7 +72,7 @@ class RatingChangeSerializer(serializers.ModelSerializer):
     event_title = serializers.CharField(source="event.title", read_only=True)
     division = serializers.CharField(source="division.name", read_only=True)
     rating_list = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    member_number = serializers.IntegerField(source="player.member_number", read_only=True)
+    member_number = PublicMemberNumber(help_text="null when the member is not listed in the directory")
     name = serializers.CharField(source="player.name", read_only=True)
     change = serializers.IntegerField(read_only=True)
 
@@ -161,12 +172,10 @@ class RatingListViewSet(viewsets.ReadOnlyModelViewSet):
     def history(self, request, slug=None, member_number=None):
         """A player's rated events on this list, oldest first."""
         rating_list = self.get_object()
-        player = get_object_or_404(Player, member_number=member_number)
-        if not player.listed_in_directory and not (
-            is_association_staff(request.user) or (player.user_id and player.user_id == request.user.id)
-        ):
-            return Response({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
-        rows = services.player_history(rating_list, player.pk).select_related("rating_list", "player")
+        player = visible_player_or_404(request.user, member_number=member_number)
+        rows = with_profile_visible(
+            services.player_history(rating_list, player.pk).select_related("rating_list", "player"), request.user
+        )
         return Response(RatingChangeSerializer(rows, many=True).data)
 
 
@@ -196,13 +205,13 @@ class RatingViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
             country=params.get("country", ""),
             include_inactive=params.get("all", "").lower() in ("1", "true", "yes", "on"),
         )
-        for name, lookup in (
-            ("min_rating", "rating__gte"),
-            ("max_rating", "rating__lte"),
-            ("member_number", "player__member_number"),
-        ):
+        rows = with_profile_visible(rows, self.request.user)
+        for name, lookup in (("min_rating", "rating__gte"), ("max_rating", "rating__lte")):
             if params.get(name, "").isdigit():
                 rows = rows.filter(**{lookup: int(params[name])})
+        if params.get("member_number", "").isdigit():
+            # Only a member number the reader may see finds anyone: no looking up hidden members by number.
+            rows = rows.filter(profile_visible=True, player__member_number=int(params["member_number"]))
         return rows
 
     def get_serializer_context(self):
@@ -237,7 +246,7 @@ class EventRatingReportViewSet(viewsets.GenericViewSet):
         event = get_object_or_404(Event, slug=slug)
         if not event.is_public and not can_direct_event(request.user, event):
             return Response({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
-        rows = services.event_report(event).select_related("event")
+        rows = with_profile_visible(services.event_report(event).select_related("event"), request.user)
         return Response(EventRatingReportSerializer({"event": event.slug, "title": event.title, "rows": rows}).data)
 
 

@@ -26,10 +26,15 @@ class RatingsConfig(AppConfig):
 
     def home_page_context(self, request):
         """The top ten active players of the first list."""
+        from players.visibility import with_profile_visible
+
         from . import services
 
         rating_list = services.default_list()
-        top = services.rank_players(rating_list, services.rated_players(rating_list)[:10]) if rating_list else []
+        top = []
+        if rating_list:
+            rows = with_profile_visible(services.rated_players(rating_list), request.user)
+            top = services.rank_players(rating_list, rows[:10])
         return {"home_sections": ["ratings/_home_top.html"], "ratings_top_list": rating_list, "ratings_top": top}
 
     def load_demo(self, stdout):

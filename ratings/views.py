@@ -17,6 +17,7 @@ from events.models import Event
 from events.permissions import can_direct_event
 from players.models import Player
 from players.roles import is_association_staff
+from players.visibility import visible_player_or_404, with_profile_visible
 
 from . import services
 from .charts import rating_history_svg
@@ -60,7 +61,7 @@ def rating_list(request, slug: str | None = None):
     context = {"lists": lists, "rating_list": current}
     if current is not None:
         form, filters = _filters(request)
-        rows = services.rated_players(current, **filters)
+        rows = with_profile_visible(services.rated_players(current, **filters), request.user)
         page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
         page.object_list = services.rank_players(
             current, page.object_list, include_inactive=filters["include_inactive"]
@@ -79,7 +80,7 @@ def rating_list(request, slug: str | None = None):
 def rating_list_csv(request, slug: str):
     current = get_object_or_404(RatingList, slug=slug)
     _form, filters = _filters(request)
-    rows = services.rated_players(current, **filters)
+    rows = with_profile_visible(services.rated_players(current, **filters), request.user)
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{current.slug}-{timezone.localdate():%Y-%m-%d}.csv"'
     writer = csv.writer(response)
@@ -91,7 +92,7 @@ def rating_list_csv(request, slug: str):
         writer.writerow(
             [
                 ranks.get(r.rating),
-                r.player.member_number,
+                r.player.member_number if r.profile_visible else "",
                 r.player.name,
                 r.player.club.name if r.player.club_id else "",
                 r.player.country,
@@ -136,11 +137,7 @@ def snapshot_detail(request, slug: str, taken_on: str):
 
 
 def _visible_player(request, member_number: int) -> Player:
-    player = get_object_or_404(Player.objects.select_related("club"), member_number=member_number)
-    own = player.user_id and player.user_id == request.user.id
-    if not player.listed_in_directory and not (own or is_association_staff(request.user)):
-        raise Http404("No such player")
-    return player
+    return visible_player_or_404(request.user, Player.objects.select_related("club"), member_number=member_number)
 
 
 def player_history(request, slug: str, member_number: int):
@@ -176,7 +173,7 @@ def event_report(request, slug: str):
     event = get_object_or_404(Event.objects.select_related("rating_list"), slug=slug)
     if not event.is_public and not can_direct_event(request.user, event):
         raise Http404("No such event")
-    rows = list(services.event_report(event))
+    rows = list(with_profile_visible(services.event_report(event), request.user))
     divisions = []
     for row in rows:
         if not divisions or divisions[-1]["division"].pk != row.division_id:

@@ -7,6 +7,7 @@ from django.apps import apps
 from django.urls import reverse
 
 from players import demo
+from players.visibility import visible_players
 from ratings.models import PlayerRating, RatingChange, RatingList, RatingSnapshot
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +27,9 @@ def test_demo_ratings(client):
     rows = list(page.context["page"])
     assert len(rows) >= 30 and rows[0].rank == 1
 
-    top = PlayerRating.objects.filter(rating_list=rating_list).order_by("-rating").first()
+    # The best-rated player whose pages are public (pupils without a guardian's opt-in are not).
+    listed = visible_players(None).values("pk")
+    top = PlayerRating.objects.filter(rating_list=rating_list, player__in=listed).order_by("-rating").first()
     chart = client.get(reverse("ratings:player_chart", args=[rating_list.slug, top.player.member_number]))
     assert chart["Content-Type"].startswith("image/svg+xml") and b"<svg" in chart.content
 

@@ -55,6 +55,7 @@ def env_int(name: str, default: int) -> int:
 class Table:
     def __init__(self) -> None:
         self.rows: list[tuple[str, str, str, str, str]] = []
+        self.broken: list[str] = []  # parts that could not run: the run exits non-zero (a figure never does)
 
     def add(self, part: str, what: str, figure: str, target: str = "", verdict: str = "") -> None:
         self.rows.append((part, what, figure, target, verdict))
@@ -206,6 +207,7 @@ def part_burst(table: Table, clients: int, places: int) -> None:
         figures = burst.run(clients=clients, places=places)
     except RuntimeError as error:
         table.add("burst", "registration burst", f"not run: {error}")
+        table.broken.append(f"burst: {error}")
         return
     table.add(
         "burst",
@@ -248,6 +250,7 @@ def part_pairing(table: Table, players: int = 500) -> None:
     match = re.search(r"median ([\d.]+) s", text)
     if not match:
         table.add("pairing", f"swiss, {players} players", f"failed: {(out.stderr or text).strip()[-200:]}")
+        table.broken.append(f"pairing: exit {out.returncode}")
         return
     seconds = float(match.group(1))
     repeats = re.search(r"(\d+) repeats", text)
@@ -322,6 +325,9 @@ def main() -> None:
         f"({time.perf_counter() - started:.0f} s in all; {os.cpu_count()} CPUs; load average at the end "
         f"{os.getloadavg()[0]:.1f}. Server times are wall-clock; CPU is this process's share, without the database's.)"
     )
+    if table.broken:
+        print(f"Parts that could not run: {'; '.join(table.broken)}", file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

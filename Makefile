@@ -28,8 +28,11 @@ test: $(VENV)/.dev
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # Benchmarks on scale data (PostgreSQL via DATABASE_URL; see bench/README.md). BENCH_GAMES=100000 for a quick run.
-bench: $(VENV)/.dev
+$(VENV)/.bench: bench/requirements.txt | $(VENV)/.dev
 	$(BIN)/pip install -q -r bench/requirements.txt
+	touch $@
+
+bench: $(VENV)/.dev $(VENV)/.bench
 	$(BIN)/python bench/run.py
 
 lint: $(VENV)/.dev

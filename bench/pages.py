@@ -218,7 +218,7 @@ def run(rating_list, *, runs: int, log=print) -> list[PageFigures]:
     # query per row before the page).
     figures.append(measure(client, "rating list, page 20", "/ratings/?page=20", "ranks 951-1000", runs=min(runs, 5)))
     f = figures[-1]
-    log(f"  rating list [page 20]: median {f.median_ms:.1f} ms (CPU {f.cpu_ms:.1f}), {f.queries} queries")
+    log(f"  rating list [page 20]: median {f.median_ms:.1f} ms (CPU {f.cpu_ms:.1f}), p95 {f.p95_ms:.1f} ms")
     page("player page", f"/members/{busiest}/", f"{busiest_events} events")
     page("player page", f"/members/{quiet}/", f"{quiet_events} event")
     page("event page", f"/events/{big_event.slug}/", f"{big_event.entries.count()} entrants")

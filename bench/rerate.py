@@ -132,3 +132,38 @@ def run(rating_list, *, profile: bool | None = None, target_seconds: float = 20.
     if profiler:
         text = profiler.output_text(unicode=False, color=False, show_all=False, short_mode=False)
     return RerateFigures(games, len(event_ids), read_seconds, engine_seconds, service_seconds, text)
+
+
+@dataclass
+class CorrectionFigures:
+    event: str
+    games: int
+    seconds: float
+    status: str
+
+
+def correct_latest(rating_list, *, log=print) -> CorrectionFigures:
+    """Corrects one game of the list's latest rated event (its scores had been entered the wrong way
+    round: they are swapped, so running this twice puts them back) and times
+    `ratings.services.result_corrected(event)`, as correcting a result of a finalised event calls
+    it. Without a broker the rating run it queues runs at once; with one, it is run here too
+    (`execute_run`, safe to run twice) so the figure includes the re-rate."""
+    from events.models import Event, Game, GameKind, GameStatus
+    from ratings.models import RatedEvent, RatingRun, RunStatus
+    from ratings.services import execute_run, result_corrected
+
+    latest = RatedEvent.objects.filter(rating_list=rating_list).order_by("-starts_on", "-event_id").first()
+    event = Event.objects.select_related("rating_list").get(pk=latest.event_id)
+    games = Game.objects.filter(division__event=event)
+    game = games.filter(kind=GameKind.NORMAL, status=GameStatus.CONFIRMED).order_by("pk").first()
+    Game.objects.filter(pk=game.pk).update(score_a=game.score_b, score_b=game.score_a)
+    started = time.perf_counter()
+    run = result_corrected(event)
+    if run is not None:
+        run = RatingRun.objects.get(pk=run.pk)
+        if run.status == RunStatus.QUEUED:
+            run = execute_run(run.pk)
+    seconds = time.perf_counter() - started
+    status = run.status if run is not None else "no run"
+    log(f"  result corrected in {event.title}, re-rated: {seconds:.2f}s ({status})")
+    return CorrectionFigures(event.title, games.count(), seconds, status)

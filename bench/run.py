@@ -42,7 +42,7 @@ os.environ.setdefault("CELERY_BROKER_URL", "")
 
 TARGETS = {
     "rerate": 20.0,  # seconds for 1,000,000 games
-    "page_ms": 50.0,  # median server time
+    "page_ms": 50.0,  # 95th-percentile server time
     "pairing": 2.0,  # seconds for a 500-player Swiss round
 }
 
@@ -55,6 +55,7 @@ def env_int(name: str, default: int) -> int:
 class Table:
     def __init__(self) -> None:
         self.rows: list[tuple[str, str, str, str, str]] = []
+        self.broken: list[str] = []  # parts that could not run: the run exits non-zero (a figure never does)
 
     def add(self, part: str, what: str, figure: str, target: str = "", verdict: str = "") -> None:
         self.rows.append((part, what, figure, target, verdict))
@@ -128,7 +129,8 @@ def part_rating(table: Table, profile: bool) -> None:
     from ratings.models import RatingList
 
     print("Re-rating the whole history …", flush=True)
-    figures = rerate.run(RatingList.objects.get(slug="scale-ratings"), profile=profile)
+    rating_list = RatingList.objects.get(slug="scale-ratings")
+    figures = rerate.run(rating_list, profile=profile)
     per_million = TARGETS["rerate"] * figures.games / 1_000_000
     table.add("re-rate", "games / events rated", f"{figures.games:,} / {figures.events:,}")
     table.add("re-rate", "read the games (ORM, as the service reads)", f"{figures.read_seconds:.2f} s")
@@ -144,8 +146,18 @@ def part_rating(table: Table, profile: bool) -> None:
         "engine alone (rate_history on arrays)",
         f"{figures.engine_seconds:.2f} s = {figures.engine_seconds / figures.read_seconds:.2f}x read",
     )
+    correction = rerate.correct_latest(rating_list)
+    table.add(
+        "re-rate",
+        "result corrected in the latest event: result_corrected(event)",
+        f"{correction.seconds:.2f} s ({correction.games} games in {correction.event}; run {correction.status})",
+    )
     if figures.profile_text:
         print(figures.profile_text)
+
+
+def _timing(page) -> str:
+    return f"median {page.median_ms:.1f} ms (CPU {page.cpu_ms:.1f}), p95 {page.p95_ms:.1f} ms, {page.queries} queries"
 
 
 def part_pages(table: Table, runs: int) -> None:
@@ -163,9 +175,9 @@ def part_pages(table: Table, runs: int) -> None:
             table.add(
                 "pages",
                 f"{name} [{one.size}]",
-                f"median {one.median_ms:.1f} ms (CPU {one.cpu_ms:.1f}), p95 {one.p95_ms:.1f} ms, {one.queries} queries",
-                f"< {TARGETS['page_ms']:.0f} ms",
-                ok(one.median_ms < TARGETS["page_ms"] and one.status in (0, 200)),
+                _timing(one),
+                f"p95 < {TARGETS['page_ms']:.0f} ms",
+                ok(one.p95_ms < TARGETS["page_ms"] and one.status in (0, 200)),
             )
             continue
         big, small = group
@@ -174,14 +186,14 @@ def part_pages(table: Table, runs: int) -> None:
         table.add(
             "pages",
             f"{name} [{big.size}]{status}",
-            f"median {big.median_ms:.1f} ms (CPU {big.cpu_ms:.1f}), p95 {big.p95_ms:.1f} ms, {big.queries} queries",
-            f"< {TARGETS['page_ms']:.0f} ms",
-            ok(big.median_ms < TARGETS["page_ms"] and big.status in (0, 200)),
+            _timing(big),
+            f"p95 < {TARGETS['page_ms']:.0f} ms",
+            ok(big.p95_ms < TARGETS["page_ms"] and big.status in (0, 200)),
         )
         table.add(
             "pages",
             f"  same page [{small.size}]",
-            f"median {small.median_ms:.1f} ms (CPU {small.cpu_ms:.1f}), {small.queries} queries",
+            _timing(small),
             "same queries",
             "MISS (grows)" if grows else "ok",
         )
@@ -195,6 +207,7 @@ def part_burst(table: Table, clients: int, places: int) -> None:
         figures = burst.run(clients=clients, places=places)
     except RuntimeError as error:
         table.add("burst", "registration burst", f"not run: {error}")
+        table.broken.append(f"burst: {error}")
         return
     table.add(
         "burst",
@@ -237,6 +250,7 @@ def part_pairing(table: Table, players: int = 500) -> None:
     match = re.search(r"median ([\d.]+) s", text)
     if not match:
         table.add("pairing", f"swiss, {players} players", f"failed: {(out.stderr or text).strip()[-200:]}")
+        table.broken.append(f"pairing: exit {out.returncode}")
         return
     seconds = float(match.group(1))
     repeats = re.search(r"(\d+) repeats", text)
@@ -311,6 +325,9 @@ def main() -> None:
         f"({time.perf_counter() - started:.0f} s in all; {os.cpu_count()} CPUs; load average at the end "
         f"{os.getloadavg()[0]:.1f}. Server times are wall-clock; CPU is this process's share, without the database's.)"
     )
+    if table.broken:
+        print(f"Parts that could not run: {'; '.join(table.broken)}", file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

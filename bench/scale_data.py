@@ -23,6 +23,7 @@ from datetime import time as clock
 
 import numpy as np
 from django.db import connection, transaction
+from django.db.models import NOT_PROVIDED
 from django.utils import timezone
 
 LIST_SLUG = "scale-ratings"
@@ -48,16 +49,52 @@ class ScaleReport:
     seconds: float
 
 
-def _copy(model, columns: list[str], rows) -> None:
-    """Bulk insert: COPY on PostgreSQL, executemany elsewhere."""
-    table = model._meta.db_table
+class UnfilledColumn(Exception):
+    """A NOT NULL column that the generator neither fills nor can take a default for."""
+
+
+def _fill(model, columns: list[str], now: datetime) -> tuple[list[str], tuple]:
+    """Every column of the model's table: the `columns` given (by attribute or column name), in that
+    order, then every other concrete field with its default from the model's `_meta`, ready for
+    the database. A field added later with a default needs no change here; one without a default
+    that may not be null is named in the error instead of failing in the middle of COPY."""
+    fields = [f for f in model._meta.concrete_fields if not getattr(f, "generated", False)]
+    by_name = {name: f for f in fields for name in (f.attname, f.column)}
+    unknown = [c for c in columns if c not in by_name]
+    if unknown:
+        raise UnfilledColumn(f"{model.__name__} has no column {', '.join(unknown)}")
+    given = {by_name[c].column for c in columns}
+    rest, values = [], []
+    for field in fields:
+        if field.column in given or field.db_default is not NOT_PROVIDED:
+            continue  # a column with a database default is left to the database
+        if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
+            value = now.date() if field.get_internal_type() == "DateField" else now
+        else:
+            value = field.get_default()
+        if value is None and not field.null:
+            raise UnfilledColumn(
+                f"{model.__name__}.{field.name} may not be null and has no default: give the generator a value for it"
+            )
+        rest.append(field.column)
+        values.append(field.get_db_prep_save(value, connection))
+    return [by_name[c].column for c in columns] + rest, tuple(values)
+
+
+def _copy(model, columns: list[str], rows, *, now: datetime | None = None) -> None:
+    """Bulk insert of rows that give `columns`; every other column gets the model's default.
+    COPY on PostgreSQL, executemany elsewhere."""
+    table = connection.ops.quote_name(model._meta.db_table)
+    names, defaults = _fill(model, columns, now or timezone.now())
+    rows = (tuple(row) + defaults for row in rows) if defaults else rows
+    quoted = ", ".join(connection.ops.quote_name(n) for n in names)
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
-            with cursor.cursor.copy(f"COPY {table} ({', '.join(columns)}) FROM STDIN") as copy:
+            with cursor.cursor.copy(f"COPY {table} ({quoted}) FROM STDIN") as copy:
                 for row in rows:
                     copy.write_row(row)
         return
-    sql = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join(['%s'] * len(columns))})"
+    sql = f"INSERT INTO {table} ({quoted}) VALUES ({', '.join(['%s'] * len(names))})"
     batch = []
     with connection.cursor() as cursor:
         for row in rows:
@@ -418,49 +455,30 @@ def generate(*, players: int, events: int, games: int, seed: int, log=print) -> 
     return ScaleReport(players, events, total_games, total_entries, time.perf_counter() - started)
 
 
+# The event columns the history sets; every other column takes the model's default (see `_fill`).
 _EVENT_COLUMNS = [
     "id",
     "slug",
     "title",
-    "organisers",
     "owner_id",
     "association_id",
     "club_id",
     "kind",
     "status",
     "venue",
-    "address",
     "starts_on",
     "ends_on",
     "time_zone",
-    "eligibility",
-    "attire",
     "number_of_games",
     "pairing_system",
     "time_control_minutes",
     "lexicon",
-    "rules_reference",
-    "contact",
-    "description",
     "rated",
     "rating_list_id",
     "third_rated",
-    "bye_spread",
-    "forfeit_spread",
-    "ties_stand",
-    "keeps_waiting_list",
-    "payment_hold_hours",
-    "offer_hold_hours",
-    "max_group_size",
-    "payment_methods",
-    "payment_instructions",
-    "rules_agreement",
-    "refund_policy",
-    "entrants_public",
     "created_at",
     "updated_at",
     "published_at",
-    "cancellation_reason",
 ]
 
 
@@ -470,45 +488,25 @@ def _event_row(pk, seed, e, day, rounds, third, owner, association, rating_list,
         pk,
         f"scale-{seed}-{e + 1}",
         title,
-        "",
         owner,
         association,
         club,
         "tournament",
         "completed",
         "Community Club",
-        "",
         day,
         day,
         "Asia/Singapore",
-        "",
-        "",
         rounds,
         "swiss",
         25,
         "CSW24",
-        "",
-        "",
-        "",
         True,
         rating_list,
         third,
-        50,
-        50,
-        True,
-        True,
-        72,
-        48,
-        15,
-        "[]",
-        "",
-        "",
-        "",
-        True,
         now,
         now,
         now,
-        "",
     )
 
 

@@ -139,13 +139,29 @@ def event_detail(request, slug: str):
         category.places_left = current.left_in(event, category)
         category.places_taken = current.taken.get(category.pk, 0)
     manager = can_manage_event(request.user, event)
-    entrants, ratings = [], {}
+    # The entrants a page at a time (in category order, first come first), so a large event's page
+    # costs what a small one's does: one query reads the page and counts them all (a window count).
+    entrants, entrants_page = [], None
     if event.entrants_public or manager:
-        entrants = list(
+        from django.db.models import Window
+
+        ordered = (
             Entry.objects.filter(event=event, status__in=[EntryStatus.CONFIRMED, EntryStatus.PENDING_PAYMENT])
             .select_related("player", "category")
             .order_by("category__position", "category_id", "accepted_at", "pk")
+            .annotate(entrants_total=Window(Count("pk")))
         )
+        paginator = Paginator(ordered, ENTRIES_PAGE_SIZE)
+        number = request.GET.get("page", "1")
+        number = min(max(1, int(number)), 100_000) if number.isdigit() else 1
+        entrants = list(ordered[(number - 1) * ENTRIES_PAGE_SIZE : number * ENTRIES_PAGE_SIZE])
+        if entrants or number == 1:
+            paginator.count = entrants[0].entrants_total if entrants else 0
+            entrants_page = paginator.page(number)
+            entrants_page.object_list = entrants
+        else:  # past the last page: show the last one
+            entrants_page = paginator.get_page(number)
+            entrants = list(entrants_page)
         ratings = services.player_ratings(event, [e.player_id for e in entrants])
         for entry in entrants:
             entry.rating = ratings.get(entry.player_id)
@@ -160,6 +176,7 @@ def event_detail(request, slug: str):
         "categories": categories,
         "places_left": current.left_in_event(event, categories),
         "entrants": entrants,
+        "entrants_page": entrants_page,
         "waiting": waiting,
         "my_entry": my_entry,
         "registration_refusal": refusal,

@@ -130,6 +130,40 @@ def test_the_organiser_may_hide_the_entrant_list(client):
     assert "Hidden Kid" in html(client.get(event.get_absolute_url()))
 
 
+def test_a_large_entrant_list_is_shown_a_page_at_a_time_with_constant_queries(client, monkeypatch):
+    from events import views
+
+    monkeypatch.setattr(views, "ENTRIES_PAGE_SIZE", 3)
+    event, a, b = seed_event()
+    accepted = timezone.now() - timedelta(days=1)
+
+    def enter(category, name, minutes):
+        EntryFactory(
+            category=category, player=PlayerFactory(full_name=name), accepted_at=accepted + timedelta(minutes=minutes)
+        )
+
+    enter(a, "Ann One", 1)
+    enter(b, "Bea Two", 2)
+    with CaptureQueriesContext(connection) as few:
+        small = html(client.get(event.get_absolute_url()))
+    assert "Entrants (2)" in small and "Page 1 of" not in small
+    for n in range(3, 8):
+        enter(a if n % 2 else b, f"Entrant {n}", n)
+    with CaptureQueriesContext(connection) as many:
+        first = html(client.get(event.get_absolute_url()))
+    assert len(many) == len(few)
+    # Category A first (Ann One, Entrant 3, 5, 7), then B, in the order they entered.
+    assert "Entrants (7)" in first and "Entrants 1–3," in first and "Page 1 of 3" in first
+    assert "Ann One" in first and "Entrant 5" in first and "Entrant 7" not in first and "Bea Two" not in first
+    assert 'href="?page=2#entrants"' in first
+    last = html(client.get(event.get_absolute_url(), {"page": 3}))
+    assert "Entrant 6" in last and "<td>7</td>" in last and "Ann One" not in last
+    assert "Page 3 of 3" in last and 'href="?page=2#entrants"' in last
+    assert "Page 1 of 3" in html(client.get(event.get_absolute_url(), {"page": "junk"}))
+    assert "Page 3 of 3" in html(client.get(event.get_absolute_url(), {"page": 99}))
+    assert "Page 3 of 3" in html(client.get(event.get_absolute_url(), {"page": "9" * 30}))
+
+
 def test_times_are_shown_in_the_event_time_zone(client):
     from datetime import datetime
     from zoneinfo import ZoneInfo

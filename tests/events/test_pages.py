@@ -131,7 +131,7 @@ def test_the_organiser_may_hide_the_entrant_list(client):
 
 
 def test_a_large_entrant_list_is_shown_a_page_at_a_time_with_constant_queries(client, monkeypatch):
-    from events import views
+    from events.views import public as views
 
     monkeypatch.setattr(views, "ENTRIES_PAGE_SIZE", 3)
     event, a, b = seed_event()

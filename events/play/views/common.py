@@ -1,0 +1,62 @@
+"""What the play pages share: finding the event, division and round a person may see or direct."""
+
+from django.core.exceptions import PermissionDenied as HttpForbidden
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+
+from events.models import (
+    Division,
+    DivisionPlayer,
+    Event,
+    EventStatus,
+    Round,
+    RoundStatus,
+)
+from events.permissions import can_direct_event
+
+
+def _event(request, slug: str) -> Event:
+    """A public event, or a draft for its directors; `event.directing` says whether the user directs it."""
+    event = get_object_or_404(Event.objects.select_related("rating_list"), slug=slug)
+    event.directing = can_direct_event(request.user, event)
+    if event.status == EventStatus.DRAFT and not event.directing:
+        raise Http404("No such event")
+    return event
+
+
+def _directed_event(request, slug: str) -> Event:
+    event = _event(request, slug)
+    if not event.directing:
+        raise HttpForbidden("Only the event's directors can do this.")
+    return event
+
+
+def _division(event: Event, pk: int) -> Division:
+    division = get_object_or_404(Division, pk=pk, event=event)
+    division.event = event
+    return division
+
+
+def _round(division: Division, number: int, *, directing: bool) -> Round:
+    rnd = get_object_or_404(Round, division=division, number=number)
+    if rnd.status == RoundStatus.DRAFT and not directing:
+        raise Http404("This round is not published yet.")
+    rnd.division = division
+    return rnd
+
+
+def _seats(division: Division) -> dict[int, DivisionPlayer]:
+    """Seats by player id (one query)."""
+    return {s.player_id: s for s in DivisionPlayer.objects.filter(division=division).select_related("player")}
+
+
+def _rounds(division: Division, *, directing: bool) -> list[Round]:
+    rounds = division.rounds.order_by("number")
+    return list(rounds if directing else rounds.exclude(status=RoundStatus.DRAFT))
+
+
+def _through(request, rounds: list[Round]) -> int | None:
+    value = request.GET.get("through", "")
+    if value.isdigit() and any(r.number == int(value) for r in rounds):
+        return int(value)
+    return None

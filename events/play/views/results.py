@@ -1,0 +1,199 @@
+"""Results: the director's result form and the player's own game page on a phone."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied as HttpForbidden
+from django.db.models import Q
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from clubsite.errors import ServiceError
+from clubsite.ui import run_service
+from events.core import results as pure_results
+from events.models import (
+    DivisionPlayer,
+    Event,
+    Game,
+    GameKind,
+    GameStatus,
+    RoundStatus,
+)
+from events.play import services as play
+from players.roles import player_of
+
+from ..forms import (
+    DisputeForm,
+    MyResultForm,
+    ResultForm,
+    format_overtime,
+)
+from .common import _directed_event, _event
+
+
+def _game_for_director(request, slug: str, game_pk: int) -> tuple[Event, Game]:
+    event = _directed_event(request, slug)
+    game = get_object_or_404(
+        Game.objects.select_related("round", "division", "player_a", "player_b"), pk=game_pk, division__event=event
+    )
+    game.division.event = event
+    return event, game
+
+
+def _played_scores(game: Game) -> dict:
+    """The scores as played (before overtime penalties) for a correction form."""
+
+    def played(score, overtime):
+        return None if score is None else score + pure_results.overtime_penalty(overtime)
+
+    return {
+        "score_a": played(game.score_a, game.overtime_a),
+        "score_b": played(game.score_b, game.overtime_b),
+        "overtime_a": format_overtime(game.overtime_a),
+        "overtime_b": format_overtime(game.overtime_b),
+        "first": game.first,
+        "outcome": {
+            GameKind.NORMAL: "normal",
+            GameKind.VOID: "void",
+            GameKind.FORFEIT: "forfeit_a",
+            GameKind.LATE_FORFEIT: "late_forfeit_a",
+        }.get(game.kind),
+    }
+
+
+@login_required
+def game_result(request, slug: str, game_pk: int):
+    """A director enters or corrects one result (overtime, who went first, forfeits, void)."""
+    event, game = _game_for_director(request, slug, game_pk)
+    form = ResultForm(request.POST or None, game=game, initial=_played_scores(game))
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        outcome = data["outcome"]
+        try:
+            if outcome == "normal":
+                play.submit_result(
+                    request.user,
+                    game,
+                    data["score_a"],
+                    data["score_b"],
+                    overtime_a=data["overtime_a"],
+                    overtime_b=data["overtime_b"],
+                    first=data["first"],
+                )
+            else:
+                kind, _, side = outcome.rpartition("_") if outcome != GameKind.VOID else (GameKind.VOID, "", "a")
+                play.set_unplayed(request.user, game, kind, reason=data["reason"], forfeited_by=side)
+        except ServiceError as error:
+            form.add_service_error(error)
+        else:
+            messages.success(request, f"Result of board {game.board or '-'} saved.")
+            return redirect("events:play_round", event.slug, game.division_id, game.round_number)
+    changes = list(game.changes.select_related("changed_by").order_by("-changed_at")[:20])
+    context = {"event": event, "division": game.division, "game": game, "form": form, "changes": changes}
+    return render(request, "events/play/game_result.html", context)
+
+
+@login_required
+@require_POST
+def director_confirm(request, slug: str, game_pk: int):
+    event, game = _game_for_director(request, slug, game_pk)
+    run_service(request, lambda: play.confirm_result(request.user, game), "Result confirmed.")
+    return redirect("events:play_round", event.slug, game.division_id, game.round_number)
+
+
+def _my_games(event: Event, player) -> list[Game]:
+    """The player's games of published rounds in this event: the latest round's, and any still open."""
+    games = list(
+        Game.objects.filter(division__event=event)
+        .filter(Q(player_a=player) | Q(player_b=player))
+        .exclude(round__status=RoundStatus.DRAFT)
+        .select_related("round", "division", "player_a", "player_b")
+        .order_by("division_id", "-round_number")
+    )
+    latest = {}
+    for g in games:
+        latest.setdefault(g.division_id, g.round_number)
+    return [g for g in games if g.round_number == latest[g.division_id] or g.status != GameStatus.CONFIRMED]
+
+
+def _side(game: Game, player) -> str:
+    return "a" if game.player_a_id == player.pk else "b"
+
+
+@login_required
+def my_game(request, slug: str, *, bound=None):
+    event = _event(request, slug)
+    player = player_of(request.user)
+    games = _my_games(event, player) if player else []
+    numbers = (
+        {
+            (d, p): n
+            for d, p, n in DivisionPlayer.objects.filter(division_id__in={g.division_id for g in games}).values_list(
+                "division_id", "player_id", "number"
+            )
+        }
+        if games
+        else {}
+    )
+    for g in games:
+        side = _side(g, player)
+        other = "b" if side == "a" else "a"
+        g.side = side
+        g.opponent = getattr(g, f"player_{other}")
+        g.opponent_number = numbers.get((g.division_id, g.opponent.pk)) if g.opponent else None
+        g.my_number = numbers.get((g.division_id, player.pk))
+        g.i_go_first = {"": None, side: True, other: False}.get(g.first)
+        g.my_score, g.opponent_score = getattr(g, f"score_{side}"), getattr(g, f"score_{other}")
+        g.my_overtime, g.opponent_overtime = getattr(g, f"overtime_{side}"), getattr(g, f"overtime_{other}")
+        g.my_spread = g.spread_a if side == "a" or g.spread_a is None else -g.spread_a
+        g.submitted_by_me = g.submitted_by_id == request.user.id
+        g.playable = g.kind == GameKind.NORMAL and g.player_b_id is not None
+        if g.playable and g.status == GameStatus.PAIRED:
+            g.form = bound if bound is not None and bound.game_pk == g.pk else MyResultForm(prefix=f"g{g.pk}")
+    context = {"event": event, "player": player, "games": games}
+    return render(request, "events/play/my_game.html", context)
+
+
+def _players_game(request, slug: str, game_pk: int) -> tuple[Event, Game]:
+    event = _event(request, slug)
+    game = get_object_or_404(Game.objects.select_related("division"), pk=game_pk, division__event=event)
+    return event, game
+
+
+@login_required
+@require_POST
+def submit(request, slug: str, game_pk: int):
+    event, game = _players_game(request, slug, game_pk)
+    player = player_of(request.user)
+    if player is None or player.pk not in (game.player_a_id, game.player_b_id):
+        raise HttpForbidden("You can only submit the result of your own game.")
+    form = MyResultForm(request.POST, prefix=f"g{game.pk}")
+    form.game_pk = game.pk
+    if form.is_valid():
+        try:
+            play.submit_result(request.user, game, **form.for_side(_side(game, player)))
+        except ServiceError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, "Result submitted: your opponent confirms it now.")
+            return redirect("events:play_my_game", event.slug)
+    return my_game(request, slug, bound=form)
+
+
+@login_required
+@require_POST
+def confirm(request, slug: str, game_pk: int):
+    event, game = _players_game(request, slug, game_pk)
+    run_service(request, lambda: play.confirm_result(request.user, game), "Result confirmed. Thank you!")
+    return redirect("events:play_my_game", event.slug)
+
+
+@login_required
+@require_POST
+def dispute(request, slug: str, game_pk: int):
+    event, game = _players_game(request, slug, game_pk)
+    form = DisputeForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    run_service(
+        request, lambda: play.dispute_result(request.user, game, reason), "Disputed: a director will settle it."
+    )
+    return redirect("events:play_my_game", event.slug)

@@ -1,0 +1,233 @@
+"""A division and its rounds: pairing, draft edits, publishing, fast entry, late entrants, withdrawals."""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from clubsite.errors import ServiceError
+from clubsite.ui import run_service
+from events.core import pairing
+from events.models import (
+    Division,
+    DivisionPlayer,
+    Entry,
+    EntryStatus,
+    Event,
+    GameKind,
+    GameStatus,
+    RoundStatus,
+)
+from events.play import services as play
+
+from ..forms import (
+    FastEntryForm,
+    LateEntrantForm,
+    PairRoundForm,
+    SwapForm,
+)
+from .common import _directed_event, _division, _event, _round, _rounds, _seats
+
+
+def division(request, slug: str, pk: int, *, pair_form=None, refused=None):
+    event = _event(request, slug)
+    div = _division(event, pk)
+    rounds = _rounds(div, directing=event.directing)
+    context = {"event": event, "division": div, "rounds": rounds}
+    if event.directing:
+        last = rounds[-1] if rounds else None
+        initial = {
+            "system": "random"
+            if not rounds
+            else (event.pairing_system if event.pairing_system in pairing.SYSTEMS else "koth")
+        }
+        next_round = (last.number if last else 0) + 1
+        all_paired = bool(event.number_of_games) and next_round > event.number_of_games
+        context.update(
+            pair_form=pair_form or PairRoundForm(initial=initial),
+            can_pair=not div.finalised_at and not all_paired and not (last and last.status == RoundStatus.DRAFT),
+            all_paired=all_paired,
+            next_round=next_round,
+            refused=refused,
+            seats=list(DivisionPlayer.objects.filter(division=div).select_related("player").order_by("number")),
+            late_form=LateEntrantForm(prefix="late", entries=_unseated(event)),
+        )
+    return render(request, "events/play/division.html", context)
+
+
+@login_required
+@require_POST
+def pair(request, slug: str, pk: int):
+    event = _directed_event(request, slug)
+    div = _division(event, pk)
+    form = PairRoundForm(request.POST)
+    if not form.is_valid():
+        return division(request, slug, pk, pair_form=form)
+    accept = request.POST.get("accept_repeats") == "1"
+    try:
+        rnd = play.pair_round(
+            request.user, div, form.cleaned_data["system"], accept_repeats=accept, **form.service_kwargs()
+        )
+    except play.PairingRefused as refusal:
+        return division(request, slug, pk, pair_form=form, refused=_refusal(refusal, div, form))
+    except ServiceError as error:
+        form.add_service_error(error)
+        return division(request, slug, pk, pair_form=form)
+    messages.success(request, f"Round {rnd.number} is paired as a draft: check it, then publish it.")
+    return redirect("events:play_round", event.slug, div.pk, rnd.number)
+
+
+def _refusal(refusal: play.PairingRefused, div: Division, form: PairRoundForm) -> dict:
+    """The refusal's message and its least-repeat pairing, with what re-pairing it needs."""
+    seats = _seats(div)
+    best = refusal.best
+    pairs = []
+    if best:
+        pairs = [(seats.get(a), seats.get(b)) for a, b in best.pairs]
+    params = {k: ("" if v is None else v) for k, v in form.cleaned_data.items()}
+    if best and best.seed is not None:
+        params["seed"] = best.seed  # the same draw as the pairing shown
+    return {
+        "message": refusal.message,
+        "pairs": pairs,
+        "bye": seats.get(best.bye) if best and best.bye else None,
+        "repeats": best.repeats if best else 0,
+        "params": params,
+    }
+
+
+def round_page(request, slug: str, pk: int, number: int, *, fast_form=None, swap_form=None):
+    event = _event(request, slug)
+    div = _division(event, pk)
+    rnd = _round(div, number, directing=event.directing)
+    seats = _seats(div)
+    games = list(rnd.games.order_by("board", "pk"))
+    for game in games:
+        game.seat_a = seats.get(game.player_a_id)
+        game.seat_b = seats.get(game.player_b_id) if game.player_b_id else None
+        game.show_scores = game.status == GameStatus.CONFIRMED or event.directing
+    normal = [g for g in games if g.kind == GameKind.NORMAL and g.player_b_id]
+    unplayed = [g for g in games if g not in normal]
+    context = {
+        "event": event,
+        "division": div,
+        "round": rnd,
+        "games": normal,
+        "unplayed": unplayed,
+        "counts": {s: sum(1 for g in games if g.status == s) for s in GameStatus.values},
+        "rounds": _rounds(div, directing=event.directing),
+    }
+    if event.directing:
+        in_round = sorted({s for g in games for s in (g.seat_a, g.seat_b) if s is not None}, key=lambda s: s.number)
+        choices = [(s.player_id, f"{s.number}. {s.player.name}") for s in in_round]
+        context.update(
+            swap_form=swap_form or SwapForm(players=choices),
+            fast_form=fast_form or FastEntryForm(),
+        )
+    return render(request, "events/play/round.html", context)
+
+
+def _draft_action(request, slug, pk, number, call, success):
+    event = _directed_event(request, slug)
+    div = _division(event, pk)
+    rnd = _round(div, number, directing=True)
+    return event, div, rnd, run_service(request, lambda: call(request.user, rnd), success)
+
+
+@login_required
+@require_POST
+def swap(request, slug: str, pk: int, number: int):
+    event = _directed_event(request, slug)
+    div = _division(event, pk)
+    rnd = _round(div, number, directing=True)
+    seats = _seats(div)
+    choices = [(p, s.player.name) for p, s in seats.items()]
+    form = SwapForm(request.POST, players=choices)
+    if not form.is_valid():
+        return round_page(request, slug, pk, number, swap_form=form)
+    data = form.cleaned_data
+    run_service(
+        request, lambda: play.swap_players(request.user, rnd, data["player_x"], data["player_y"]), "Players swapped."
+    )
+    return redirect("events:play_round", event.slug, div.pk, rnd.number)
+
+
+@login_required
+@require_POST
+def publish(request, slug: str, pk: int, number: int):
+    event, div, rnd, _ = _draft_action(
+        request, slug, pk, number, play.publish_round, f"Round {number} is published: players can see it now."
+    )
+    return redirect("events:play_round", event.slug, div.pk, rnd.number)
+
+
+@login_required
+@require_POST
+def delete_draft(request, slug: str, pk: int, number: int):
+    event, div, _, done = _draft_action(
+        request, slug, pk, number, play.delete_draft_round, f"The draft of round {number} is deleted."
+    )
+    if done:
+        return redirect("events:play_division", event.slug, div.pk)
+    return redirect("events:play_round", event.slug, div.pk, number)
+
+
+@login_required
+@require_POST
+def fast_entry(request, slug: str, pk: int, number: int):
+    event = _directed_event(request, slug)
+    div = _division(event, pk)
+    rnd = _round(div, number, directing=True)
+    form = FastEntryForm(request.POST)
+    if form.is_valid():
+        try:
+            saved = play.enter_round_results(request.user, rnd, form.cleaned_data["text"])
+        except ServiceError as error:
+            form.add_service_error(error)
+        else:
+            messages.success(request, f"{len(saved)} results entered.")
+            return redirect("events:play_round", event.slug, div.pk, rnd.number)
+    return round_page(request, slug, pk, number, fast_form=form)
+
+
+def _unseated(event: Event):
+    """Confirmed entrants not yet in any division of the event."""
+    return (
+        Entry.objects.filter(event=event, status=EntryStatus.CONFIRMED)
+        .exclude(player__seats__division__event=event)
+        .select_related("player")
+        .order_by("player__full_name")
+    )
+
+
+@login_required
+@require_POST
+def late_entrant(request, slug: str, pk: int):
+    event = _directed_event(request, slug)
+    div = _division(event, pk)
+    entries = _unseated(event)
+    form = LateEntrantForm(request.POST, prefix="late", entries=entries)
+    if form.is_valid():
+        entry = entries.get(pk=form.cleaned_data["entry"])
+        run_service(
+            request,
+            lambda: play.add_late_entrant(request.user, div, entry.player, rating=form.cleaned_data["rating"] or 0),
+            f"{entry.player.name} joins {div.name}; earlier rounds are scored as {div.get_missed_rounds_as_display()}.",
+        )
+    else:
+        messages.error(request, "; ".join(e for errors in form.errors.values() for e in errors))
+    return redirect("events:play_division", event.slug, div.pk)
+
+
+@login_required
+@require_POST
+def withdraw(request, slug: str, pk: int, number: int):
+    event = _directed_event(request, slug)
+    div = _division(event, pk)
+    seat = get_object_or_404(DivisionPlayer.objects.select_related("player"), division=div, number=number)
+    run_service(
+        request,
+        lambda: play.withdraw_player(request.user, seat),
+        f"{seat.player.name} is withdrawn from the next round.",
+    )
+    return redirect("events:play_division", event.slug, div.pk)

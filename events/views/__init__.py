@@ -1,0 +1,56 @@
+"""Pages for events. Thin: they read, show forms and call events.services for every write.
+
+public (list, announcement, calendars), entering (entry and group entry, my entries), organiser (the
+event form, categories, lifecycle, entries, payments, emails).
+"""
+
+from .entering import (
+    accept_offer,
+    enter,
+    enter_group,
+    leave_waitlist,
+    my_entries,
+    replace_student,
+    withdraw,
+)
+from .organiser import (
+    cancel_entry,
+    create_event,
+    delete_category,
+    edit_category,
+    edit_event,
+    email_entrants,
+    export_entries,
+    lifecycle,
+    manage,
+    move_entry,
+    my_events,
+    record_payment,
+)
+from .public import calendar_feed, event_detail, event_ics, event_list
+
+__all__ = [
+    "accept_offer",
+    "calendar_feed",
+    "cancel_entry",
+    "create_event",
+    "delete_category",
+    "edit_category",
+    "edit_event",
+    "email_entrants",
+    "enter",
+    "enter_group",
+    "event_detail",
+    "event_ics",
+    "event_list",
+    "export_entries",
+    "leave_waitlist",
+    "lifecycle",
+    "manage",
+    "move_entry",
+    "my_entries",
+    "my_events",
+    "record_payment",
+    "replace_student",
+    "withdraw",
+]

@@ -1,0 +1,46 @@
+"""What the event pages share: finding the event a person may see or manage."""
+
+from django.core.exceptions import PermissionDenied as HttpForbidden
+from django.db.models import F, Prefetch
+from django.http import Http404
+from django.shortcuts import get_object_or_404
+
+from ..models import (
+    Category,
+    Event,
+    EventStatus,
+    Fee,
+    Prize,
+)
+from ..permissions import can_manage_event
+
+PAGE_SIZE = 20
+ENTRIES_PAGE_SIZE = 100
+
+
+def _public_events():
+    return Event.objects.exclude(status=EventStatus.DRAFT).select_related("club", "association")
+
+
+def _event_for(request, slug: str) -> Event:
+    """A published event, or a draft for those who manage it."""
+    event = get_object_or_404(Event.objects.select_related("club", "association", "owner", "rating_list"), slug=slug)
+    if event.status == EventStatus.DRAFT and not can_manage_event(request.user, event):
+        raise Http404("No such event")
+    return event
+
+
+def _managed_event(request, slug: str) -> Event:
+    event = get_object_or_404(Event.objects.select_related("club", "association", "owner"), slug=slug)
+    if not can_manage_event(request.user, event):
+        raise HttpForbidden("Only the event's organiser can do this.")
+    return event
+
+
+def _categories(event: Event) -> list[Category]:
+    return list(
+        event.categories.prefetch_related(
+            Prefetch("fees", queryset=Fee.objects.order_by("position", "amount", "pk")),
+            Prefetch("prizes", queryset=Prize.objects.order_by("position", F("rank_from").asc(nulls_last=True), "pk")),
+        )
+    )

@@ -1,0 +1,279 @@
+"""The organiser's pages: the event form, categories, the lifecycle, entries, payments, emails."""
+
+import csv
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied as HttpForbidden
+from django.core.paginator import Paginator
+from django.db.models import Count
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from clubsite.ui import run_service
+from players.roles import is_association_staff, is_organiser
+
+from .. import services
+from ..forms import (
+    CancelEventForm,
+    CategoryForm,
+    EmailEntrantsForm,
+    EventForm,
+    FeeFormSet,
+    MoveEntryForm,
+    NewPrizeFormSet,
+    PaymentForm,
+    PrizeFormSet,
+    formset_rows,
+    option_value,
+    parse_option,
+)
+from ..models import (
+    Category,
+    Entry,
+    EntryStatus,
+    Event,
+)
+from ..permissions import can_manage_event
+from .common import ENTRIES_PAGE_SIZE, PAGE_SIZE, _categories, _managed_event
+
+
+@login_required
+def my_events(request):
+    if not is_organiser(request.user):
+        raise HttpForbidden("Only organisers have events to manage.")
+    events = Event.objects.select_related("club").order_by("-starts_on")
+    if not is_association_staff(request.user):
+        events = events.filter(owner=request.user)
+    page = Paginator(events, PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "events/my_events.html", {"page": page})
+
+
+@login_required
+def create_event(request):
+    if not is_organiser(request.user):
+        raise HttpForbidden("Only organisers can announce events.")
+    form = EventForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        event = run_service(request, lambda: services.create_event(request.user, **form.service_fields()), form=form)
+        if event:
+            messages.success(request, "The event is saved as a draft. Add its categories, then publish it.")
+            return redirect("events:manage", event.slug)
+    return render(request, "events/event_form.html", {"form": form, "event": None})
+
+
+@login_required
+def edit_event(request, slug: str):
+    event = _managed_event(request, slug)
+    form = EventForm(request.POST or None, instance=Event.objects.get(pk=event.pk))
+    if request.method == "POST" and form.is_valid():
+        if run_service(
+            request,
+            lambda: services.update_event(request.user, event, **form.service_fields()),
+            form=form,
+            success="Saved.",
+        ):
+            return redirect("events:manage", event.slug)
+    return render(request, "events/event_form.html", {"form": form, "event": event})
+
+
+@login_required
+def edit_category(request, slug: str, pk: int | None = None):
+    event = _managed_event(request, slug)
+    category = get_object_or_404(Category, pk=pk, event=event) if pk else None
+    data = request.POST or None
+    form = CategoryForm(data, instance=category or Category(event=event))
+    fee_initial = (
+        [
+            {"id": f.pk, **{k: getattr(f, k) for k in ("name", "amount", "note", "is_concession", "proof_label")}}
+            for f in category.fees.all()
+        ]
+        if category
+        else []
+    )
+    prize_initial = (
+        [
+            {"id": p.pk, **{k: getattr(p, k) for k in ("kind", "rank_from", "rank_to", "description", "amount")}}
+            for p in category.prizes.all()
+        ]
+        if category
+        else []
+    )
+    fees = FeeFormSet(data, prefix="fees", initial=fee_initial)
+    prizes = (PrizeFormSet if category else NewPrizeFormSet)(data, prefix="prizes", initial=prize_initial)
+    if request.method == "POST" and form.is_valid() and fees.is_valid() and prizes.is_valid():
+        fields = {name: form.cleaned_data.get(name) for name in CategoryForm.Meta.fields}
+        saved = run_service(
+            request,
+            lambda: services.save_category(
+                request.user,
+                event,
+                category,
+                fees=formset_rows(fees, "amount"),
+                prizes=formset_rows(prizes, "description"),
+                **fields,
+            ),
+            form=form,
+            success="Category saved.",
+        )
+        if saved:
+            return redirect("events:manage", event.slug)
+    return render(
+        request,
+        "events/category_form.html",
+        {"event": event, "category": category, "form": form, "fees": fees, "prizes": prizes},
+    )
+
+
+@login_required
+@require_POST
+def delete_category(request, slug: str, pk: int):
+    event = _managed_event(request, slug)
+    category = get_object_or_404(Category, pk=pk, event=event)
+    run_service(request, lambda: services.delete_category(request.user, category), success="Category removed.")
+    return redirect("events:manage", event.slug)
+
+
+LIFECYCLE = {
+    "publish": (services.publish_event, "The event is published."),
+    "open": (services.open_registration, "Registration is open."),
+    "close": (services.close_registration, "Registration is closed."),
+    "start": (services.start_event, "The event is under way."),
+    "complete": (services.complete_event, "The event is complete."),
+}
+
+
+@login_required
+@require_POST
+def lifecycle(request, slug: str, action: str):
+    event = _managed_event(request, slug)
+    if action == "cancel":
+        form = CancelEventForm(request.POST)
+        reason = form.cleaned_data["reason"] if form.is_valid() else ""
+        run_service(
+            request,
+            lambda: services.cancel_event(request.user, event, reason),
+            success="The event is cancelled; entrants are told.",
+        )
+    elif action in LIFECYCLE:
+        call, success = LIFECYCLE[action]
+        run_service(request, lambda: call(request.user, event), success=success)
+    else:
+        raise Http404("No such action")
+    return redirect("events:manage", event.slug)
+
+
+@login_required
+def manage(request, slug: str):
+    event = _managed_event(request, slug)
+    services.refresh_status(event)
+    categories = _categories(event)
+    current = services.places(event)
+    counts = {
+        (row["category"], row["status"]): row["n"]
+        for row in Entry.objects.filter(event=event).values("category", "status").annotate(n=Count("pk")).order_by()
+    }
+    for category in categories:
+        category.places_left = current.left_in(event, category)
+        category.counts = {s: counts.get((category.pk, s), 0) for s in EntryStatus.values}
+    totals = {s: sum(v for (c, st), v in counts.items() if st == s) for s in EntryStatus.values}
+    status_filter = request.GET.get("status") or ""
+    category_filter = request.GET.get("category") or ""
+    entries = Entry.objects.filter(event=event).select_related("player", "category", "fee", "group")
+    if status_filter in EntryStatus.values:
+        entries = entries.filter(status=status_filter)
+    if category_filter.isdigit():
+        entries = entries.filter(category_id=int(category_filter))
+    entries = entries.order_by("category__position", "category_id", "accepted_at", "pk")
+    page = Paginator(entries, ENTRIES_PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    context = {
+        "event": event,
+        "categories": categories,
+        "totals": totals,
+        "places_left": current.left_in_event(event, categories),
+        "page": page,
+        "query": query.urlencode(),
+        "statuses": EntryStatus.choices,
+        "status_filter": status_filter,
+        "category_filter": category_filter,
+        "cancel_form": CancelEventForm(),
+        "transitions": {s.value for s in Event.TRANSITIONS[event.status]},
+    }
+    return render(request, "events/manage.html", context)
+
+
+@login_required
+def export_entries(request, slug: str):
+    event = _managed_event(request, slug)
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}-entries.csv"'
+    writer = csv.writer(response)
+    for row in services.entries_for_export(event):
+        writer.writerow(row)
+    return response
+
+
+@login_required
+def email_entrants(request, slug: str):
+    event = _managed_event(request, slug)
+    form = EmailEntrantsForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        sent = run_service(
+            request, lambda: services.email_entrants(request.user, event, **form.cleaned_data), form=form
+        )
+        if sent is not None:
+            messages.success(request, f"Message sent to {sent} addresses.")
+            return redirect("events:manage", event.slug)
+    return render(request, "events/email_entrants.html", {"event": event, "form": form})
+
+
+def _managed_entry(request, pk: int) -> Entry:
+    entry = get_object_or_404(Entry.objects.select_related("event", "player", "category", "fee", "group"), pk=pk)
+    if not can_manage_event(request.user, entry.event):
+        raise HttpForbidden("Only the event's organiser can do this.")
+    return entry
+
+
+@login_required
+def record_payment(request, pk: int):
+    entry = _managed_entry(request, pk)
+    form = PaymentForm(request.POST or None, initial={"amount": entry.balance, "method": "in_person"})
+    if request.method == "POST" and form.is_valid():
+        if run_service(
+            request,
+            lambda: services.record_payment(request.user, entry, **form.cleaned_data),
+            form=form,
+            success="Payment recorded.",
+        ):
+            return redirect("events:manage", entry.event.slug)
+    payments = entry.payments.select_related("recorded_by")
+    return render(
+        request, "events/payment_form.html", {"entry": entry, "event": entry.event, "form": form, "payments": payments}
+    )
+
+
+@login_required
+def move_entry(request, pk: int):
+    entry = _managed_entry(request, pk)
+    categories = _categories(entry.event)
+    form = MoveEntryForm(
+        request.POST or None, categories=categories, initial={"option": option_value(entry.category, entry.fee)}
+    )
+    if request.method == "POST" and form.is_valid():
+        category, fee = parse_option(form.cleaned_data["option"])
+        if run_service(
+            request, lambda: services.move_entry(request.user, entry, category, fee), form=form, success="Entry moved."
+        ):
+            return redirect("events:manage", entry.event.slug)
+    return render(request, "events/move_entry.html", {"entry": entry, "event": entry.event, "form": form})
+
+
+@login_required
+@require_POST
+def cancel_entry(request, pk: int):
+    entry = _managed_entry(request, pk)
+    run_service(request, lambda: services.cancel_entry(request.user, entry), success="Entry cancelled.")
+    return redirect("events:manage", entry.event.slug)

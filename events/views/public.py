@@ -1,0 +1,142 @@
+"""Public pages: the event list, an event's announcement, calendar feeds."""
+
+from django.core.paginator import Paginator
+from django.db.models import Count
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+
+from players.roles import is_organiser, player_of
+
+from .. import calendar, services
+from ..forms import (
+    EventFilterForm,
+)
+from ..models import (
+    ACTIVE_ENTRY_STATUSES,
+    PLACE_HOLDING_STATUSES,
+    Entry,
+    EntryStatus,
+)
+from ..permissions import can_manage_event
+from .common import ENTRIES_PAGE_SIZE, PAGE_SIZE, _categories, _event_for, _public_events
+
+
+def event_list(request):
+    form = EventFilterForm(request.GET or None)
+    today = timezone.localdate()
+    events = _public_events()
+    past = False
+    if form.is_valid():
+        data = form.cleaned_data
+        past = data.get("when") == "past"
+        if data.get("club"):
+            events = events.filter(club=data["club"])
+        if data.get("kind"):
+            events = events.filter(kind=data["kind"])
+        if data.get("month"):
+            month = data["month"]
+            events = events.filter(starts_on__year=month.year, starts_on__month=month.month)
+    if past:
+        events = events.filter(ends_on__lt=today).order_by("-starts_on", "title")
+    else:
+        events = events.filter(ends_on__gte=today).order_by("starts_on", "title")
+    page = Paginator(events, PAGE_SIZE).get_page(request.GET.get("page"))
+    # Places taken for the events shown only: counting every event's entries first is slow on a long history.
+    page.object_list = list(page.object_list)
+    taken = dict(
+        Entry.objects.filter(event__in=[e.pk for e in page.object_list], status__in=PLACE_HOLDING_STATUSES)
+        .order_by()
+        .values_list("event_id")
+        .annotate(n=Count("pk"))
+    )
+    for event in page.object_list:
+        event.places_taken = taken.get(event.pk, 0)
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "events/event_list.html",
+        {
+            "form": form,
+            "page": page,
+            "query": query.urlencode(),
+            "past": past,
+            "can_create": is_organiser(request.user),
+        },
+    )
+
+
+def event_detail(request, slug: str):
+    event = _event_for(request, slug)
+    services.refresh_status(event)
+    categories = _categories(event)
+    current = services.places(event)
+    for category in categories:
+        category.places_left = current.left_in(event, category)
+        category.places_taken = current.taken.get(category.pk, 0)
+    manager = can_manage_event(request.user, event)
+    # The entrants a page at a time (in category order, first come first), so a large event's page
+    # costs what a small one's does: one query reads the page and counts them all (a window count).
+    entrants, entrants_page = [], None
+    if event.entrants_public or manager:
+        from django.db.models import Window
+
+        ordered = (
+            Entry.objects.filter(event=event, status__in=[EntryStatus.CONFIRMED, EntryStatus.PENDING_PAYMENT])
+            .select_related("player", "category")
+            .order_by("category__position", "category_id", "accepted_at", "pk")
+            .annotate(entrants_total=Window(Count("pk")))
+        )
+        paginator = Paginator(ordered, ENTRIES_PAGE_SIZE)
+        number = request.GET.get("page", "1")
+        number = min(max(1, int(number)), 100_000) if number.isdigit() else 1
+        entrants = list(ordered[(number - 1) * ENTRIES_PAGE_SIZE : number * ENTRIES_PAGE_SIZE])
+        if entrants or number == 1:
+            paginator.count = entrants[0].entrants_total if entrants else 0
+            entrants_page = paginator.page(number)
+            entrants_page.object_list = entrants
+        else:  # past the last page: show the last one
+            entrants_page = paginator.get_page(number)
+            entrants = list(entrants_page)
+        ratings = services.player_ratings(event, [e.player_id for e in entrants])
+        for entry in entrants:
+            entry.rating = ratings.get(entry.player_id)
+    waiting = Entry.objects.filter(event=event, status=EntryStatus.WAITLISTED).count()
+    player = player_of(request.user)
+    my_entry = None
+    if player:
+        my_entry = Entry.objects.filter(event=event, player=player, status__in=ACTIVE_ENTRY_STATUSES).first()
+    refusal = services.registration_refusal(event)
+    context = {
+        "event": event,
+        "categories": categories,
+        "places_left": current.left_in_event(event, categories),
+        "entrants": entrants,
+        "entrants_page": entrants_page,
+        "waiting": waiting,
+        "my_entry": my_entry,
+        "registration_refusal": refusal,
+        "can_manage": manager,
+        "payment_methods": [label for value, label in _method_labels() if value in (event.payment_methods or [])],
+    }
+    return render(request, "events/event_detail.html", context)
+
+
+def _method_labels():
+    from ..models import PaymentMethod
+
+    return PaymentMethod.choices
+
+
+def event_ics(request, slug: str):
+    event = _event_for(request, slug)
+    response = HttpResponse(calendar.to_ical([event], request), content_type="text/calendar; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{event.slug}.ics"'
+    return response
+
+
+def calendar_feed(request):
+    today = timezone.localdate()
+    events = _public_events().filter(ends_on__gte=today - timezone.timedelta(days=90)).order_by("starts_on")[:500]
+    return HttpResponse(calendar.to_ical(list(events), request), content_type="text/calendar; charset=utf-8")

@@ -1,16 +1,35 @@
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
-from rest_framework.routers import DefaultRouter
+from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.routers import APIRootView, DefaultRouter
 
 from events import api as events_api
 from players import api as players_api
 from ratings import api as ratings_api
 
 from . import views
+from .api import ApiView
+
+
+class RootView(ApiView, APIRootView):
+    pass
+
+
+class TokenView(ApiView, ObtainAuthToken):
+    pass
+
+
+class SchemaView(ApiView, SpectacularAPIView):
+    pass
+
+
+class DocsView(ApiView, SpectacularSwaggerView):
+    pass
+
 
 router = DefaultRouter()
+router.APIRootView = RootView
 router.register("players", players_api.PlayerViewSet, basename="player")
 router.register("clubs", players_api.ClubViewSet, basename="club")
 
@@ -25,8 +44,12 @@ urlpatterns = [
     path("ratings/", include("ratings.urls")),
     path("admin/", admin.site.urls),
     path("api/me/", players_api.MeView.as_view(), name="api-me"),
-    path("api/auth/token/", obtain_auth_token, name="api-token"),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/auth/token/", TokenView.as_view(), name="api-token"),
+    path("api/schema/", SchemaView.as_view(), name="schema"),
+    path("api/docs/", DocsView.as_view(url_name="schema"), name="api-docs"),
     path("api/", include(router.urls)),
 ]
+
+# Under /api/ errors answer JSON; elsewhere the site's pages.
+handler404 = "clubsite.api.not_found"
+handler500 = "clubsite.api.server_error"

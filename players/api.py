@@ -2,25 +2,27 @@ from django.db.models import Q
 from django_filters import rest_framework as filters
 from rest_framework import generics, permissions, serializers, viewsets
 
+from clubsite.api import ApiView, ModelSerializer
+
 from . import services
 from .models import Club, Player
 
 
-class ClubSerializer(serializers.ModelSerializer):
+class ClubSerializer(ModelSerializer):
     class Meta:
         model = Club
         fields = ["id", "name", "slug", "city", "country", "meets"]
 
 
-class PlayerSerializer(serializers.ModelSerializer):
-    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+class PlayerSerializer(ModelSerializer):
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
 
     class Meta:
         model = Player
         fields = ["member_number", "full_name", "display_name", "club", "country"]
 
 
-class MeSerializer(serializers.ModelSerializer):
+class MeSerializer(ModelSerializer):
     """One's own profile; writes go through players.services.update_profile."""
 
     club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all(), allow_null=True, required=False)
@@ -62,20 +64,20 @@ class PlayerFilter(filters.FilterSet):
         return queryset.filter(Q(full_name__icontains=value) | Q(display_name__icontains=value))
 
 
-class ClubViewSet(viewsets.ReadOnlyModelViewSet):
+class ClubViewSet(ApiView, viewsets.ReadOnlyModelViewSet):
     queryset = Club.objects.all()
     serializer_class = ClubSerializer
     lookup_field = "slug"
 
 
-class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
+class PlayerViewSet(ApiView, viewsets.ReadOnlyModelViewSet):
     queryset = Player.objects.filter(listed_in_directory=True).select_related("club").order_by("full_name", "pk")
     serializer_class = PlayerSerializer
     lookup_field = "member_number"
     filterset_class = PlayerFilter
 
 
-class MeView(generics.RetrieveUpdateAPIView):
+class MeView(ApiView, generics.RetrieveUpdateAPIView):
     """Your own player profile (created on first use from your account)."""
 
     serializer_class = MeSerializer

@@ -11,6 +11,7 @@ from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from clubsite.api import ApiView, ModelSerializer, int_parameter, query_int
 from events.models import Event
 from events.permissions import can_direct_event
 from players.models import Player
@@ -20,7 +21,7 @@ from . import services
 from .models import PlayerRating, RatingChange, RatingList, RatingRun
 
 
-class RatingListSerializer(serializers.ModelSerializer):
+class RatingListSerializer(ModelSerializer):
     association = serializers.SlugRelatedField(slug_field="slug", read_only=True)
 
     class Meta:
@@ -28,11 +29,11 @@ class RatingListSerializer(serializers.ModelSerializer):
         fields = ["slug", "name", "association", "lexicon", "system", "provisional_games", "active_months"]
 
 
-class PlayerRatingSerializer(serializers.ModelSerializer):
+class PlayerRatingSerializer(ModelSerializer):
     rank = serializers.IntegerField(read_only=True)
     member_number = serializers.IntegerField(source="player.member_number", read_only=True)
     name = serializers.CharField(source="player.name", read_only=True)
-    club = serializers.SlugRelatedField(source="player.club", slug_field="slug", read_only=True)
+    club = serializers.SlugRelatedField(source="player.club", slug_field="slug", read_only=True, allow_null=True)
     country = serializers.CharField(source="player.country", read_only=True)
     provisional = serializers.SerializerMethodField()
 
@@ -56,7 +57,7 @@ class PlayerRatingSerializer(serializers.ModelSerializer):
         return obj.is_provisional(self.context["rating_list"].provisional_games)
 
 
-class RatingChangeSerializer(serializers.ModelSerializer):
+class RatingChangeSerializer(ModelSerializer):
     event = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     event_title = serializers.CharField(source="event.title", read_only=True)
     division = serializers.CharField(source="division.name", read_only=True)
@@ -90,7 +91,7 @@ class RatingChangeSerializer(serializers.ModelSerializer):
         ]
 
 
-class RatingRunSerializer(serializers.ModelSerializer):
+class RatingRunSerializer(ModelSerializer):
     rating_list = serializers.SlugRelatedField(slug_field="slug", queryset=RatingList.objects.all(), required=False)
     event = serializers.SlugRelatedField(slug_field="slug", queryset=Event.objects.all(), required=False)
     from_date = serializers.DateField(required=False)
@@ -144,20 +145,20 @@ RATING_FILTERS = [
     OpenApiParameter("club", OpenApiTypes.STR, description="Club slug"),
     OpenApiParameter("country", OpenApiTypes.STR, description="Two-letter country code"),
     OpenApiParameter("all", OpenApiTypes.BOOL, description="Include inactive players (default: active only)"),
-    OpenApiParameter("min_rating", OpenApiTypes.INT),
-    OpenApiParameter("max_rating", OpenApiTypes.INT),
-    OpenApiParameter("member_number", OpenApiTypes.INT, description="One player's rating"),
+    int_parameter("min_rating"),
+    int_parameter("max_rating"),
+    int_parameter("member_number", "One player's rating"),
 ]
 
 
-class RatingListViewSet(viewsets.ReadOnlyModelViewSet):
+class RatingListViewSet(ApiView, viewsets.ReadOnlyModelViewSet):
     queryset = RatingList.objects.select_related("association")
     serializer_class = RatingListSerializer
     lookup_field = "slug"
     filterset_fields = ["system", "lexicon"]
 
     @extend_schema(responses=RatingChangeSerializer(many=True))
-    @action(detail=True, url_path=r"history/(?P<member_number>\d+)")
+    @action(detail=True, url_path=r"history/(?P<member_number>\d+)", pagination_class=None)
     def history(self, request, slug=None, member_number=None):
         """A player's rated events on this list, oldest first."""
         rating_list = self.get_object()
@@ -170,7 +171,7 @@ class RatingListViewSet(viewsets.ReadOnlyModelViewSet):
         return Response(RatingChangeSerializer(rows, many=True).data)
 
 
-class RatingViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+class RatingViewSet(ApiView, mixins.ListModelMixin, viewsets.GenericViewSet):
     """Ratings on a list, best first, with ranks (active players unless all=true)."""
 
     serializer_class = PlayerRatingSerializer
@@ -201,8 +202,9 @@ class RatingViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
             ("max_rating", "rating__lte"),
             ("member_number", "player__member_number"),
         ):
-            if params.get(name, "").isdigit():
-                rows = rows.filter(**{lookup: int(params[name])})
+            value = query_int(self.request, name)
+            if value is not None:
+                rows = rows.filter(**{lookup: value})
         return rows
 
     def get_serializer_context(self):
@@ -226,7 +228,7 @@ class EventRatingReportSerializer(serializers.Serializer):
     rows = RatingChangeSerializer(many=True)
 
 
-class EventRatingReportViewSet(viewsets.GenericViewSet):
+class EventRatingReportViewSet(ApiView, viewsets.GenericViewSet):
     """An event's rating report: every rated player's rating before and after."""
 
     queryset = Event.objects.all()
@@ -241,7 +243,7 @@ class EventRatingReportViewSet(viewsets.GenericViewSet):
         return Response(EventRatingReportSerializer({"event": event.slug, "title": event.title, "rows": rows}).data)
 
 
-class RatingRunViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class RatingRunViewSet(ApiView, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Rating runs. POST {"event": slug} rates an event (its directors, staff);
     POST {"rating_list": slug, "from_date": date} re-rates a list (staff)."""
 

@@ -93,7 +93,9 @@ class RatingChangeSerializer(ModelSerializer):
 
 class RatingRunSerializer(ModelSerializer):
     rating_list = serializers.SlugRelatedField(slug_field="slug", queryset=RatingList.objects.all(), required=False)
-    event = serializers.SlugRelatedField(slug_field="slug", queryset=Event.objects.all(), required=False)
+    event = serializers.SlugRelatedField(
+        slug_field="slug", queryset=Event.objects.all(), required=False, allow_null=True
+    )
     from_date = serializers.DateField(required=False)
     # Plain text in the schema: "status" enums of other apps would collide in name.
     status = serializers.CharField(read_only=True, help_text="queued, running, done or failed")

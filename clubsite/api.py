@@ -1,25 +1,218 @@
-"""Shared pieces of the REST API."""
+"""Shared pieces of the REST API.
 
-from rest_framework import serializers
+Every API view takes `ApiView` first among its bases. Before a view runs, it refuses:
+- a non-integer (or out of range) id in the URL with a 404, as an unknown id;
+- a NUL character in the URL, a query parameter or the request body with a 400 naming the field
+  (PostgreSQL cannot store or even compare such text).
+Unexpected errors answer JSON (never the site's HTML error page), and are logged as Django logs them.
+"""
+
+import logging
+import re
+
+from django import forms
+from django.conf import settings
+from django.db import models
+from django.http import JsonResponse
+from django.views import defaults
+from django_filters import rest_framework as filters
+from drf_spectacular.utils import OpenApiParameter, extend_schema_field
+from rest_framework import pagination, serializers, status
+from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
 
 from clubsite.errors import PermissionDenied, ServiceError
+
+logger = logging.getLogger("django.request")
+
+# Ids are BigAutoFields; integers in requests stay inside what the database stores.
+MAX_ID = 2**63 - 1
+MAX_INT = 2**31 - 1
+NUL_MESSAGE = "Null characters are not allowed."
+SERVER_ERROR = "Server error: the request could not be completed. It has been logged."
+_ID = re.compile(r"[0-9]{1,19}")
 
 
 def service_error_response(error: ServiceError):
     """A ServiceError as a 400 (or 403) naming the field at fault."""
-    from rest_framework import status
-    from rest_framework.response import Response
-
     key = error.field or "detail"
     code = status.HTTP_403_FORBIDDEN if isinstance(error, PermissionDenied) else status.HTTP_400_BAD_REQUEST
     return Response({key: [error.message]} if error.field else {"detail": error.message}, status=code)
 
 
 def exception_handler(exc, context):
+    """Service errors as 400/403; DRF's own errors as DRF answers them; anything else as a JSON 500."""
     if isinstance(exc, ServiceError):
         return service_error_response(exc)
-    return drf_exception_handler(exc, context)
+    response = drf_exception_handler(exc, context)
+    if response is not None or settings.DEBUG:
+        return response
+    request = context.get("request")
+    logger.error(
+        "Internal Server Error: %s",
+        getattr(request, "path", "?"),
+        exc_info=(type(exc), exc, exc.__traceback__),
+        extra={"status_code": 500, "request": getattr(request, "_request", request)},
+    )
+    set_rollback()
+    return Response({"detail": SERVER_ERROR}, status=status.HTTP_500_INTERNAL_SERVER_ERROR)
+
+
+def _is_api(request) -> bool:
+    return request.path.startswith("/api/")
+
+
+def not_found(request, exception=None):
+    """handler404: JSON under /api/, the site's page elsewhere."""
+    if _is_api(request):
+        return JsonResponse({"detail": "Not found."}, status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request):
+    """handler500: JSON under /api/, the site's page elsewhere."""
+    if _is_api(request):
+        return JsonResponse({"detail": SERVER_ERROR}, status=500)
+    return defaults.server_error(request)
+
+
+# --- input every view refuses before it runs -----------------------------------------------------
+
+
+def nul_fields(data, path: str = "") -> list[str]:
+    """Names (dotted paths) of the fields of parsed request data that hold a NUL character."""
+    found = []
+    if hasattr(data, "lists"):  # QueryDict: form data, query parameters
+        for key, values in data.lists():
+            if "\x00" in key or any(isinstance(v, str) and "\x00" in v for v in values):
+                found.append(f"{path}{key}".replace("\x00", "\\u0000"))
+    elif isinstance(data, dict):
+        for key, value in data.items():
+            name = f"{path}{key}".replace("\x00", "\\u0000")
+            if "\x00" in str(key):
+                found.append(name)
+            else:
+                found += nul_fields(value, f"{name}.")
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            found += nul_fields(value, f"{path}{i}.")
+    elif isinstance(data, str) and "\x00" in data:
+        found.append(path.rstrip(".") or "non_field_errors")
+    return found
+
+
+def is_integer_lookup(view) -> bool:
+    field = getattr(view, "lookup_field", "pk")
+    if field in ("pk", "id"):
+        return True
+    queryset = getattr(view, "queryset", None)
+    model = getattr(queryset, "model", None)
+    if model is None:
+        return False
+    try:
+        return isinstance(model._meta.get_field(field), models.IntegerField | models.AutoField)
+    except Exception:
+        return False
+
+
+def check_url(view, kwargs) -> None:
+    """A 404 for a URL no object can have: NUL anywhere, or an integer id that is not one."""
+    if any("\x00" in str(v) for v in kwargs.values()):
+        raise NotFound()
+    lookup = getattr(view, "lookup_url_kwarg", None) or getattr(view, "lookup_field", None)
+    value = kwargs.get(lookup) if lookup else None
+    if value is not None and is_integer_lookup(view) and not (_ID.fullmatch(str(value)) and int(value) <= MAX_ID):
+        raise NotFound()
+
+
+def check_input(request) -> None:
+    """A 400 naming each query parameter and body field that holds a NUL character."""
+    errors = {name: [NUL_MESSAGE] for name in nul_fields(request.query_params)}
+    if request.method not in ("GET", "HEAD", "OPTIONS"):
+        errors.update({name: [NUL_MESSAGE] for name in nul_fields(request.data)})
+    if errors:
+        raise ValidationError(errors)
+
+
+class ApiView:
+    """First base of every API view and viewset: refuses impossible URLs and NUL input before the view runs."""
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        check_url(self, kwargs)
+        check_input(request)
+
+
+def query_int(request, name: str, *, min_value: int = 0, max_value: int = MAX_INT) -> int | None:
+    """An optional whole-number query parameter; a 400 naming it when it is not one in range."""
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return None
+    if not re.fullmatch(r"-?[0-9]{1,19}", raw) or not min_value <= int(raw) <= max_value:
+        raise ValidationError({name: [f"Give a whole number from {min_value} to {max_value}."]})
+    return int(raw)
+
+
+def int_parameter(name: str, description: str = "", *, min_value: int = 0, max_value: int = MAX_INT):
+    """The schema of a query parameter read with query_int."""
+    schema = {"type": "integer", "minimum": min_value, "maximum": max_value}
+    return OpenApiParameter(name, type=schema, description=description)
+
+
+# --- fields --------------------------------------------------------------------------------------
+
+
+def Whole(*, min_value: int = 0, max_value: int = MAX_INT, **kwargs) -> serializers.IntegerField:  # noqa: N802
+    """An integer field with bounds (the schema documents them; larger numbers are a 400, not an overflow)."""
+    return serializers.IntegerField(min_value=min_value, max_value=max_value, **kwargs)
+
+
+def Id(**kwargs) -> serializers.IntegerField:  # noqa: N802
+    """A primary key given in a request body."""
+    return Whole(min_value=1, max_value=MAX_ID, **kwargs)
+
+
+@extend_schema_field({"type": "string", "pattern": r"^\d{2}:\d{2}(:\d{2})?$", "example": "09:30"})
+class LocalTimeField(serializers.TimeField):
+    """A wall-clock time in the event's own time zone, as HH:MM (OpenAPI's `time` format demands an offset)."""
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("format", "%H:%M")
+        super().__init__(**kwargs)
+
+
+class ModelSerializer(serializers.ModelSerializer):
+    """The API's model serializer: local times as HH:MM."""
+
+    serializer_field_mapping = {
+        **serializers.ModelSerializer.serializer_field_mapping,
+        models.TimeField: LocalTimeField,
+    }
+
+
+@extend_schema_field({"type": "integer", "minimum": 1, "maximum": MAX_ID})
+class IdFilter(filters.Filter):
+    """A query parameter filtering by a primary key: a whole number in range, or a 400 naming it."""
+
+    field_class = forms.IntegerField
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("min_value", 1)
+        kwargs.setdefault("max_value", MAX_ID)
+        super().__init__(*args, **kwargs)
+
+
+class PageNumberPagination(pagination.PageNumberPagination):
+    """Pages of 50; the page number's bounds are in the schema."""
+
+    def get_schema_operation_parameters(self, view):
+        parameters = super().get_schema_operation_parameters(view)
+        for parameter in parameters:
+            if parameter["name"] == self.page_query_param:
+                parameter["schema"] = {"type": "integer", "minimum": 1, "maximum": MAX_INT}
+        return parameters
 
 
 class EmptySerializer(serializers.Serializer):

@@ -1,15 +1,30 @@
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.routers import DefaultRouter
+from rest_framework.routers import APIRootView, DefaultRouter
 
 from events import api as events_api
 from players import api as players_api
 from ratings import api as ratings_api
 
 from . import views
+from .api import ApiView
+
+
+class RootView(ApiView, APIRootView):
+    pass
+
+
+class SchemaView(ApiView, SpectacularAPIView):
+    pass
+
+
+class DocsView(ApiView, SpectacularSwaggerView):
+    pass
+
 
 router = DefaultRouter()
+router.APIRootView = RootView
 router.register("players", players_api.PlayerViewSet, basename="player")
 router.register("clubs", players_api.ClubViewSet, basename="club")
 
@@ -25,7 +40,11 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("api/me/", players_api.MeView.as_view(), name="api-me"),
     path("api/auth/token/", players_api.TokenView.as_view(), name="api-token"),
-    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/schema/", SchemaView.as_view(), name="schema"),
+    path("api/docs/", DocsView.as_view(url_name="schema"), name="api-docs"),
     path("api/", include(router.urls)),
 ]
+
+# Under /api/ errors answer JSON; elsewhere the site's pages.
+handler404 = "clubsite.api.not_found"
+handler500 = "clubsite.api.server_error"

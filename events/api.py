@@ -1,13 +1,13 @@
 """The events API: announcements (public read), my entries, and the organiser's entries. Writes call events.services."""
 
 from django.db.models import Prefetch, Q
-from django.shortcuts import get_object_or_404
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from clubsite.api import ApiView, Id, IdFilter, ModelSerializer
 from players.roles import is_association_staff
 
 from . import services
@@ -15,13 +15,13 @@ from .models import Category, Entry, Event, EventStatus, Fee, PaymentMethod, Pri
 from .play import api as api_play
 
 
-class FeeSerializer(serializers.ModelSerializer):
+class FeeSerializer(ModelSerializer):
     class Meta:
         model = Fee
         fields = ["id", "name", "amount", "note", "is_concession", "proof_label"]
 
 
-class PrizeSerializer(serializers.ModelSerializer):
+class PrizeSerializer(ModelSerializer):
     ranks = serializers.CharField(source="ranks_text", read_only=True)
 
     class Meta:
@@ -29,7 +29,7 @@ class PrizeSerializer(serializers.ModelSerializer):
         fields = ["id", "kind", "rank_from", "rank_to", "ranks", "description", "amount"]
 
 
-class CategorySerializer(serializers.ModelSerializer):
+class CategorySerializer(ModelSerializer):
     fees = FeeSerializer(many=True, read_only=True)
     prizes = PrizeSerializer(many=True, read_only=True)
     eligibility = serializers.CharField(source="eligibility_text", read_only=True)
@@ -61,8 +61,8 @@ class CategorySerializer(serializers.ModelSerializer):
 EVENT_STATUSES = ", ".join(EventStatus.values)
 
 
-class EventSerializer(serializers.ModelSerializer):
-    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+class EventSerializer(ModelSerializer):
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
     # Plain text in the schema: the entries' "status" enum would otherwise collide with this one by name.
     status = serializers.CharField(read_only=True, help_text=EVENT_STATUSES)
     url = serializers.CharField(source="get_absolute_url", read_only=True)
@@ -139,7 +139,7 @@ class EventFilter(filters.FilterSet):
         fields = ["club", "kind", "status", "starts_after", "starts_before"]
 
 
-class EventViewSet(viewsets.ReadOnlyModelViewSet):
+class EventViewSet(ApiView, viewsets.ReadOnlyModelViewSet):
     """Published events with their categories, fees and prizes."""
 
     lookup_field = "slug"
@@ -159,7 +159,7 @@ class EventViewSet(viewsets.ReadOnlyModelViewSet):
         return EventDetailSerializer if self.action == "retrieve" else EventSerializer
 
 
-class EntrySerializer(serializers.ModelSerializer):
+class EntrySerializer(ModelSerializer):
     event = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     category_name = serializers.CharField(source="category.name", read_only=True)
     member_number = serializers.IntegerField(source="player.member_number", read_only=True)
@@ -195,14 +195,14 @@ class EntrySerializer(serializers.ModelSerializer):
 
 class EntryCreateSerializer(serializers.Serializer):
     event = serializers.SlugRelatedField(slug_field="slug", queryset=Event.objects.all())
-    category = serializers.IntegerField()
-    fee = serializers.IntegerField(required=False, allow_null=True)
+    category = Id()
+    fee = Id(required=False, allow_null=True)
     concession_proof = serializers.CharField(required=False, allow_blank=True, default="")
     accept_rules = serializers.BooleanField(required=False, default=False)
     phone = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class MyEntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class MyEntryViewSet(ApiView, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Entries you made: for yourself, or for students in a group entry."""
 
     permission_classes = [permissions.IsAuthenticated]
@@ -226,24 +226,23 @@ class MyEntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.
         entry = services.register_entry(request.user, values.pop("event"), **values)
         return Response(EntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
-    def _act(self, call, pk):
-        entry = get_object_or_404(self.get_queryset(), pk=pk)
-        return Response(EntrySerializer(call(self.request.user, entry)).data)
+    def _act(self, call):
+        return Response(EntrySerializer(call(self.request.user, self.get_object())).data)
 
     @extend_schema(request=None, responses=EntrySerializer)
     @action(detail=True, methods=["post"])
     def withdraw(self, request, pk=None):
-        return self._act(services.withdraw_entry, pk)
+        return self._act(services.withdraw_entry)
 
     @extend_schema(request=None, responses=EntrySerializer)
     @action(detail=True, methods=["post"], url_path="accept-offer")
     def accept_offer(self, request, pk=None):
-        return self._act(services.accept_offer, pk)
+        return self._act(services.accept_offer)
 
     @extend_schema(request=None, responses=EntrySerializer)
     @action(detail=True, methods=["post"], url_path="leave-waiting-list")
     def leave_waiting_list(self, request, pk=None):
-        return self._act(services.leave_waitlist, pk)
+        return self._act(services.leave_waitlist)
 
 
 class PaymentSerializer(serializers.Serializer):
@@ -255,13 +254,14 @@ class PaymentSerializer(serializers.Serializer):
 
 class OrganiserEntryFilter(filters.FilterSet):
     event = filters.CharFilter(field_name="event__slug")
+    category = IdFilter(field_name="category_id")
 
     class Meta:
         model = Entry
         fields = ["event", "status", "category"]
 
 
-class OrganiserEntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class OrganiserEntryViewSet(ApiView, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Entries in the events you organise (all events for association staff)."""
 
     permission_classes = [permissions.IsAuthenticated]
@@ -279,7 +279,7 @@ class OrganiserEntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, vi
     @extend_schema(request=PaymentSerializer, responses=EntrySerializer)
     @action(detail=True, methods=["post"], url_path="record-payment")
     def record_payment(self, request, pk=None):
-        entry = get_object_or_404(self.get_queryset(), pk=pk)
+        entry = self.get_object()
         data = PaymentSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         services.record_payment(request.user, entry, **data.validated_data)

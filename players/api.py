@@ -5,27 +5,28 @@ from rest_framework import generics, permissions, serializers, status, viewsets
 from rest_framework.authtoken.models import Token
 from rest_framework.response import Response
 
+from clubsite.api import ApiView, ModelSerializer
 from clubsite.errors import ServiceError
 
 from . import services, visibility
 from .models import Club, Player
 
 
-class ClubSerializer(serializers.ModelSerializer):
+class ClubSerializer(ModelSerializer):
     class Meta:
         model = Club
         fields = ["id", "name", "slug", "city", "country", "meets"]
 
 
-class PlayerSerializer(serializers.ModelSerializer):
-    club = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+class PlayerSerializer(ModelSerializer):
+    club = serializers.SlugRelatedField(slug_field="slug", read_only=True, allow_null=True)
 
     class Meta:
         model = Player
         fields = ["member_number", "full_name", "display_name", "club", "country"]
 
 
-class MeSerializer(serializers.ModelSerializer):
+class MeSerializer(ModelSerializer):
     """One's own profile; writes go through players.services.update_profile."""
 
     club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all(), allow_null=True, required=False)
@@ -73,13 +74,13 @@ class PlayerFilter(filters.FilterSet):
         return queryset.filter(Q(full_name__icontains=value) | Q(display_name__icontains=value))
 
 
-class ClubViewSet(viewsets.ReadOnlyModelViewSet):
+class ClubViewSet(ApiView, viewsets.ReadOnlyModelViewSet):
     queryset = Club.objects.all()
     serializer_class = ClubSerializer
     lookup_field = "slug"
 
 
-class PlayerViewSet(viewsets.ReadOnlyModelViewSet):
+class PlayerViewSet(ApiView, viewsets.ReadOnlyModelViewSet):
     queryset = Player.objects.select_related("club").order_by("full_name", "pk")
     serializer_class = PlayerSerializer
     lookup_field = "member_number"
@@ -98,7 +99,7 @@ class TokenSerializer(serializers.Serializer):
     token = serializers.CharField()
 
 
-class TokenView(generics.GenericAPIView):
+class TokenView(ApiView, generics.GenericAPIView):
     """Your API token, for a correct email and password. Failed attempts count toward the same
     lockout as the log-in page (429 when locked out)."""
 
@@ -121,7 +122,7 @@ class TokenView(generics.GenericAPIView):
         return Response({"token": token.key})
 
 
-class MeView(generics.RetrieveUpdateAPIView):
+class MeView(ApiView, generics.RetrieveUpdateAPIView):
     """Your own player profile (created on first use from your account)."""
 
     serializer_class = MeSerializer

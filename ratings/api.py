@@ -11,6 +11,7 @@ from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
+from clubsite.api import ApiView, ModelSerializer, int_parameter, query_int
 from events.models import Event
 from events.permissions import can_direct_event
 from players.visibility import visible_player_or_404, with_profile_visible
@@ -19,7 +20,7 @@ from . import services
 from .models import PlayerRating, RatingChange, RatingList, RatingRun
 
 
-class RatingListSerializer(serializers.ModelSerializer):
+class RatingListSerializer(ModelSerializer):
     association = serializers.SlugRelatedField(slug_field="slug", read_only=True)
 
     class Meta:
@@ -39,11 +40,11 @@ class PublicMemberNumber(serializers.Field):
         return row.player.member_number if getattr(row, "profile_visible", False) else None
 
 
-class PlayerRatingSerializer(serializers.ModelSerializer):
+class PlayerRatingSerializer(ModelSerializer):
     rank = serializers.IntegerField(read_only=True)
     member_number = PublicMemberNumber(help_text="null when the member is not listed in the directory")
     name = serializers.CharField(source="player.name", read_only=True)
-    club = serializers.SlugRelatedField(source="player.club", slug_field="slug", read_only=True)
+    club = serializers.SlugRelatedField(source="player.club", slug_field="slug", read_only=True, allow_null=True)
     country = serializers.CharField(source="player.country", read_only=True)
     provisional = serializers.SerializerMethodField()
 
@@ -67,7 +68,7 @@ class PlayerRatingSerializer(serializers.ModelSerializer):
         return obj.is_provisional(self.context["rating_list"].provisional_games)
 
 
-class RatingChangeSerializer(serializers.ModelSerializer):
+class RatingChangeSerializer(ModelSerializer):
     event = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     event_title = serializers.CharField(source="event.title", read_only=True)
     division = serializers.CharField(source="division.name", read_only=True)
@@ -101,9 +102,11 @@ class RatingChangeSerializer(serializers.ModelSerializer):
         ]
 
 
-class RatingRunSerializer(serializers.ModelSerializer):
+class RatingRunSerializer(ModelSerializer):
     rating_list = serializers.SlugRelatedField(slug_field="slug", queryset=RatingList.objects.all(), required=False)
-    event = serializers.SlugRelatedField(slug_field="slug", queryset=Event.objects.all(), required=False)
+    event = serializers.SlugRelatedField(
+        slug_field="slug", queryset=Event.objects.all(), required=False, allow_null=True
+    )
     from_date = serializers.DateField(required=False)
     # Plain text in the schema: "status" enums of other apps would collide in name.
     status = serializers.CharField(read_only=True, help_text="queued, running, done or failed")
@@ -155,20 +158,20 @@ RATING_FILTERS = [
     OpenApiParameter("club", OpenApiTypes.STR, description="Club slug"),
     OpenApiParameter("country", OpenApiTypes.STR, description="Two-letter country code"),
     OpenApiParameter("all", OpenApiTypes.BOOL, description="Include inactive players (default: active only)"),
-    OpenApiParameter("min_rating", OpenApiTypes.INT),
-    OpenApiParameter("max_rating", OpenApiTypes.INT),
-    OpenApiParameter("member_number", OpenApiTypes.INT, description="One player's rating"),
+    int_parameter("min_rating"),
+    int_parameter("max_rating"),
+    int_parameter("member_number", "One player's rating"),
 ]
 
 
-class RatingListViewSet(viewsets.ReadOnlyModelViewSet):
+class RatingListViewSet(ApiView, viewsets.ReadOnlyModelViewSet):
     queryset = RatingList.objects.select_related("association")
     serializer_class = RatingListSerializer
     lookup_field = "slug"
     filterset_fields = ["system", "lexicon"]
 
     @extend_schema(responses=RatingChangeSerializer(many=True))
-    @action(detail=True, url_path=r"history/(?P<member_number>\d+)")
+    @action(detail=True, url_path=r"history/(?P<member_number>\d+)", pagination_class=None)
     def history(self, request, slug=None, member_number=None):
         """A player's rated events on this list, oldest first."""
         rating_list = self.get_object()
@@ -179,7 +182,7 @@ class RatingListViewSet(viewsets.ReadOnlyModelViewSet):
         return Response(RatingChangeSerializer(rows, many=True).data)
 
 
-class RatingViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
+class RatingViewSet(ApiView, mixins.ListModelMixin, viewsets.GenericViewSet):
     """Ratings on a list, best first, with ranks (active players unless all=true)."""
 
     serializer_class = PlayerRatingSerializer
@@ -207,11 +210,13 @@ class RatingViewSet(mixins.ListModelMixin, viewsets.GenericViewSet):
         )
         rows = with_profile_visible(rows, self.request.user)
         for name, lookup in (("min_rating", "rating__gte"), ("max_rating", "rating__lte")):
-            if params.get(name, "").isdigit():
-                rows = rows.filter(**{lookup: int(params[name])})
-        if params.get("member_number", "").isdigit():
+            value = query_int(self.request, name)
+            if value is not None:
+                rows = rows.filter(**{lookup: value})
+        number = query_int(self.request, "member_number")
+        if number is not None:
             # Only a member number the reader may see finds anyone: no looking up hidden members by number.
-            rows = rows.filter(profile_visible=True, player__member_number=int(params["member_number"]))
+            rows = rows.filter(profile_visible=True, player__member_number=number)
         return rows
 
     def get_serializer_context(self):
@@ -235,7 +240,7 @@ class EventRatingReportSerializer(serializers.Serializer):
     rows = RatingChangeSerializer(many=True)
 
 
-class EventRatingReportViewSet(viewsets.GenericViewSet):
+class EventRatingReportViewSet(ApiView, viewsets.GenericViewSet):
     """An event's rating report: every rated player's rating before and after."""
 
     queryset = Event.objects.all()
@@ -250,7 +255,7 @@ class EventRatingReportViewSet(viewsets.GenericViewSet):
         return Response(EventRatingReportSerializer({"event": event.slug, "title": event.title, "rows": rows}).data)
 
 
-class RatingRunViewSet(mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
+class RatingRunViewSet(ApiView, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
     """Rating runs. POST {"event": slug} rates an event (its directors, staff);
     POST {"rating_list": slug, "from_date": date} re-rates a list (staff)."""
 

@@ -13,3 +13,72 @@ def test_schema_builds_without_warnings(tmp_path):
     text = out.read_text()
     for path in ("/api/players/", "/api/me/", "/api/events/", "/api/my/entries/", "/api/ratings/", "/api/play/games/"):
         assert f"{path}:" in text, path
+
+
+@pytest.fixture(scope="module")
+def schema(django_db_blocker):
+    from drf_spectacular.generators import SchemaGenerator
+
+    with django_db_blocker.unblock():
+        return SchemaGenerator().get_schema(request=None, public=True)
+
+
+def _walk(node, path=""):
+    if isinstance(node, dict):
+        yield path, node
+        for key, value in node.items():
+            yield from _walk(value, f"{path}/{key}")
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _walk(value, f"{path}/{i}")
+
+
+def _request_schemas(schema):
+    """Schemas of what clients send: query parameters and request bodies (with the components they use)."""
+    components = schema["components"]["schemas"]
+    for url, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            for parameter in operation.get("parameters", []):
+                if parameter["in"] == "query":
+                    yield f"{method} {url} ?{parameter['name']}", parameter["schema"]
+            for media in operation.get("requestBody", {}).get("content", {}).values():
+                ref = media["schema"].get("$ref", "")
+                yield f"{method} {url} body", components.get(ref.rsplit("/", 1)[-1], media["schema"])
+
+
+def test_every_integer_a_client_sends_has_bounds(schema):
+    unbounded = [
+        f"{where}{path}"
+        for where, node in _request_schemas(schema)
+        for path, part in _walk(node)
+        if part.get("type") == "integer" and not part.get("readOnly") and not {"minimum", "maximum"} <= set(part)
+    ]
+    assert unbounded == []
+
+
+def test_times_are_documented_as_they_are_sent(schema):
+    """OpenAPI's `time` format demands a UTC offset; the API sends event-local HH:MM."""
+    assert [path for path, part in _walk(schema) if part.get("format") == "time"] == []
+    event = schema["components"]["schemas"]["EventDetail"]["properties"]
+    assert event["start_time"]["pattern"] and event["start_time"].get("nullable")
+
+
+def test_optional_relations_are_documented_nullable(schema):
+    components = schema["components"]["schemas"]
+    for name, field in [("Event", "club"), ("EventDetail", "club"), ("Player", "club"), ("PlayerRating", "club")]:
+        assert components[name]["properties"][field].get("nullable"), (name, field)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/play/divisions/{id}/rounds/",
+        "/api/play/divisions/{id}/standings/",
+        "/api/play/rounds/{id}/games/",
+        "/api/rating-lists/{slug}/history/{member_number}/",
+    ],
+)
+def test_lists_sent_whole_are_documented_as_arrays(schema, url):
+    operation = schema["paths"][url]["get"]
+    assert operation["responses"]["200"]["content"]["application/json"]["schema"]["type"] == "array"
+    assert "page" not in [p["name"] for p in operation.get("parameters", [])]

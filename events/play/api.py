@@ -6,16 +6,28 @@ permission); a pairing refused for repeats is a 409 carrying the least-repeat pa
 director may accept by pairing again with `accept_repeats`.
 """
 
-from django.db.models import Q
+from django.db.models import Min, Q
 from django.http import HttpResponse
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied as ApiForbidden
 from rest_framework.response import Response
 
+from clubsite.api import MAX_ID, ApiView, Id, ModelSerializer, Whole, int_parameter, query_int
 from events.core import pairing
-from events.models import Division, DivisionPlayer, EventStatus, Game, GameKind, GameStatus, Round, RoundStatus
+from events.core.results import MAX_SCORE
+from events.models import (
+    Division,
+    DivisionPlayer,
+    EventStatus,
+    Game,
+    GameChange,
+    GameKind,
+    GameStatus,
+    Round,
+    RoundStatus,
+)
 from events.play import services as play
 from events.play.services import tsh_io
 from players.roles import is_association_staff
@@ -54,7 +66,7 @@ class Directing:
 # --- serializers ---------------------------------------------------------------------------------
 
 
-class DivisionSerializer(serializers.ModelSerializer):
+class DivisionSerializer(ModelSerializer):
     event = serializers.SlugRelatedField(slug_field="slug", read_only=True)
 
     class Meta:
@@ -72,7 +84,7 @@ class DivisionSerializer(serializers.ModelSerializer):
         ]
 
 
-class RoundSerializer(serializers.ModelSerializer):
+class RoundSerializer(ModelSerializer):
     class Meta:
         model = Round
         fields = [
@@ -87,7 +99,7 @@ class RoundSerializer(serializers.ModelSerializer):
         ]
 
 
-class GameSerializer(serializers.ModelSerializer):
+class GameSerializer(ModelSerializer):
     round = serializers.IntegerField(source="round_number", read_only=True)
     player_a = serializers.SerializerMethodField()
     player_b = serializers.SerializerMethodField()
@@ -144,6 +156,29 @@ class GameSerializer(serializers.ModelSerializer):
         return game.score_b if self._scores_shown(game) else None
 
 
+def person_name(user) -> str | None:
+    """How a person who changed something is shown: their name, never their login email."""
+    if user is None:
+        return None
+    player = getattr(user, "player", None)
+    if player is not None:
+        return player.name
+    return user.get_full_name() or (user.username if "@" not in user.username else f"User {user.pk}")
+
+
+class GameChangeSerializer(ModelSerializer):
+    """One entry of a game's audit trail (directors only)."""
+
+    changed_by = serializers.SerializerMethodField()
+
+    class Meta:
+        model = GameChange
+        fields = ["changed_at", "changed_by", "action", "before", "after", "reason"]
+
+    def get_changed_by(self, change) -> str | None:
+        return person_name(change.changed_by)
+
+
 class StandingSerializer(serializers.Serializer):
     rank = serializers.IntegerField(source="standing.rank")
     rank_label = serializers.CharField(source="standing.rank_label")
@@ -159,19 +194,24 @@ class StandingSerializer(serializers.Serializer):
     byes = serializers.IntegerField(source="standing.byes")
 
 
+# No tournament has more rounds than this, and no game runs more than an hour over its time.
+MAX_ROUNDS = 1000
+MAX_OVERTIME = 3600
+
+
 class PairSerializer(serializers.Serializer):
     system = serializers.ChoiceField(choices=list(pairing.SYSTEMS.items()))
-    based_on_round = serializers.IntegerField(required=False, allow_null=True, min_value=0, default=None)
+    based_on_round = Whole(required=False, allow_null=True, max_value=MAX_ROUNDS, default=None)
     avoid_repeats = serializers.BooleanField(required=False, default=True)
-    max_repeats = serializers.IntegerField(required=False, min_value=0, default=0)
-    seed = serializers.IntegerField(required=False, allow_null=True, default=None)
+    max_repeats = Whole(required=False, max_value=MAX_ROUNDS, default=0)
+    seed = Whole(required=False, allow_null=True, max_value=MAX_ID, default=None)
     gibson = serializers.BooleanField(required=False, default=False)
     accept_repeats = serializers.BooleanField(required=False, default=False)
 
 
 class SwapSerializer(serializers.Serializer):
-    player_x = serializers.IntegerField()
-    player_y = serializers.IntegerField()
+    player_x = Id()
+    player_y = Id()
 
 
 class FastEntrySerializer(serializers.Serializer):
@@ -179,10 +219,10 @@ class FastEntrySerializer(serializers.Serializer):
 
 
 class ResultSerializer(serializers.Serializer):
-    score_a = serializers.IntegerField()
-    score_b = serializers.IntegerField()
-    overtime_a = serializers.IntegerField(required=False, min_value=0, default=0, help_text="seconds")
-    overtime_b = serializers.IntegerField(required=False, min_value=0, default=0, help_text="seconds")
+    score_a = Whole(max_value=MAX_SCORE)
+    score_b = Whole(max_value=MAX_SCORE)
+    overtime_a = Whole(required=False, max_value=MAX_OVERTIME, default=0, help_text="seconds")
+    overtime_b = Whole(required=False, max_value=MAX_OVERTIME, default=0, help_text="seconds")
     first = serializers.ChoiceField(
         choices=Game._meta.get_field("first").choices, required=False, allow_blank=True, default=""
     )
@@ -220,7 +260,7 @@ def _games_response(view, games, *, paginate: bool):
     return view.get_paginated_response(data) if page is not None else Response(data)
 
 
-class PlayViewSet(viewsets.ReadOnlyModelViewSet):
+class PlayViewSet(ApiView, viewsets.ReadOnlyModelViewSet):
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
     @property
@@ -233,6 +273,7 @@ class PlayViewSet(viewsets.ReadOnlyModelViewSet):
 # --- divisions -----------------------------------------------------------------------------------
 
 
+@extend_schema_view(list=extend_schema(parameters=[OpenApiParameter("event", str, description="Event slug")]))
 class DivisionViewSet(PlayViewSet):
     """Divisions of public events (and of draft events you direct). `?event=<slug>` filters."""
 
@@ -247,20 +288,22 @@ class DivisionViewSet(PlayViewSet):
         return divisions.order_by("event__starts_on", "event_id", "position", "name")
 
     @extend_schema(
-        parameters=[OpenApiParameter("through", int, description="Standings after this round")],
+        parameters=[int_parameter("through", "Standings after this round", max_value=MAX_ROUNDS)],
         responses=StandingSerializer(many=True),
     )
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None)
     def standings(self, request, pk=None):
+        """Standings from the confirmed results of published rounds (a draft round's byes do not count yet)."""
         division = self.get_object()
-        through = request.query_params.get("through")
-        if through is not None and not through.isdigit():
-            return Response({"through": ["Give a round number."]}, status=status.HTTP_400_BAD_REQUEST)
-        rows = play.standings(division, int(through) if through else None)
+        through = query_int(request, "through", max_value=MAX_ROUNDS)
+        first_draft = division.rounds.filter(status=RoundStatus.DRAFT).aggregate(n=Min("number"))["n"]
+        if first_draft is not None:
+            through = first_draft - 1 if through is None else min(through, first_draft - 1)
+        rows = play.standings(division, through)
         return Response(StandingSerializer(rows, many=True).data)
 
     @extend_schema(responses=RoundSerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None)
     def rounds(self, request, pk=None):
         division = self.get_object()
         rounds = division.rounds.order_by("number")
@@ -303,6 +346,7 @@ class DivisionViewSet(PlayViewSet):
 # --- rounds --------------------------------------------------------------------------------------
 
 
+@extend_schema_view(list=extend_schema(parameters=[int_parameter("division", min_value=1, max_value=MAX_ID)]))
 class RoundViewSet(PlayViewSet):
     """Rounds; drafts only for the event's directors. `?division=<id>` filters."""
 
@@ -315,13 +359,13 @@ class RoundViewSet(PlayViewSet):
         )
         if self.directing.ids is not None:
             rounds = rounds.filter(~Q(status=RoundStatus.DRAFT) | Q(division__event_id__in=self.directing.ids))
-        division = self.request.query_params.get("division")
-        if division and division.isdigit():
-            rounds = rounds.filter(division_id=int(division))
+        division = query_int(self.request, "division", min_value=1, max_value=MAX_ID)
+        if division is not None:
+            rounds = rounds.filter(division_id=division)
         return rounds.order_by("division_id", "number")
 
     @extend_schema(responses=GameSerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None)
     def games(self, request, pk=None):
         """The round's pairings and results, in board order."""
         rnd = self.get_object()
@@ -352,7 +396,7 @@ class RoundViewSet(PlayViewSet):
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(request=FastEntrySerializer, responses=GameSerializer(many=True))
-    @action(detail=True, methods=["post"])
+    @action(detail=True, methods=["post"], pagination_class=None)
     def results(self, request, pk=None):
         """Fast entry: `player-number score player-number score` per line; one bad line saves nothing."""
         rnd = self.get_object()
@@ -363,6 +407,15 @@ class RoundViewSet(PlayViewSet):
 # --- games and results ---------------------------------------------------------------------------
 
 
+@extend_schema_view(
+    list=extend_schema(
+        parameters=[
+            int_parameter("round", min_value=1, max_value=MAX_ID),
+            int_parameter("division", min_value=1, max_value=MAX_ID),
+            OpenApiParameter("mine", str, enum=["1"], description="1: only your own games"),
+        ]
+    )
+)
 class GameViewSet(PlayViewSet):
     """Games of published rounds (drafts too for directors). Filters: `?round=<id>`, `?division=<id>`, `?mine=1`."""
 
@@ -376,10 +429,10 @@ class GameViewSet(PlayViewSet):
         if self.directing.ids is not None:
             games = games.filter(~Q(round__status=RoundStatus.DRAFT) | Q(division__event_id__in=self.directing.ids))
         params = self.request.query_params
-        if params.get("round", "").isdigit():
-            games = games.filter(round_id=int(params["round"]))
-        if params.get("division", "").isdigit():
-            games = games.filter(division_id=int(params["division"]))
+        for name in ("round", "division"):
+            value = query_int(self.request, name, min_value=1, max_value=MAX_ID)
+            if value is not None:
+                games = games.filter(**{f"{name}_id": value})
         if params.get("mine") == "1":
             user = self.request.user
             games = (
@@ -397,6 +450,16 @@ class GameViewSet(PlayViewSet):
         game = Game.objects.select_related("division", "player_a", "player_b").get(pk=game.pk)
         context = {"request": self.request, "directing": self.directing, "numbers": _numbers([game.division_id])}
         return Response(GameSerializer(game, context=context).data)
+
+    @extend_schema(responses=GameChangeSerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def changes(self, request, pk=None):
+        """The game's audit trail, newest first: who changed the result, when, from what to what (directors)."""
+        game = self.get_object()
+        if not self.directing(game.division.event_id):
+            raise ApiForbidden("Only the event's directors can see who changed a result.")
+        changes = game.changes.select_related("changed_by__player").order_by("-changed_at", "-pk")
+        return Response(GameChangeSerializer(changes, many=True).data)
 
     @extend_schema(request=ResultSerializer, responses=GameSerializer)
     @action(detail=True, methods=["post"])

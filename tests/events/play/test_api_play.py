@@ -173,3 +173,37 @@ def test_standings_query_count_does_not_grow(api, director, make_division, djang
             assert api.get(f"/api/play/rounds/{rnd.pk}/games/").status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1]
+
+
+def test_a_bye_in_a_draft_round_does_not_count_in_the_standings(api, director, make_division):
+    division = make_division(3)
+    first = play.pair_round(director, division, "random", seed=1)
+    play.publish_round(director, first)
+    for game in first.games.filter(kind=GameKind.NORMAL):
+        play.submit_result(director, game, 400, 300)
+    play.pair_round(director, division, "random", seed=2)  # a draft, with a bye already confirmed
+    url = f"/api/play/divisions/{division.pk}/standings/"
+    for who in (None, director):
+        api.force_authenticate(who)
+        table = api.get(url).json()
+        assert sum(row["games"] for row in table) == 3 and sum(row["byes"] for row in table) == 1
+        assert api.get(url, {"through": 2}).json() == table
+
+
+def test_the_audit_trail_names_who_changed_a_result_without_their_email(api, director, make_division):
+    division = make_division(2, users=True)
+    director.first_name, director.last_name = "Tess", "Director"
+    director.save()
+    rnd = play.pair_round(director, division, "koth")
+    play.publish_round(director, rnd)
+    game = rnd.games.get()
+    play.submit_result(game.player_a.user, game, 400, 300)
+    play.submit_result(director, game, 410, 300)
+    url = f"/api/play/games/{game.pk}/changes/"
+    api.force_authenticate(game.player_a.user)
+    assert api.get(url).status_code == 403
+    api.force_authenticate(director)
+    response = api.get(url)
+    assert response.status_code == 200
+    assert [c["changed_by"] for c in response.json()] == ["Tess Director", game.player_a.name]
+    assert "@" not in response.content.decode()

@@ -128,6 +128,8 @@ if not SITE_URL.startswith(("http://", "https://")):
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "clubsite" / "static"]
+# Files browsers ask for at the site's root whatever the page says (favicon.ico), served by WhiteNoise.
+WHITENOISE_ROOT = BASE_DIR / "clubsite" / "public"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

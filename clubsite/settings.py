@@ -120,13 +120,32 @@ TIME_ZONE = env("TIME_ZONE", default="Asia/Singapore")
 USE_I18N = True
 USE_TZ = True
 CURRENCY = env("CURRENCY", default="SGD")
+# The association's name as members know it: page titles, the admin header and every email.
 SITE_NAME = env("SITE_NAME", default="Scrabble Association")
-# The site's public address, for links in emails sent by background tasks.
-SITE_URL = env("SITE_URL", default="http://127.0.0.1:8000")
+
+
+def _default_site_url() -> str:
+    """What `make run` serves in development; otherwise the first of ALLOWED_HOSTS (https unless SECURE=0)."""
+    if DEBUG:
+        return "http://127.0.0.1:8000"
+    host = next((h.lstrip(".") for h in ALLOWED_HOSTS if h.strip(".*")), "localhost")
+    secure = env("SECURE") if env("SECURE") is not None else True
+    return f"{'https' if secure else 'http'}://{host}"
+
+
+# The site's public address: every link in an email starts with it, whichever host the request that
+# caused the email came in on (and background tasks have no request at all). No trailing slash.
+SITE_URL = env("SITE_URL", default=_default_site_url()).rstrip("/")
+if not SITE_URL.startswith(("http://", "https://")):
+    from django.core.exceptions import ImproperlyConfigured
+
+    raise ImproperlyConfigured(f"SITE_URL must start with https:// or http://, not {SITE_URL!r}.")
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "clubsite" / "static"]
+# Files browsers ask for at the site's root whatever the page says (favicon.ico), served by WhiteNoise.
+WHITENOISE_ROOT = BASE_DIR / "clubsite" / "public"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {

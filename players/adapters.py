@@ -1,14 +1,34 @@
+from urllib.parse import quote
+
 from allauth.account.adapter import DefaultAccountAdapter
+from django.conf import settings
 from django.db import transaction
+from django.urls import reverse
+
+from .emails import absolute_url, site_context
 
 
 class AccountAdapter(DefaultAccountAdapter):
-    """Account mail (verification, password reset) is rendered here and sent by Celery after commit."""
+    """Account mail (verification, password reset) is rendered here and sent by Celery after commit.
+
+    Its links start with SITE_URL and it names the site by SITE_NAME, like every other email of the site,
+    whichever host the request came in on.
+    """
+
+    def format_email_subject(self, subject):
+        return f"[{settings.SITE_NAME}] {subject}"
+
+    def get_email_confirmation_url(self, request, emailconfirmation):
+        return absolute_url(reverse("account_confirm_email", args=[emailconfirmation.key]))
+
+    def get_reset_password_from_key_url(self, key):
+        path = reverse("account_reset_password_from_key", kwargs={"uidb36": "UID", "key": "KEY"})
+        return absolute_url(path.replace("UID-KEY", quote(key)))
 
     def send_mail(self, template_prefix, email, context):
         from .tasks import send_email
 
-        msg = self.render_mail(template_prefix, email, context)
+        msg = self.render_mail(template_prefix, email, {"email": email, **site_context(), **context})
         html = next((content for content, mime in getattr(msg, "alternatives", []) if mime == "text/html"), None)
         args = dict(subject=msg.subject, body=msg.body, to=list(msg.to), html=html, from_email=msg.from_email)
         transaction.on_commit(lambda: send_email.delay(**args))

@@ -129,18 +129,26 @@ class RenewalRequestAdmin(ReadOnlyAdmin):
 
 @admin.register(PlayerClaim)
 class PlayerClaimAdmin(admin.ModelAdmin):
-    list_display = ["user", "player", "status", "created_at", "decided_by"]
+    # Staff decide from the list: who asks (by the address they log in with), for which record, and why.
+    list_display = ["user__email", "player", "player__member_number", "status", "message", "created_at"]
+    list_display_links = ["user__email"]
     list_filter = ["status"]
     search_fields = ["user__email", "player__full_name", "=player__member_number"]
     list_select_related = ["user", "player", "decided_by"]
     actions = ["approve", "reject"]
 
     def _decide(self, request, queryset, approve):
+        done = 0
         for claim in queryset:
             try:
                 services.decide_claim(request.user, claim, approve)
             except ServiceError as error:
                 self.message_user(request, f"{claim}: {error.message}", messages.ERROR)
+            else:
+                done += 1
+        if done:
+            verb = "Approved" if approve else "Rejected"
+            self.message_user(request, f"{verb} {done} claim{'s' if done != 1 else ''}; the members are told by email.")
 
     @admin.action(description="Approve selected claims")
     def approve(self, request, queryset):

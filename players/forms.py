@@ -92,6 +92,7 @@ class ProfileForm(ServiceFormMixin, forms.ModelForm):
         if self.instance and self.instance.pk:
             self.fields["guardian_opt_in"].initial = self.instance.guardian_opted_in_on is not None
         self.helper = FormHelper()
+        self.helper.form_id = "profile-form"
         self.helper.add_input(Submit("save", "Save profile"))
 
     def add_service_error(self, error):
@@ -108,11 +109,19 @@ class ProfileForm(ServiceFormMixin, forms.ModelForm):
 
 class ClaimForm(forms.Form):
     member_number = forms.CharField(label="Member number", max_length=12)
-    message = forms.CharField(widget=forms.Textarea(attrs={"rows": 2}), required=False)
+    message = forms.CharField(
+        label="Message for the staff (optional)",
+        widget=forms.Textarea(attrs={"rows": 2}),
+        required=False,
+        help_text="For example the events you played under that record.",
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.helper = FormHelper()
+        # The claim has its own view: without an action the form would post to the profile form of the same page.
+        self.helper.form_action = "players:claim"
+        self.helper.form_id = "claim-form"
         self.helper.add_input(Submit("claim", "Ask to claim this record"))
 
 

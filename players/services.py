@@ -10,11 +10,11 @@ from django.core import signing
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import F
-from django.urls import reverse
 from django.utils import timezone
 
 from clubsite.errors import PermissionDenied, ServiceError
 
+from .emails import render, url_for
 from .models import (
     Association,
     ClaimStatus,
@@ -211,17 +211,21 @@ def request_claim(user, member_number: int | str, message: str = "") -> PlayerCl
     if player.email and player.email.lower() == user.email.lower():
         # The account owns the email on record: send a link that approves the claim.
         token = signing.dumps({"claim": claim.pk}, salt=CLAIM_SALT)
-        url = reverse("players:claim_confirm", args=[token])
-        from .tasks import send_email
-
-        transaction.on_commit(
-            lambda: send_email.delay(
-                subject="Confirm your member record",
-                body=f"Follow this link to link member {player.member_number} to your account:\n\n{url}\n",
-                to=[player.email],
-            )
-        )
+        context = {
+            "claim": claim,
+            "confirm_url": url_for("players:claim_confirm", token),
+            "max_age_days": CLAIM_MAX_AGE.days,
+        }
+        _mail_after_commit("Confirm your member record", "players/email/claim_confirm.txt", context, player.email)
     return claim
+
+
+def _mail_after_commit(subject: str, template: str, context: dict, to: str) -> None:
+    """Renders now, sends from a task once the transaction commits (nothing for a rollback)."""
+    from .tasks import send_email
+
+    body = render(template, context)
+    transaction.on_commit(lambda: send_email.delay(subject=subject, body=body, to=[to]))
 
 
 @transaction.atomic
@@ -248,6 +252,11 @@ def _decide(claim: PlayerClaim, approve: bool, actor=None) -> PlayerClaim:
     claim.decided_at = timezone.now()
     claim.decided_by = actor
     claim.save()
+    if actor is not None and claim.user.email:
+        # Staff decided: the member is waiting to hear (a member confirming by link sees the answer on the page).
+        subject = "Your member record is linked" if approve else "Your claim of a member record"
+        context = {"claim": claim, "account_url": url_for("players:me")}
+        _mail_after_commit(subject, "players/email/claim_decided.txt", context, claim.user.email)
     return claim
 
 

@@ -1,12 +1,26 @@
-from allauth.account.signals import user_signed_up
+from allauth.account.signals import email_confirmed, user_signed_up
 from django.db import transaction
 from django.dispatch import receiver
 
 
 @receiver(user_signed_up)
-def welcome_new_user(request, user, **kwargs):
+def give_new_user_a_player_record(request, user, **kwargs):
     from .services import ensure_own_player
-    from .tasks import send_welcome_email
 
     ensure_own_player(user)
-    transaction.on_commit(lambda: send_welcome_email.delay(user.pk))
+
+
+@receiver(email_confirmed)
+def welcome_once_the_address_is_confirmed(request, email_address, **kwargs):
+    """The welcome says "you can now enter events", so it waits until the account can log in.
+
+    Only the account's first confirmed address brings one; confirming an address added later does not.
+    """
+    from allauth.account.models import EmailAddress
+
+    from .tasks import send_welcome_email
+
+    user_id = email_address.user_id
+    if EmailAddress.objects.filter(user_id=user_id, verified=True).exclude(pk=email_address.pk).exists():
+        return
+    transaction.on_commit(lambda: send_welcome_email.delay(user_id))

@@ -4,9 +4,9 @@ from celery import shared_task
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
-from django.template.loader import render_to_string
-from django.urls import reverse
 from django.utils import timezone
+
+from .emails import render, url_for
 
 
 @shared_task
@@ -19,12 +19,19 @@ def send_email(subject: str, body: str, to: list[str], html: str | None = None, 
 
 @shared_task
 def send_welcome_email(user_id: int) -> int:
-    from .models import User
+    """Sent once the account's address is confirmed (before that, the account cannot log in)."""
+    from .models import Player, User
 
     user = User.objects.filter(pk=user_id).first()
     if not user:
         return 0
-    body = render_to_string("players/email/welcome.txt", {"user": user, "SITE_NAME": settings.SITE_NAME})
+    context = {
+        "user": user,
+        "player": Player.objects.filter(user=user).first(),
+        "account_url": url_for("players:me"),
+        "events_url": url_for("events:list"),
+    }
+    body = render("players/email/welcome.txt", context)
     return send_email(f"Welcome to {settings.SITE_NAME}", body, [user.email])
 
 
@@ -34,7 +41,6 @@ def send_renewal_reminders() -> int:
     from .models import Membership
     from .services import memberships_due_reminder
 
-    renew_url = settings.SITE_URL.rstrip("/") + reverse("players:renew")
     sent = 0
     for membership_id in list(memberships_due_reminder().values_list("pk", flat=True)):
         with transaction.atomic():
@@ -43,9 +49,9 @@ def send_renewal_reminders() -> int:
                 continue
             m.reminder_sent_on = timezone.localdate()
             m.save(update_fields=["reminder_sent_on"])
-            context = {"membership": m, "SITE_NAME": settings.SITE_NAME, "renew_url": renew_url}
-            body = render_to_string("players/email/renewal.txt", context)
+            body = render("players/email/renewal.txt", {"membership": m, "renew_url": url_for("players:renew")})
             to = [m.player.email]
-            transaction.on_commit(lambda b=body, t=to: send_email.delay("Your membership is about to expire", b, t))
+            subject = f"Your {settings.SITE_NAME} membership is about to expire"
+            transaction.on_commit(lambda b=body, t=to, s=subject: send_email.delay(s, b, t))
             sent += 1
     return sent

@@ -30,7 +30,8 @@ def test_signup_verify_login_edit_profile_and_find_self(client, on_commit):
     assert not EmailAddress.objects.get(user=user).verified
     subjects = [m.subject for m in mail.outbox]
     assert any("Confirm" in s for s in subjects), subjects
-    assert any("Welcome" in s for s in subjects), subjects
+    # The welcome says "you can now enter events": it waits for the address to be confirmed.
+    assert not any("Welcome" in s for s in subjects), subjects
     # A new account has its own player record with a member number.
     player = Player.objects.get(user=user)
     assert player.full_name == "Nora Newcomer" and player.member_number > 0
@@ -40,8 +41,10 @@ def test_signup_verify_login_edit_profile_and_find_self(client, on_commit):
     assert "_auth_user_id" not in client.session
 
     confirm = next(m for m in mail.outbox if "Confirm" in m.subject)
-    client.get(_link(confirm.body))
+    with on_commit(execute=True):
+        client.get(_link(confirm.body))
     assert EmailAddress.objects.get(user=user).verified
+    assert [m.to for m in mail.outbox if "Welcome" in m.subject] == [["new@example.org"]]
     client.logout()
     client.post(reverse("account_login"), {"login": "new@example.org", "password": "tiles-and-racks-77"})
     assert client.session["_auth_user_id"] == str(user.pk)

@@ -53,3 +53,22 @@ def test_claimed_record_cannot_be_claimed_again():
     record = PlayerFactory(user=UserFactory())
     with pytest.raises(services.MemberError, match="already linked"):
         services.request_claim(UserFactory(), record.member_number)
+
+
+def test_the_claim_form_on_my_account_makes_a_claim(client):
+    """The form under "Already a member?" posts to the claim view, not to the profile form beside it."""
+    user = UserFactory()
+    record = PlayerFactory(full_name="Existing Player", email="old@example.org")
+    client.force_login(user)
+    page = client.get(reverse("players:me")).content.decode()
+    form = re.search(r'<form[^>]*id="claim-form"[^>]*>', page).group(0)
+    action = re.search(r'action="([^"]*)"', form).group(1)
+    assert action == reverse("players:claim")
+
+    response = client.post(action, {"member_number": str(record.member_number), "message": "I played in 2019"})
+    assert response.status_code == 302
+    claim = user.claims.get()
+    assert claim.player == record and claim.message == "I played in 2019"
+    page = client.get(response.url).content.decode()
+    assert "waiting for association staff to approve it" in page
+    assert "This field is required" not in page

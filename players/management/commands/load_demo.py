@@ -1,4 +1,5 @@
 from django.apps import apps
+from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.test.utils import override_settings
@@ -24,4 +25,4 @@ class Command(BaseCommand):
         for email, _name, flags in demo.ACCOUNTS:
             role = "staff" if flags.get("is_staff") else email.split("@")[0]
             self.stdout.write(f"  {role:10} {email}")
-        self.stdout.write("Site: http://127.0.0.1:8000/")
+        self.stdout.write(f"Site: {settings.SITE_URL}/")

@@ -57,6 +57,17 @@ class Journey:
         shutil.rmtree(self.folder, ignore_errors=True)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.step_no = 0
+        self.csp_violations: list[str] = []
+        self._watch(self.page)
+
+    def _watch(self, page):
+        """Collects what the browser refused under the Content-Security-Policy (none is allowed)."""
+        page.on(
+            "console",
+            lambda message: (
+                self.csp_violations.append(message.text) if "Content Security Policy" in message.text else None
+            ),
+        )
 
     def goto(self, path: str):
         self.page.goto(self.base_url + path)
@@ -73,6 +84,7 @@ class Journey:
         context = self.page.context.browser.new_context(viewport=viewport or PHONE)
         page = context.new_page()
         page.set_default_timeout(15000)
+        self._watch(page)
         return page
 
     def close(self):
@@ -91,6 +103,8 @@ def journey(browser, live_server, request):
     yield start
     for j in made:
         j.close()
+    violations = [v for j in made for v in j.csp_violations]
+    assert violations == [], f"the browser refused something under the Content-Security-Policy: {violations}"
 
 
 def pytest_sessionfinish(session, exitstatus):

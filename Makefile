@@ -24,7 +24,12 @@ run: $(VENV)/.runtime
 	DEBUG=1 $(BIN)/python manage.py load_demo
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST)
 
-test: $(VENV)/.dev
+# What the browser tests inject into pages (axe-core, for the accessibility check).
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
+
+test: $(VENV)/.dev node_modules/.installed
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
 # Benchmarks on scale data (PostgreSQL via DATABASE_URL; see bench/README.md). BENCH_GAMES=100000 for a quick run.

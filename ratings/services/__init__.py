@@ -1,13 +1,14 @@
 """Rating services: every write to ratings goes through one of these functions.
 
 - rating events and re-rating a list: `rate_event`, `rerate_from`, `queue_rating_run`, `queue_rating_if_complete`,
-  `queue_rerate`, `result_corrected`, `execute_run` (the task's body), `ratings_as_of`;
+  `queue_rerate`, `result_corrected`, `execute_run` (the task's body), `ratings_as_of`, `default_rating_day`;
 - seeding a list from a ratings file: `prepare_rating_import`, `apply_rating_import`,
   `cancel_rating_import`;
 - reading lists and taking snapshots: `rated_players`, `player_history`, `event_report`,
   `take_snapshot`, `take_monthly_snapshots`.
 """
 
+from .checks import RatingError, unconfirmed_games
 from .imports import (
     NEW_PLAYER,
     ImportFileError,
@@ -29,17 +30,15 @@ from .lists import (
     take_monthly_snapshots,
     take_snapshot,
 )
-from .rating import (
-    RatingError,
+from .reads import default_rating_day, ratings_as_of
+from .runs import (
     execute_run,
     queue_rating_if_complete,
     queue_rating_run,
     queue_rerate,
     rate_event,
-    ratings_as_of,
     rerate_from,
     result_corrected,
-    unconfirmed_games,
 )
 
 __all__ = [
@@ -50,6 +49,7 @@ __all__ = [
     "apply_rating_import",
     "cancel_rating_import",
     "default_list",
+    "default_rating_day",
     "event_report",
     "execute_run",
     "months_before",

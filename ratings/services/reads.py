@@ -1,0 +1,35 @@
+"""Reading ratings at a point in time."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.utils import timezone
+
+from ..models import PlayerRating, RatingList
+from .compute import states_before
+
+
+def ratings_as_of(
+    rating_list: RatingList, day: date, player_ids: list[int] | None = None
+) -> dict[int, tuple[int, int]]:
+    """(rating, career games) of players on the list at the start of `day` (events that began
+    before it), e.g. for placing entrants in divisions by rating. Unrated players are absent."""
+    states, _ = states_before(
+        rating_list,
+        day,
+        set(player_ids)
+        if player_ids is not None
+        else set(PlayerRating.objects.filter(rating_list=rating_list).values_list("player_id", flat=True)),
+    )
+    return {
+        pid: (s.rating, s.games) for pid, s in states.items() if s.rating and (player_ids is None or pid in player_ids)
+    }
+
+
+def default_rating_day(event) -> date:
+    """The day whose ratings place an event's entrants in divisions unless the director names
+    another: the day registration closes, in the event's time zone, or today if it has none."""
+    if event.registration_closes_at:
+        return timezone.localtime(event.registration_closes_at, event.zone).date()
+    return timezone.localdate()

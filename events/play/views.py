@@ -10,7 +10,6 @@ from django.core.exceptions import PermissionDenied as HttpForbidden
 from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.utils.formats import date_format
 from django.views.decorators.http import require_POST
 
@@ -36,6 +35,7 @@ from events.play import services as play
 from events.play.services import prizes as prizes_io
 from events.play.services import tsh_io
 from players.roles import player_of
+from ratings.services import default_rating_day
 
 from .forms import (
     AssignForm,
@@ -200,7 +200,7 @@ def divisions(request, slug: str):
             .order_by("player__full_name")
         )
         context.update(
-            assign_form=AssignForm(prefix="assign", initial={"as_of": _snapshot_day(event)}),
+            assign_form=AssignForm(prefix="assign", initial={"as_of": default_rating_day(event)}),
             band_form=DivisionBandForm(prefix="band"),
             place_form=PlaceForm(prefix="place", entries=entries, divisions=division_list),
             play_ups=list(
@@ -212,13 +212,6 @@ def divisions(request, slug: str):
             unplaced=[e for e in entries if e.division_id is None],
         )
     return render(request, "events/play/divisions.html", context)
-
-
-def _snapshot_day(event: Event):
-    """The default rating snapshot: the day registration closes, in the event's time zone."""
-    if event.registration_closes_at:
-        return timezone.localtime(event.registration_closes_at, event.zone).date()
-    return None
 
 
 @login_required

@@ -638,11 +638,9 @@ def assign_divisions(actor, event: Event, *, split_into: int | None = None, as_o
     require_director(actor, event)
     if Round.objects.filter(division__event=event).exists():
         raise PlayError("Play has started: divisions can no longer be reassigned.")
-    as_of = as_of or (
-        timezone.localtime(event.registration_closes_at, event.zone).date()
-        if event.registration_closes_at
-        else timezone.localdate()
-    )
+    from ratings.services import default_rating_day
+
+    as_of = as_of or default_rating_day(event)
     entries = list(
         Entry.objects.filter(event=event, status=EntryStatus.CONFIRMED)
         .select_related("player", "play_up")

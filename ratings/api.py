@@ -57,8 +57,8 @@ class PlayerRatingSerializer(serializers.ModelSerializer):
 
 
 class RatingChangeSerializer(serializers.ModelSerializer):
-    event = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    event_title = serializers.CharField(source="event.title", read_only=True)
+    event = serializers.SlugField(source="division.event.slug", read_only=True)
+    event_title = serializers.CharField(source="division.event.title", read_only=True)
     division = serializers.CharField(source="division.name", read_only=True)
     rating_list = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     member_number = serializers.IntegerField(source="player.member_number", read_only=True)
@@ -237,7 +237,7 @@ class EventRatingReportViewSet(viewsets.GenericViewSet):
         event = get_object_or_404(Event, slug=slug)
         if not event.is_public and not can_direct_event(request.user, event):
             return Response({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
-        rows = services.event_report(event).select_related("event")
+        rows = services.event_report(event)
         return Response(EventRatingReportSerializer({"event": event.slug, "title": event.title, "rows": rows}).data)
 
 

@@ -1,7 +1,8 @@
 """Rating services: every write to ratings goes through one of these functions.
 
 - rating events and re-rating a list: `rate_event`, `rerate_from`, `queue_rating_run`, `queue_rating_if_complete`,
-  `queue_rerate`, `result_corrected`, `execute_run` (the task's body), `ratings_as_of`, `default_rating_day`;
+  `queue_rerate`, `result_corrected`, `execute_run` (the task's body), `sweep_stale_runs`;
+- reading ratings at a point in time: `ratings_as_of`, `default_rating_day`;
 - seeding a list from a ratings file: `prepare_rating_import`, `apply_rating_import`,
   `cancel_rating_import`;
 - reading lists and taking snapshots: `rated_players`, `player_history`, `event_report`,
@@ -39,6 +40,7 @@ from .runs import (
     rate_event,
     rerate_from,
     result_corrected,
+    sweep_stale_runs,
 )
 
 __all__ = [
@@ -67,6 +69,7 @@ __all__ = [
     "rerate_from",
     "result_corrected",
     "snapshot_entries",
+    "sweep_stale_runs",
     "take_monthly_snapshots",
     "take_snapshot",
     "unconfirmed_games",

@@ -1,29 +1,45 @@
-"""Reading an event range's games and folding them through the rating engine into a plan.
+"""Reading an event range's games and folding them through the rating engine into change rows.
 
 A list's ratings are the fold of its seeds and its rated events in the order they began
-(`starts_on`, then id). A plan holds the change rows of every event from a cutoff onwards and
-each affected player's standing after them; it reads the database but writes nothing.
+(`starts_on`, then id). A plan starts at a point of that order (`Cutoff`): it reads the games of
+every event from there on and each player's standing just before it; `Plan.rows()` then rates
+the events in order and yields one change row per player and rated division, as it goes, so
+they can be written while they are computed. Nothing here writes.
 """
 
 from __future__ import annotations
 
 from array import array
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import date
 
 import numpy as np
 from django.db import connection
+from django.db.models import Q
 
-from events.models import DivisionPlayer, Event, Game, GameKind, GameStatus
+from events.models import Division, DivisionPlayer, Event, Game, GameKind, GameStatus
 
-from ..models import PlayerRating, RatedEvent, RatingChange, RatingList, RatingRun
+from ..models import PlayerRating, RatedEvent, RatingChange, RatingList
 from .checks import RatingError, refuse_unconfirmed
 from .systems import BadSettings, UnknownSystem, rate_division_arrays
 
 # Events whose games are read in one query.
 EVENT_BATCH = 100
+
+
+@dataclass(frozen=True, order=True)
+class Cutoff:
+    """A point in a list's rating order: every event that began after `day`, and on `day` those
+    whose id is `event_id` or more (0: every event of that day)."""
+
+    day: date
+    event_id: int = 0
+
+    @classmethod
+    def of_event(cls, event: Event) -> Cutoff:
+        return cls(event.starts_on, event.pk)
 
 
 @dataclass
@@ -34,21 +50,8 @@ class PlayerState:
     deviation: float | None = None
 
 
-@dataclass
-class Plan:
-    rating_list_id: int
-    version: int
-    cutoff: date
-    events: list[tuple[int, date]]  # (event id, starts_on), in rating order
-    dropped_event_ids: list[int]
-    # One row per player and rated division, in CHANGE_FIELDS order (run and list are the plan's).
-    changes: list[tuple] = field(default_factory=list)
-    final: dict[int, PlayerState] = field(default_factory=dict)
-
-
-# The columns of a plan's change rows.
+# The columns of a change row, in order (list and run are the writer's).
 CHANGE_FIELDS = (
-    "event_id",
     "division_id",
     "player_id",
     "event_date",
@@ -66,9 +69,6 @@ CHANGE_FIELDS = (
     "deviation",
     "pre_state",
 )
-_PLAYER = CHANGE_FIELDS.index("player_id")
-_DATE = CHANGE_FIELDS.index("event_date")
-_POST = CHANGE_FIELDS.index("post")
 
 
 @dataclass(frozen=True)
@@ -79,11 +79,58 @@ class EventToRate:
     scheduled_rounds: int  # decides NASPA's segments, with the rounds actually played
 
 
+@dataclass
+class Plan:
+    rating_list: RatingList
+    cutoff: Cutoff
+    events: list[EventToRate]  # in rating order
+    dropped_event_ids: list[int]  # rated on the list before, no longer
+    # On the cutoff's day, the divisions whose rows are from the cutoff on (None: all of that day).
+    day_divisions: list[int] | None
+    states: dict[int, PlayerState]  # every affected player, before the cutoff; then as rated
+    affected: set[int]
+    row_count: int  # the change rows `rows()` yields
+    by_event: dict[int, list[int]] = field(default_factory=dict)
+    by_division: dict[int, list] = field(default_factory=dict)
+    seats: dict[int, dict[int, int]] = field(default_factory=dict)
+    # Filled in by rows(): each player's highest rating and last event day in the new rows.
+    peak: dict[int, int] = field(default_factory=dict)
+    last: dict[int, date] = field(default_factory=dict)
+
+    def changes_from(self) -> Q:
+        """The list's change rows at or after the cutoff (the rows this plan replaces)."""
+        day = self.cutoff.day
+        if self.day_divisions is None:
+            return Q(event_date__gte=day)
+        return Q(event_date__gt=day) | Q(event_date=day, division_id__in=self.day_divisions)
+
+    def changes_before(self) -> Q:
+        day = self.cutoff.day
+        if self.day_divisions is None:
+            return Q(event_date__lt=day)
+        return Q(event_date__lt=day) | (Q(event_date=day) & ~Q(division_id__in=self.day_divisions))
+
+    def rows(self, progress: Callable[[int], None] | None = None) -> Iterator[tuple]:
+        """Rates the events in order, yielding change rows (CHANGE_FIELDS) as they are computed."""
+        system = self.rating_list.system
+        total = max(len(self.events), 1)
+        for i, event in enumerate(self.events):
+            for division_id in sorted(self.by_event.get(event.pk, ())):
+                last_round, rated = self.by_division[division_id]
+                yield from rate_one_division(self, system, event, division_id, last_round, rated)
+            if progress:
+                progress(int(90 * (i + 1) / total))
+
+    @property
+    def final(self) -> dict[int, PlayerState]:
+        return {pid: self.states[pid] for pid in self.affected}
+
+
 def events_to_rate(
-    rating_list: RatingList, from_date: date, new_event: Event | None
-) -> tuple[date, list[EventToRate], list[int]]:
-    """The cutoff date, the events to (re-)rate from it in order, and the events leaving the
-    list (no longer rated on it)."""
+    rating_list: RatingList, start: Cutoff, new_event: Event | None
+) -> tuple[Cutoff, list[EventToRate], list[int], list[int] | None]:
+    """The cutoff, the events to (re-)rate from it in order, the events leaving the list (no
+    longer rated on it), and the ledger's events on the cutoff's day from the cutoff on."""
     ledger = list(
         RatedEvent.objects.filter(rating_list=rating_list).values_list(
             "event_id",
@@ -95,22 +142,26 @@ def events_to_rate(
             "event__rating_list_id",
         )
     )
-    cutoff = from_date
+    cutoff = start
     if new_event is not None:
-        cutoff = min(cutoff, new_event.starts_on)
+        cutoff = min(cutoff, Cutoff.of_event(new_event))
     # An event that moved across the cutoff pulls it back, so its old changes are recomputed.
     changed = True
     while changed:
         changed = False
-        for _eid, was, now, *_ in ledger:
-            if max(was, now) >= cutoff > min(was, now):
-                cutoff = min(was, now)
+        for eid, was, now, *_ in ledger:
+            low, high = sorted((Cutoff(was, eid), Cutoff(now, eid)))
+            if high >= cutoff > low:
+                cutoff = low
                 changed = True
     keep: dict[int, EventToRate] = {}
     dropped = []
+    same_day = None if cutoff.event_id == 0 else []
     for eid, was, now, third, rounds, rated, list_id in ledger:
-        if max(was, now) < cutoff:
+        if max(Cutoff(was, eid), Cutoff(now, eid)) < cutoff:
             continue
+        if same_day is not None and was == cutoff.day:
+            same_day.append(eid)
         if rated and list_id == rating_list.pk:
             keep[eid] = EventToRate(eid, now, third, rounds or 0)
         else:
@@ -119,17 +170,18 @@ def events_to_rate(
         keep[new_event.pk] = EventToRate(
             new_event.pk, new_event.starts_on, new_event.third_rated, new_event.number_of_games or 0
         )
-    return cutoff, sorted(keep.values(), key=lambda e: (e.starts_on, e.pk)), dropped
+    return cutoff, sorted(keep.values(), key=lambda e: (e.starts_on, e.pk)), dropped, same_day
 
 
 def states_before(
-    rating_list: RatingList, cutoff: date, player_ids: set[int]
+    rating_list: RatingList, changes_from: Q, player_ids: set[int]
 ) -> tuple[dict[int, PlayerState], set[int]]:
-    """Each player's standing just before `cutoff`, and the players who have changes from it."""
+    """Each player's standing just before the change rows `changes_from` selects, and the players
+    who have such rows. A player's rows in id order are in rating order (see RatingChange)."""
     states: dict[int, PlayerState] = {}
     later = (
-        RatingChange.objects.filter(rating_list=rating_list, event_date__gte=cutoff)
-        .order_by("player_id", "event_date", "event_id", "pk")
+        RatingChange.objects.filter(changes_from, rating_list=rating_list)
+        .order_by("player_id", "event_date", "pk")
         .values_list("player_id", "pre", "career_games", "pre_state")
     )
     if connection.vendor == "postgresql":
@@ -140,11 +192,14 @@ def states_before(
     had_later = set(states)
     missing = player_ids - had_later
     if missing:
-        current = PlayerRating.objects.filter(rating_list=rating_list, player_id__in=missing).values_list(
+        current = PlayerRating.objects.filter(rating_list=rating_list).values_list(
             "player_id", "rating", "games", "state", "deviation"
         )
+        if len(missing) <= 5000:
+            current = current.filter(player_id__in=missing)
         for pid, rating, games, st, dev in current:
-            states[pid] = PlayerState(rating, games, st or {}, dev)
+            if pid in missing:
+                states[pid] = PlayerState(rating, games, st or {}, dev)
     return states, had_later
 
 
@@ -167,15 +222,12 @@ def read_games(event_ids: list[int]) -> list[tuple]:
     )
 
 
-def compute(
-    rating_list: RatingList,
-    from_date: date,
-    new_event: Event | None,
-    run: RatingRun | None,
-    progress: Callable[[int], None] | None,
-) -> Plan:
-    cutoff, events, dropped = events_to_rate(rating_list, from_date, new_event)
-    plan = Plan(rating_list.pk, rating_list.version, cutoff, [(e.pk, e.starts_on) for e in events], dropped)
+def plan(rating_list: RatingList, start: Cutoff, new_event: Event | None = None) -> Plan:
+    """Reads what rating the list from `start` needs (refusing unconfirmed results); rates nothing yet."""
+    cutoff, events, dropped, same_day = events_to_rate(rating_list, start, new_event)
+    day_divisions = None
+    if same_day is not None:
+        day_divisions = list(Division.objects.filter(event_id__in=same_day).values_list("pk", flat=True))
     event_ids = [e.pk for e in events]
 
     # Read every game once, refusing before any rating if a result is not confirmed.
@@ -186,8 +238,8 @@ def compute(
     seats: dict[int, dict[int, int]] = defaultdict(dict)  # division -> player -> seat number
     unconfirmed = False
     players: set[int] = set()
-    for start in range(0, len(event_ids), EVENT_BATCH):
-        batch = event_ids[start : start + EVENT_BATCH]
+    for begin in range(0, len(event_ids), EVENT_BATCH):
+        batch = event_ids[begin : begin + EVENT_BATCH]
         for div, pid, number in DivisionPlayer.objects.filter(division__event_id__in=batch).values_list(
             "division_id", "player_id", "number"
         ):
@@ -209,32 +261,41 @@ def compute(
     if unconfirmed:
         refuse_unconfirmed(event_ids)
 
-    states, had_later = states_before(rating_list, cutoff, players)
+    row_count = 0
+    for _last, rated in by_division.values():
+        if rated:
+            cols = np.frombuffer(rated, dtype=np.int64).reshape(-1, 5)
+            row_count += np.unique(cols[:, 1:3]).size
+    result = Plan(
+        rating_list,
+        cutoff,
+        events,
+        dropped,
+        day_divisions,
+        {},
+        set(),
+        row_count,
+        by_event,
+        by_division,
+        seats,
+    )
+    states, had_later = states_before(rating_list, result.changes_from(), players)
     affected = players | had_later
     for pid in affected:
         states.setdefault(pid, PlayerState(0, 0, {}))
-
-    system = rating_list.system
-    for i, event in enumerate(events):
-        for division_id in sorted(by_event.get(event.pk, ())):
-            last_round, rated = by_division[division_id]
-            rate_one_division(
-                plan, system, rating_list, event, division_id, last_round, rated, seats[division_id], states
-            )
-        if progress:
-            progress(int(90 * (i + 1) / max(len(events), 1)))
-    plan.final = {pid: states[pid] for pid in affected}
-    return plan
+    result.states, result.affected = states, affected
+    return result
 
 
 def rate_one_division(
-    plan, system, rating_list, event: EventToRate, division_id, last_round, rated, seats, states
-) -> None:
+    plan: Plan, system: str, event: EventToRate, division_id: int, last_round: int, rated
+) -> Iterator[tuple]:
     """rated: the division's rated games, flat: round index, player a, player b, score a, score b."""
     # Every round played has a row (byes included); an event may have scheduled more.
     max_rounds = max(event.scheduled_rounds, last_round)
     if not rated:
         return
+    rating_list, states, seats = plan.rating_list, plan.states, plan.seats[division_id]
     cols = np.frombuffer(rated, dtype=np.int64).reshape(-1, 5)
     # Players in seat order (tsh's player numbers), so sums run in the reference's order.
     unseated = 1 << 30
@@ -270,44 +331,46 @@ def rate_one_division(
     played = np.flatnonzero(np.asarray(result.games) != 0)
     if not played.size:
         return
+    expected = np.asarray(result.expected, dtype=np.float64)[played]
+    performance = np.asarray(result.performance, dtype=np.float64)[played]
     columns = zip(
         played.tolist(),
         np.asarray(result.games)[played].tolist(),
         np.asarray(result.new_rating)[played].astype(np.int64).tolist(),
-        np.asarray(result.expected, dtype=np.float64)[played].tolist(),
+        np.where(np.isnan(expected), None, expected).tolist(),  # NaN: no expectation
         np.asarray(result.actual, dtype=np.float64)[played].tolist(),
         np.asarray(result.k, dtype=np.float64)[played].tolist(),
         np.asarray(result.bonus, dtype=np.float64)[played].tolist(),
         np.asarray(result.feedback, dtype=np.float64)[played].tolist(),
-        np.asarray(result.performance, dtype=np.float64)[played].tolist(),
+        np.where(np.isnan(performance), None, performance).tolist(),
         strict=True,
     )
-    changes = plan.changes
-    event_pk, day = event.pk, event.starts_on
-    for j, games, post, expected, actual, k, bonus, feedback, perf in columns:
+    peak, last = plan.peak, plan.last
+    day = event.starts_on
+    new_state, new_deviation = result.state, result.deviation
+    for j, games, post, exp, actual, k, bonus, feedback, perf in columns:
         pid = ids_list[j]
         s = before[j]
-        deviation = result.deviation[j]
-        deviation = None if deviation is None else float(deviation)
-        changes.append(
-            (
-                event_pk,
-                division_id,
-                pid,
-                day,
-                s.rating,
-                post,
-                s.games,
-                games,
-                None if expected != expected else expected,  # NaN: no expectation
-                actual,
-                k,
-                bonus,
-                feedback,
-                None if perf != perf else perf,
-                s.rating == 0,
-                deviation,
-                s.state,
-            )
+        deviation = new_deviation[j]
+        yield (
+            division_id,
+            pid,
+            day,
+            s.rating,
+            post,
+            s.games,
+            games,
+            exp,
+            actual,
+            k,
+            bonus,
+            feedback,
+            perf,
+            s.rating == 0,
+            None if deviation is None else float(deviation),
+            s.state,
         )
-        states[pid] = PlayerState(post, s.games + games, result.state[j], result.deviation[j])
+        states[pid] = PlayerState(post, s.games + games, new_state[j], deviation)
+        if post > peak.get(pid, 0):
+            peak[pid] = post
+        last[pid] = day  # events come in date order

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from django.db.models import Q
 from django.utils import timezone
 
 from ..models import PlayerRating, RatingList
@@ -17,7 +18,7 @@ def ratings_as_of(
     before it), e.g. for placing entrants in divisions by rating. Unrated players are absent."""
     states, _ = states_before(
         rating_list,
-        day,
+        Q(event_date__gte=day),
         set(player_ids)
         if player_ids is not None
         else set(PlayerRating.objects.filter(rating_list=rating_list).values_list("player_id", flat=True)),

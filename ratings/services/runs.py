@@ -1,11 +1,13 @@
 """Rating runs: rating an event or re-rating a list from a date, queued or at once.
 
-Rating an event, or re-rating after a correction, recomputes every event on the list from that
-point onwards and rewrites the changes and the current ratings in one transaction, with the list
-row locked: nobody sees a half-updated list, and two runs on one list take turns.
+Rating an event (or re-rating it after a correction) recomputes it and every later event on
+its list; re-rating from a date, every event from that day. Each run reads, rates and rewrites
+the changes and the current ratings in one transaction, with the list row locked: nobody sees
+a half-updated list, and two runs on one list take turns.
 
-The computation reads outside the lock (so a run can show its progress) and is redone under
-the lock if another run wrote to the list meanwhile (`RatingList.version`).
+A run that dies with its worker wrote nothing; its heartbeat stops (see `heartbeat`), and
+`sweep_stale_runs` queues it again, up to `MAX_ATTEMPTS` times, then marks it failed. Running a
+run again recomputes from its start, so it ends with the same list.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import time
 from datetime import date
 
 from django.db import transaction
+from django.db.models import Q
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from clubsite.errors import PermissionDenied, ServiceError
@@ -22,44 +26,42 @@ from events.models import Division, Event, Game, GameStatus
 from players.roles import is_association_staff
 
 from ..models import RatedEvent, RatingList, RatingRun, RunStatus
-from . import storage
+from . import compute, storage
 from .checks import RatingError, check_rateable, refuse_unconfirmed
-from .compute import compute
+from .compute import Cutoff
+from .heartbeat import Heartbeat, stale_after
 
 log = logging.getLogger(__name__)
 
 UNEXPECTED = "An unexpected error stopped this run; the ratings were left as they were."
+# A run whose worker stopped this many times is given up (failed) rather than queued again.
+MAX_ATTEMPTS = 3
+ABANDONED = (
+    "The run stopped {attempts} times without finishing (its worker was lost); the ratings were left "
+    "as they were. Re-rate the list from {day} to bring it up to date."
+)
 
 
-def _rate(rating_list: RatingList, from_date: date, run: RatingRun | None, new_event: Event | None = None) -> None:
-    shown = {"percent": 0, "at": 0.0}
-
-    def progress(percent: int) -> None:
-        # At most a few writes a second, whatever the number of events.
-        now = time.monotonic()
-        if run is not None and percent > shown["percent"] and now - shown["at"] >= 0.5:
-            RatingRun.objects.filter(pk=run.pk).update(progress=percent)
-            shown.update(percent=percent, at=now)
-
-    # The version is read before the games: a run that writes after this is noticed under the lock.
-    rating_list.version = RatingList.objects.values_list("version", flat=True).get(pk=rating_list.pk)
-    plan = compute(rating_list, from_date, new_event, run, progress)
-    with transaction.atomic():
+def _rate(rating_list: RatingList, start: Cutoff, run: RatingRun | None, new_event: Event | None = None) -> None:
+    """Rates the list from `start` in one transaction with the list locked: reads, rates and
+    writes as it goes, so a run that waited for another sees what that one wrote."""
+    with Heartbeat(run) as beat, transaction.atomic():
         locked = RatingList.objects.select_for_update().get(pk=rating_list.pk)
-        if locked.version != plan.version:
-            plan = compute(locked, from_date, new_event, run, None)
-        storage.apply_plan(locked, plan, run)
+        storage.apply_plan(locked, compute.plan(locked, start, new_event), run, beat.progress)
         rating_list.version = locked.version
 
 
 def _new_run(rating_list: RatingList, from_date: date, *, event=None, actor=None, reason="", status=RunStatus.QUEUED):
+    now = timezone.now()
     return RatingRun.objects.create(
         rating_list=rating_list,
         event=event,
         from_date=from_date,
         reason=reason,
         status=status,
-        started_at=timezone.now() if status == RunStatus.RUNNING else None,
+        started_at=now if status == RunStatus.RUNNING else None,
+        heartbeat_at=now,
+        attempts=1 if status == RunStatus.RUNNING else 0,
         requested_by=actor if actor and actor.is_authenticated else None,
     )
 
@@ -76,7 +78,7 @@ def rate_event(event: Event, *, run: RatingRun | None = None, actor=None) -> Rat
         run = _new_run(
             rating_list, event.starts_on, event=event, actor=actor, reason="Event rated", status=RunStatus.RUNNING
         )
-    _rate_or_fail(rating_list, event.starts_on, run, new_event=event)
+    _rate_or_fail(rating_list, Cutoff.of_event(event), run, new_event=event)
     # A list the event has left (its rating list was changed) loses it.
     for other in RatingList.objects.filter(rated_events__event=event).exclude(pk=rating_list.pk):
         other_run = _new_run(
@@ -87,7 +89,7 @@ def rate_event(event: Event, *, run: RatingRun | None = None, actor=None) -> Rat
             reason="Event moved to another list",
             status=RunStatus.RUNNING,
         )
-        _rate_or_fail(other, event.starts_on, other_run)
+        _rate_or_fail(other, Cutoff.of_event(event), other_run)
     return run
 
 
@@ -97,14 +99,14 @@ def rerate_from(rating_list: RatingList, day: date, *, run: RatingRun | None = N
         raise PermissionDenied("Only association staff can re-rate a list.")
     if run is None:
         run = _new_run(rating_list, day, actor=actor, reason=f"Re-rated from {day:%d %b %Y}", status=RunStatus.RUNNING)
-    _rate_or_fail(rating_list, day, run)
+    _rate_or_fail(rating_list, Cutoff(day), run)
     return run
 
 
-def _rate_or_fail(rating_list: RatingList, day: date, run: RatingRun, new_event: Event | None = None) -> None:
+def _rate_or_fail(rating_list: RatingList, start: Cutoff, run: RatingRun, new_event: Event | None = None) -> None:
     """Rates; a refusal is recorded on the run (the ratings stay as they were) and raised."""
     try:
-        _rate(rating_list, day, run, new_event)
+        _rate(rating_list, start, run, new_event)
     except ServiceError as error:
         _fail(run, error.message)
         raise
@@ -188,14 +190,20 @@ def queue_rerate(actor, rating_list: RatingList, day: date) -> RatingRun:
 
 
 def execute_run(run_id: int) -> RatingRun | None:
-    """The task's body: safe to run twice (a run that is not queued is left alone)."""
+    """The task's body, safe to run twice: a queued run is carried out; a running one only if
+    its heartbeat is stale (its worker died); any other is left alone. Carrying out a run again
+    recomputes it from its start."""
     with transaction.atomic():
         run = RatingRun.objects.select_for_update().filter(pk=run_id).first()
-        if run is None or run.status != RunStatus.QUEUED:
+        if run is None or not (run.status == RunStatus.QUEUED or (run.status == RunStatus.RUNNING and _stale(run))):
             return run
+        now = timezone.now()
         run.status = RunStatus.RUNNING
-        run.started_at = timezone.now()
-        run.save(update_fields=["status", "started_at"])
+        run.started_at = now
+        run.heartbeat_at = now
+        run.progress = 0
+        run.attempts += 1
+        run.save(update_fields=["status", "started_at", "heartbeat_at", "progress", "attempts"])
     try:
         if run.event_id:
             event = Event.objects.select_related("rating_list").get(pk=run.event_id)
@@ -209,6 +217,47 @@ def execute_run(run_id: int) -> RatingRun | None:
         _fail(run, UNEXPECTED)
     run.refresh_from_db()
     return run
+
+
+def _stale(run: RatingRun) -> bool:
+    beat = run.heartbeat_at or run.started_at or run.created_at
+    return beat < timezone.now() - stale_after()
+
+
+_last_sweep = {"at": 0.0}
+
+
+def sweep_stale_runs(*, force: bool = False) -> list[int]:
+    """Queues again every run whose worker was lost (running, its heartbeat stale) or whose task
+    never arrived (queued, not started for as long); gives up on a run lost `MAX_ATTEMPTS` times.
+    Called by the beat schedule and whenever the rating pages and services are used (at most
+    every few seconds per process, unless `force`), so it works without beat. Returns the runs
+    queued again."""
+    now = timezone.now()
+    if not force and time.monotonic() - _last_sweep["at"] < min(10.0, stale_after().total_seconds() / 2):
+        return []
+    _last_sweep["at"] = time.monotonic()
+    requeued = []
+    with transaction.atomic():
+        stale = (
+            RatingRun.objects.select_for_update(skip_locked=True, of=("self",))
+            .filter(status__in=[RunStatus.QUEUED, RunStatus.RUNNING])
+            .alias(beat=Coalesce("heartbeat_at", "started_at", "created_at"))
+            .filter(Q(beat__lt=now - stale_after()))
+            .select_related("rating_list")
+        )
+        for run in stale:
+            if run.status == RunStatus.RUNNING and run.attempts >= MAX_ATTEMPTS:
+                log.error("Rating run %s was lost %s times; giving up", run.pk, run.attempts)
+                day = f"{run.from_date:%d %b %Y}"
+                _fail(run, ABANDONED.format(attempts=run.attempts, day=day))
+                continue
+            if run.status == RunStatus.RUNNING:
+                log.warning("Rating run %s lost its worker at %s%%; queued again", run.pk, run.progress)
+            RatingRun.objects.filter(pk=run.pk).update(status=RunStatus.QUEUED, progress=0, heartbeat_at=now)
+            _enqueue(run)
+            requeued.append(run.pk)
+    return requeued
 
 
 def _fail(run: RatingRun, message: str) -> None:

@@ -33,7 +33,7 @@ def rated(postgres):
 def snapshot(rating_list):
     return (
         sorted(PlayerRating.objects.filter(rating_list=rating_list).values_list("player_id", "rating", "games")),
-        sorted(RatingChange.objects.filter(rating_list=rating_list).values_list("event_id", "player_id", "post")),
+        sorted(RatingChange.objects.filter(rating_list=rating_list).values_list("division_id", "player_id", "post")),
     )
 
 

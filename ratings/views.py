@@ -208,6 +208,7 @@ def event_rate(request, slug: str):
 
 
 def run_detail(request, pk: int):
+    services.sweep_stale_runs()
     run = get_object_or_404(RatingRun.objects.select_related("rating_list", "event"), pk=pk)
     changes = list(
         run.changes.select_related("division__event", "player").order_by(
@@ -218,6 +219,7 @@ def run_detail(request, pk: int):
 
 
 def run_progress(request, pk: int):
+    services.sweep_stale_runs()
     run = get_object_or_404(RatingRun, pk=pk)
     return JsonResponse(
         {

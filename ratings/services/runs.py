@@ -132,6 +132,7 @@ def queue_rating_run(event: Event, *, actor=None, reason: str = "") -> RatingRun
         raise PermissionDenied("Only the event's directors and association staff can rate it.")
     rating_list = check_rateable(event)
     refuse_unconfirmed([event.pk])
+    sweep_stale_runs()
     waiting = RatingRun.objects.filter(event=event, rating_list=rating_list, status=RunStatus.QUEUED).first()
     if waiting is not None:
         return waiting  # it has not started, so it will read the latest results
@@ -184,6 +185,7 @@ def queue_rerate(actor, rating_list: RatingList, day: date) -> RatingRun:
         raise PermissionDenied("Only association staff can re-rate a list.")
     if day > timezone.localdate():
         raise RatingError("Choose a date that is not in the future.", field="from_date")
+    sweep_stale_runs()
     run = _new_run(rating_list, day, actor=actor, reason=f"Re-rated from {day:%d %b %Y}")
     _enqueue(run)
     return run

@@ -241,6 +241,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "events.tasks.remind_expiring_offers",
         "schedule": crontab(minute="*/15"),
     },
+    "ratings-sweep-stale-runs": {
+        "task": "ratings.tasks.sweep_rating_runs",
+        "schedule": 60.0,
+    },
     "ratings-monthly-snapshots": {
         "task": "ratings.tasks.take_monthly_snapshots",
         "schedule": crontab(day_of_month=1, hour=0, minute=30),
@@ -248,6 +252,8 @@ CELERY_BEAT_SCHEDULE = {
 }
 
 MEMBERSHIP_REMINDER_DAYS = 30
+# A rating run without a heartbeat for this long lost its worker and is queued again.
+RATING_RUN_STALE_SECONDS = env.float("RATING_RUN_STALE_SECONDS", default=120)
 
 # Security: on whenever DEBUG is off (override with SECURE=0 behind plain HTTP for testing).
 SECURE = env("SECURE") if env("SECURE") is not None else not DEBUG

@@ -53,8 +53,12 @@ class PlayerRatingAdmin(ReadOnlyAdmin):
 class RatingChangeAdmin(ReadOnlyAdmin):
     list_display = ["event", "division", "player", "pre", "post", "games", "actual", "expected", "rating_list"]
     list_filter = ["rating_list"]
-    search_fields = ["player__full_name", "event__title"]
-    list_select_related = ["event", "division", "player", "rating_list"]
+    search_fields = ["player__full_name", "division__event__title"]
+    list_select_related = ["division__event", "player", "rating_list"]
+
+    @admin.display(ordering="division__event__title")
+    def event(self, change):
+        return change.division.event
 
 
 @admin.register(RatingRun)

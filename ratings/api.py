@@ -69,8 +69,8 @@ class PlayerRatingSerializer(ModelSerializer):
 
 
 class RatingChangeSerializer(ModelSerializer):
-    event = serializers.SlugRelatedField(slug_field="slug", read_only=True)
-    event_title = serializers.CharField(source="event.title", read_only=True)
+    event = serializers.SlugField(source="division.event.slug", read_only=True)
+    event_title = serializers.CharField(source="division.event.title", read_only=True)
     division = serializers.CharField(source="division.name", read_only=True)
     rating_list = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     member_number = PublicMemberNumber(help_text="null when the member is not listed in the directory")
@@ -251,7 +251,7 @@ class EventRatingReportViewSet(ApiView, viewsets.GenericViewSet):
         event = get_object_or_404(Event, slug=slug)
         if not event.is_public and not can_direct_event(request.user, event):
             return Response({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
-        rows = with_profile_visible(services.event_report(event).select_related("event"), request.user)
+        rows = with_profile_visible(services.event_report(event), request.user)
         return Response(EventRatingReportSerializer({"event": event.slug, "title": event.title, "rows": rows}).data)
 
 

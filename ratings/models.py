@@ -120,6 +120,10 @@ class RatingRun(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)
+    # Written every few seconds while a worker carries the run out (and when it is queued):
+    # a run whose heartbeat stops is queued again (ratings.services.sweep_stale_runs).
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0, help_text="Times a worker started this run")
     finished_at = models.DateTimeField(null=True, blank=True)
     events_rated = models.PositiveIntegerField(default=0)
     players_rated = models.PositiveIntegerField(default=0)
@@ -160,13 +164,23 @@ class RatedEvent(models.Model):
 
 
 class RatingChange(models.Model):
-    """One player's result of one rated division: the row of an event's rating report."""
+    """One player's result of one rated division: the row of an event's rating report.
 
+    Rows are written in rating order, and a run rewrites the rows from a point in that order
+    onwards, so a player's rows in id order are in rating order. The event is the division's.
+    Indexes are kept to those the pages and services read (each is named below); every extra
+    one is paid for on each row a re-rate writes.
+    """
+
+    # The run page lists its rows.
     run = models.ForeignKey(RatingRun, null=True, blank=True, on_delete=models.SET_NULL, related_name="changes")
-    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="changes")
-    event = models.ForeignKey("events.Event", on_delete=models.CASCADE, related_name="rating_changes")
-    division = models.ForeignKey("events.Division", on_delete=models.CASCADE, related_name="rating_changes")
-    player = models.ForeignKey("players.Player", on_delete=models.CASCADE, related_name="rating_changes")
+    rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="changes", db_index=False)
+    division = models.ForeignKey(
+        "events.Division", on_delete=models.CASCADE, related_name="rating_changes", db_index=False
+    )
+    player = models.ForeignKey(
+        "players.Player", on_delete=models.CASCADE, related_name="rating_changes", db_index=False
+    )
     event_date = models.DateField(help_text="When the event began (denormalised for the history)")
     pre = models.PositiveIntegerField(help_text="0 = unrated before the event")
     post = models.PositiveIntegerField()
@@ -184,18 +198,24 @@ class RatingChange(models.Model):
     pre_state = models.JSONField(default=dict, blank=True)
 
     class Meta:
-        ordering = ["rating_list", "event_date", "event", "division", "-post"]
+        ordering = ["rating_list", "event_date", "division", "-post"]
         constraints = [
-            models.UniqueConstraint(fields=["rating_list", "division", "player"], name="one_change_per_division_player")
+            # Also the index of an event's report (division first) and of deleting a division.
+            models.UniqueConstraint(fields=["division", "rating_list", "player"], name="one_change_per_division_player")
         ]
         indexes = [
-            models.Index(fields=["rating_list", "player", "event_date"]),
-            models.Index(fields=["rating_list", "event_date"]),
-            models.Index(fields=["event", "rating_list"]),
+            # A player's history; peaks before a re-rate's start.
+            models.Index(fields=["rating_list", "player", "event_date"], name="rating_change_history"),
+            # The rows from a re-rate's start onwards (and ratings as of a day).
+            models.Index(fields=["rating_list", "event_date"], name="rating_change_from_day"),
         ]
 
     def __str__(self):
         return f"{self.player_id}: {self.pre} → {self.post}"
+
+    @property
+    def event(self):
+        return self.division.event
 
     @property
     def change(self) -> int:

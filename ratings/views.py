@@ -205,16 +205,18 @@ def event_rate(request, slug: str):
 
 
 def run_detail(request, pk: int):
+    services.sweep_stale_runs()
     run = get_object_or_404(RatingRun.objects.select_related("rating_list", "event"), pk=pk)
     changes = list(
-        run.changes.select_related("event", "division", "player").order_by(
-            "event_date", "event_id", "division__position", "division__name", "-post"
+        run.changes.select_related("division__event", "player").order_by(
+            "event_date", "division__event_id", "division__position", "division__name", "-post"
         )[:MAX_RUN_ROWS]
     )
     return render(request, "ratings/run_detail.html", {"run": run, "changes": changes, "max_rows": MAX_RUN_ROWS})
 
 
 def run_progress(request, pk: int):
+    services.sweep_stale_runs()
     run = get_object_or_404(RatingRun, pk=pk)
     return JsonResponse(
         {

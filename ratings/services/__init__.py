@@ -1,13 +1,15 @@
 """Rating services: every write to ratings goes through one of these functions.
 
 - rating events and re-rating a list: `rate_event`, `rerate_from`, `queue_rating_run`, `queue_rating_if_complete`,
-  `queue_rerate`, `result_corrected`, `execute_run` (the task's body), `ratings_as_of`;
+  `queue_rerate`, `result_corrected`, `execute_run` (the task's body), `sweep_stale_runs`;
+- reading ratings at a point in time: `ratings_as_of`;
 - seeding a list from a ratings file: `prepare_rating_import`, `apply_rating_import`,
   `cancel_rating_import`;
 - reading lists and taking snapshots: `rated_players`, `player_history`, `event_report`,
   `take_snapshot`, `take_monthly_snapshots`.
 """
 
+from .checks import RatingError, unconfirmed_games
 from .imports import (
     NEW_PLAYER,
     ImportFileError,
@@ -29,17 +31,16 @@ from .lists import (
     take_monthly_snapshots,
     take_snapshot,
 )
-from .rating import (
-    RatingError,
+from .reads import ratings_as_of
+from .runs import (
     execute_run,
     queue_rating_if_complete,
     queue_rating_run,
     queue_rerate,
     rate_event,
-    ratings_as_of,
     rerate_from,
     result_corrected,
-    unconfirmed_games,
+    sweep_stale_runs,
 )
 
 __all__ = [
@@ -67,6 +68,7 @@ __all__ = [
     "rerate_from",
     "result_corrected",
     "snapshot_entries",
+    "sweep_stale_runs",
     "take_monthly_snapshots",
     "take_snapshot",
     "unconfirmed_games",

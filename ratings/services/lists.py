@@ -99,16 +99,16 @@ def player_history(rating_list: RatingList, player_id: int) -> QuerySet[RatingCh
     """The player's rated events on the list, oldest first."""
     return (
         RatingChange.objects.filter(rating_list=rating_list, player_id=player_id)
-        .select_related("event", "division")
-        .order_by("event_date", "event_id", "division_id")
+        .select_related("division__event")
+        .order_by("event_date", "pk")
     )
 
 
 def event_report(event) -> QuerySet[RatingChange]:
     """Every rated player of the event: by list, division, then new rating."""
     return (
-        RatingChange.objects.filter(event=event)
-        .select_related("player__club", "division", "rating_list")
+        RatingChange.objects.filter(division__event=event)
+        .select_related("player__club", "division__event", "rating_list")
         .order_by(
             "rating_list__position", "rating_list_id", "division__position", "division__name", "-post", "player_id"
         )

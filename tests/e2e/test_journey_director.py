@@ -211,7 +211,7 @@ def test_director_pairs_five_rounds_players_report_on_phones_and_the_event_is_ra
     assert page.get_by_text("last rating run: done").is_visible()
     j.shot("rating report")
 
-    assert RatingChange.objects.filter(event=event).count() == 6
+    assert RatingChange.objects.filter(division__event=event).count() == 6
     assert PlayerRating.objects.get(rating_list=ratings, player=people["Anna Tan"]).rating == after
 
     # A player sees the final result on the phone.

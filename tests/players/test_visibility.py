@@ -167,6 +167,6 @@ def test_an_unlisted_child_is_still_named_in_rating_reports_without_number(clien
     event = RatedEventFactory(rating_list=rating_list, starts_on=days_ago(10))
     play(event, round_robin(players))
     rating_services.rate_event(event)
-    assert RatingChange.objects.filter(event=event).count() == 4
+    assert RatingChange.objects.filter(division__event=event).count() == 4
     rows = {r["name"]: r for r in APIClient().get(f"/api/rating-reports/{event.slug}/").json()["rows"]}
     assert rows["Kid Kim"]["member_number"] is None

@@ -7,7 +7,7 @@ from django.db import connection
 
 from ratings import services
 from ratings.models import PlayerRating, RatingChange, RatingList, RunStatus
-from ratings.services import rating as rating_module
+from ratings.services import storage as rating_module
 from tests.factories import PlayerFactory
 
 from .factories import RatedEventFactory, RatingListFactory, days_ago, play, round_robin, seed
@@ -33,7 +33,7 @@ def rated(postgres):
 def snapshot(rating_list):
     return (
         sorted(PlayerRating.objects.filter(rating_list=rating_list).values_list("player_id", "rating", "games")),
-        sorted(RatingChange.objects.filter(rating_list=rating_list).values_list("event_id", "player_id", "post")),
+        sorted(RatingChange.objects.filter(rating_list=rating_list).values_list("division_id", "player_id", "post")),
     )
 
 
@@ -61,14 +61,14 @@ def test_nobody_sees_a_half_updated_list(rated, monkeypatch):
     Game.objects.filter(pk=game.pk).update(score_a=100, score_b=600)
 
     written, release = threading.Event(), threading.Event()
-    original = rating_module._apply
+    original = rating_module.apply_plan
 
     def slow_apply(*args, **kwargs):
         original(*args, **kwargs)
         written.set()  # every row is written, not yet committed
         release.wait(timeout=30)
 
-    monkeypatch.setattr(rating_module, "_apply", slow_apply)
+    monkeypatch.setattr(rating_module, "apply_plan", slow_apply)
     errors: list[Exception] = []
     thread = in_thread(lambda: services.rerate_from(RatingList.objects.get(pk=rating_list.pk), days_ago(100)), errors)
     assert written.wait(timeout=30)

@@ -273,7 +273,7 @@ def test_director_rates_an_event_from_its_report(client, on_commit):
     with on_commit(execute=True):
         response = client.post(url)
     assert response.status_code == 302
-    assert RatingChange.objects.filter(event=event).count() == 4
+    assert RatingChange.objects.filter(division__event=event).count() == 4
 
 
 def test_run_page_lists_what_the_run_wrote(client):

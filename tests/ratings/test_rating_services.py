@@ -59,7 +59,7 @@ def test_ratings_after_an_event_are_what_the_engine_gives(rating_list, four):
     assert run.status == RunStatus.DONE and run.progress == 100
     expected = engine_ratings({p.pk: r for p, r in zip(four, [1800, 1650, 1500, 1400], strict=True)}, games)
     assert ratings_of(rating_list, four) == [expected[p.pk] for p in four]
-    changes = {c.player_id: c for c in RatingChange.objects.filter(event=event)}
+    changes = {c.player_id: c for c in RatingChange.objects.filter(division__event=event)}
     assert changes[four[3].pk].pre == 1400
     assert changes[four[3].pk].actual == 1.0
     assert changes[four[0].pk].actual == 2.0
@@ -103,8 +103,8 @@ def test_events_are_rated_in_the_order_they_began(rating_list, four):
     services.rate_event(later)
     services.rate_event(earlier)  # rated second, but it began first: the later one is re-rated after it
 
-    first = RatingChange.objects.filter(event=earlier).values_list("player_id", "post")
-    second = dict(RatingChange.objects.filter(event=later).values_list("player_id", "pre"))
+    first = RatingChange.objects.filter(division__event=earlier).values_list("player_id", "post")
+    second = dict(RatingChange.objects.filter(division__event=later).values_list("player_id", "pre"))
     for pid, post in first:
         assert second[pid] == post
     assert list(RatedEvent.objects.filter(rating_list=rating_list).values_list("event_id", flat=True)) == [
@@ -150,7 +150,7 @@ def test_correcting_a_result_re_rates_that_event_and_every_later_one(rating_list
     play(second, round_robin(four))
     services.rate_event(first)
     services.rate_event(second)
-    old_second = dict(RatingChange.objects.filter(event=second).values_list("player_id", "post"))
+    old_second = dict(RatingChange.objects.filter(division__event=second).values_list("player_id", "post"))
 
     # A director corrects a confirmed result of the first event: the bottom seed won after all.
     game = Game.objects.get(division=division, player_a=four[0], player_b=four[3])
@@ -161,10 +161,10 @@ def test_correcting_a_result_re_rates_that_event_and_every_later_one(rating_list
 
     run.refresh_from_db()
     assert run.status == RunStatus.DONE and run.events_rated == 2
-    new_second = dict(RatingChange.objects.filter(event=second).values_list("player_id", "post"))
+    new_second = dict(RatingChange.objects.filter(division__event=second).values_list("player_id", "post"))
     assert new_second != old_second
-    pre_second = dict(RatingChange.objects.filter(event=second).values_list("player_id", "pre"))
-    post_first = dict(RatingChange.objects.filter(event=first).values_list("player_id", "post"))
+    pre_second = dict(RatingChange.objects.filter(division__event=second).values_list("player_id", "pre"))
+    post_first = dict(RatingChange.objects.filter(division__event=first).values_list("player_id", "post"))
     assert pre_second == post_first
     assert ratings_of(rating_list, four) == [new_second[p.pk] for p in four]
 
@@ -259,7 +259,7 @@ def test_rating_is_queued_only_when_every_division_is_finalised(rating_list, fou
         run = services.queue_rating_if_complete(event)
     run.refresh_from_db()
     assert run.status == RunStatus.DONE
-    assert RatingChange.objects.filter(event=event).count() == 8
+    assert RatingChange.objects.filter(division__event=event).count() == 8
 
 
 def test_rerate_command(rating_list, four):
@@ -329,7 +329,7 @@ def test_finalising_the_last_division_rates_the_event(rating_list, four, on_comm
     assert not RatingChange.objects.exists()
     with on_commit(execute=True):
         finalise_division(event.owner, second)
-    assert RatingChange.objects.filter(event=event).count() == 8
+    assert RatingChange.objects.filter(division__event=event).count() == 8
     assert RatingRun.objects.get(event=event).status == RunStatus.DONE
 
 
@@ -343,20 +343,20 @@ def test_a_corrected_result_of_a_rated_event_is_re_rated(rating_list, four, on_c
     for event in (first, second):
         event.divisions.update(finalised_at=timezone.now())
         services.rate_event(event)
-    before = dict(RatingChange.objects.filter(event=second).values_list("player_id", "post"))
+    before = dict(RatingChange.objects.filter(division__event=second).values_list("player_id", "post"))
 
     Game.objects.filter(division=division, player_a=four[0], player_b=four[3]).update(score_a=200, score_b=500)
     with on_commit(execute=True):
         run = services.result_corrected(first)
     run.refresh_from_db()
     assert run.status == RunStatus.DONE and run.reason.startswith("Result corrected")
-    assert dict(RatingChange.objects.filter(event=second).values_list("player_id", "post")) != before
+    assert dict(RatingChange.objects.filter(division__event=second).values_list("player_id", "post")) != before
 
     # An event made unrated afterwards is taken off the list, and later events re-rated without it.
     type(first).objects.filter(pk=first.pk).update(rated=False)
     first.refresh_from_db()
     with on_commit(execute=True):
         services.result_corrected(first)
-    assert not RatingChange.objects.filter(event=first).exists()
-    pre = dict(RatingChange.objects.filter(event=second).values_list("player_id", "pre"))
+    assert not RatingChange.objects.filter(division__event=first).exists()
+    pre = dict(RatingChange.objects.filter(division__event=second).values_list("player_id", "pre"))
     assert pre == {p.pk: r for p, r in zip(four, [1800, 1650, 1500, 1400], strict=True)}

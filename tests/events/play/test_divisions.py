@@ -86,7 +86,6 @@ def test_ratings_are_taken_as_of_the_snapshot_date(director, rated_event):
     later = RatedEventFactory(rating_list=rated_event.rating_list, starts_on=today - timedelta(days=1))
     RatingChange.objects.create(
         rating_list=rated_event.rating_list,
-        event=later,
         division=Division.objects.create(event=later, name="A"),
         player_id=pr.player_id,
         event_date=later.starts_on,

@@ -225,13 +225,13 @@ def test_a_correction_after_finalising_re_rates_the_event(director, on_commit):
     with on_commit(execute=True):
         play.finalise_division(director, division)  # the rating run is queued on commit (in-process here)
     winner = game.player_a_id
-    assert RatingChange.objects.get(event=event, player_id=winner).post > 1500
+    assert RatingChange.objects.get(division__event=event, player_id=winner).post > 1500
 
     with pytest.raises(play.PlayError, match="finalised"):
         play.submit_result(game.player_a.user, game, 300, 450)
     with on_commit(execute=True):
         play.submit_result(director, game, 300, 450)  # the correction
-    assert RatingChange.objects.get(event=event, player_id=winner).post < 1500
+    assert RatingChange.objects.get(division__event=event, player_id=winner).post < 1500
 
 
 def test_standings_query_count_is_constant(director, make_division, django_assert_max_num_queries):

@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "players",
     "events",
     "ratings",
+    "outbox",
 ]
 
 MIDDLEWARE = [
@@ -124,6 +125,11 @@ STORAGES = {
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="noreply@clubsite.local")
+# A mail server that does not answer fails the attempt (it is retried from the outbox) rather than hanging.
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)
+# Without a broker, mail is sent after the response, and a request now and then retries what is due.
+OUTBOX_SWEEP_ON_REQUEST = env.bool("OUTBOX_SWEEP_ON_REQUEST", default=True)
+OUTBOX_SWEEP_EVERY = 60
 
 # Accounts (django-allauth): log in by email, verified before first log-in.
 ACCOUNT_LOGIN_METHODS = {"email"}
@@ -181,7 +187,15 @@ CELERY_BROKER_URL = _BROKER or "memory://localhost/"
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=_BROKER or None)
 CELERY_TIMEZONE = TIME_ZONE
+# A broker or result store that is down makes queuing fail in about a second instead of retrying for 20.
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+    "retry_policy": {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
+}
 CELERY_BEAT_SCHEDULE = {
+    "outbox-send-due-messages": {
+        "task": "outbox.tasks.send_due_messages",
+        "schedule": 60.0,
+    },
     "membership-renewal-reminders": {
         "task": "players.tasks.send_renewal_reminders",
         "schedule": crontab(hour=9, minute=0),

@@ -1,14 +1,13 @@
 from allauth.account.adapter import DefaultAccountAdapter
-from django.db import transaction
 
 
 class AccountAdapter(DefaultAccountAdapter):
-    """Account mail (verification, password reset) is rendered here and sent by Celery after commit."""
+    """Account mail (verification, password reset) is rendered here and written to the outbox in the current
+    transaction; it is sent after commit, and a failure to send never breaks the page."""
 
     def send_mail(self, template_prefix, email, context):
-        from .tasks import send_email
+        from outbox.services import queue_email
 
         msg = self.render_mail(template_prefix, email, context)
         html = next((content for content, mime in getattr(msg, "alternatives", []) if mime == "text/html"), None)
-        args = dict(subject=msg.subject, body=msg.body, to=list(msg.to), html=html, from_email=msg.from_email)
-        transaction.on_commit(lambda: send_email.delay(**args))
+        queue_email(list(msg.to), msg.subject, msg.body, html=html or "", from_email=msg.from_email)

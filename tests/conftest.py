@@ -17,6 +17,8 @@ def skip_or_fail(reason: str):
 def _test_settings(settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     mail.outbox = []
+    # Tests that want the outbox's on-request sweep turn it on; elsewhere it would send leftovers unpredictably.
+    settings.OUTBOX_SWEEP_ON_REQUEST = False
     # Pages are tested without running collectstatic first.
     settings.STORAGES = {
         **settings.STORAGES,

@@ -96,14 +96,16 @@ def publish(ids: list[int]) -> bool:
     if time.monotonic() < _broker_down_until:
         log.warning("outbox: broker was unreachable moments ago; %d message(s) wait for the sweep", len(ids))
         return False
-    from .tasks import deliver_message
-
     app = _celery()
     try:
         with app.producer_or_acquire() as producer:
             for message_id in ids:
-                deliver_message.apply_async(
-                    (message_id,), producer=producer, ignore_result=True, retry_policy=PUBLISH_RETRY_POLICY
+                app.send_task(
+                    "outbox.tasks.deliver_message",
+                    (message_id,),
+                    producer=producer,
+                    ignore_result=True,
+                    retry_policy=PUBLISH_RETRY_POLICY,
                 )
     except Exception as error:  # the broker is down or refuses: the request must not notice
         _broker_down_until = time.monotonic() + BROKER_PAUSE_SECONDS

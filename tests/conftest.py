@@ -58,14 +58,16 @@ def broker_url():
 
 
 @pytest.fixture
-def broker_down():
+def broker_down(monkeypatch):
     """Celery as in production (not eager), its broker URL pointing at a closed port."""
     from clubsite.celery import app
     from outbox import services
 
     saved = (app.conf.task_always_eager, app.conf.broker_url, app._pool, app.amqp._producer_pool)
+    url = f"redis://127.0.0.1:{_closed_port()}/7"
+    monkeypatch.setenv("CELERY_BROKER_URL", url)  # Celery reads it before its own configuration
     app.conf.task_always_eager = False
-    app.conf.broker_url = f"redis://127.0.0.1:{_closed_port()}/7"
+    app.conf.broker_url = url
     app._pool = app.amqp._producer_pool = None
     services._broker_down_until = 0.0
     yield app.conf.broker_url

@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 HOST ?= 127.0.0.1:8000
 
-.PHONY: run test bench lint migrate demo clean
+.PHONY: run serve test bench lint migrate demo clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,17 @@ run: $(VENV)/.runtime
 	DEBUG=1 $(BIN)/python manage.py createcachetable
 	DEBUG=1 $(BIN)/python manage.py load_demo
 	DEBUG=1 $(BIN)/python manage.py runserver $(HOST)
+
+# Production: migrations applied, static files collected, then gunicorn, a Celery worker and celery beat together
+# in the foreground (Procfile, run by honcho). Needs DATABASE_URL and CELERY_BROKER_URL (environment or .env).
+serve: $(VENV)/.runtime
+	@for var in DATABASE_URL CELERY_BROKER_URL; do \
+	  if [ -z "$$(printenv $$var)" ] && ! grep -qs "^$$var=" .env; then echo "make serve: set $$var" >&2; exit 1; fi; \
+	done
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	PATH="$(CURDIR)/$(BIN):$$PATH" BIND=$(HOST) $(BIN)/honcho start -f Procfile
+
 
 # What the browser tests inject into pages (axe-core, for the accessibility check).
 node_modules/.installed: package.json package-lock.json

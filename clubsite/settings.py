@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "players",
     "events",
     "ratings",
+    "outbox",
 ]
 
 MIDDLEWARE = [
@@ -160,6 +161,11 @@ STORAGES = {
 EMAIL_CONFIG = env.email_url("EMAIL_URL", default="consolemail://")
 vars().update(EMAIL_CONFIG)
 DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", default="noreply@clubsite.local")
+# A mail server that does not answer fails the attempt (it is retried from the outbox) rather than hanging.
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)
+# Without a broker, mail is sent after the response, and a request now and then retries what is due.
+OUTBOX_SWEEP_ON_REQUEST = env.bool("OUTBOX_SWEEP_ON_REQUEST", default=True)
+OUTBOX_SWEEP_EVERY = 60
 
 # Accounts (django-allauth): log in by email, verified before first log-in.
 ACCOUNT_LOGIN_METHODS = {"email"}
@@ -220,7 +226,18 @@ CELERY_BROKER_URL = _BROKER or "memory://localhost/"
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=_BROKER or None)
 CELERY_TIMEZONE = TIME_ZONE
+# A broker or result store that is down makes queuing fail in about a second instead of retrying for 20.
+CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {
+    "retry_policy": {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
+}
+CELERY_BEAT_SCHEDULE_FILENAME = env("CELERY_BEAT_SCHEDULE_FILENAME", default=str(BASE_DIR / "celerybeat-schedule"))
+# The worker logs through LOGGING below (one line per event), not Celery's own format.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_BEAT_SCHEDULE = {
+    "outbox-send-due-messages": {
+        "task": "outbox.tasks.send_due_messages",
+        "schedule": 60.0,
+    },
     "membership-renewal-reminders": {
         "task": "players.tasks.send_renewal_reminders",
         "schedule": crontab(hour=9, minute=0),
@@ -284,10 +301,37 @@ CONTENT_SECURITY_POLICY = {
 }
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
+# Load balancers check health over plain HTTP.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
+# One line per event (a traceback folded into its line), on standard error.
+LOG_LEVEL = env("LOG_LEVEL", default="INFO")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", default="WARNING")},
+    "formatters": {
+        "line": {
+            "()": "clubsite.log.OneLineFormatter",
+            "format": "%(asctime)s %(levelname)s %(name)s [%(process)d] %(message)s",
+        },
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+        "django.server": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},
+    },
 }
+
+# Errors go to Sentry when SENTRY_DSN is set (Django, Celery and error-level log records); nothing otherwise.
+SENTRY_DSN = env("SENTRY_DSN", default="")
+if SENTRY_DSN:
+    import sentry_sdk
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        environment=env("SENTRY_ENVIRONMENT", default="production"),
+        release=env("SENTRY_RELEASE", default=None),
+        traces_sample_rate=env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0),
+        send_default_pii=False,
+    )

@@ -9,7 +9,7 @@ from events import api as events_api
 from players import api as players_api
 from ratings import api as ratings_api
 
-from . import views
+from . import health, views
 from .api import ApiView
 
 
@@ -36,6 +36,7 @@ ratings_api.register(router)
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("healthz", health.healthz, name="healthz"),
     path("accounts/", include("allauth.urls")),
     path("members/", include("players.urls")),
     path("events/", include("events.urls")),

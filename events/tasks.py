@@ -2,12 +2,15 @@
 
 from celery import shared_task
 
-from players.tasks import send_email
+from outbox.tasks import WritesToOutbox
 
 
-@shared_task
+@shared_task(base=WritesToOutbox)
 def send_event_email(subject: str, body: str, to: list[str]) -> int:
-    return send_email(subject, body, to)
+    """Writes one outbox message per recipient (`.delay` runs here: no broker needed); returns how many."""
+    from outbox.services import queue_email
+
+    return len(queue_email(to, subject, body))
 
 
 @shared_task

@@ -2,14 +2,14 @@ from urllib.parse import quote
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
-from django.db import transaction
 from django.urls import reverse
 
 from .emails import absolute_url, site_context
 
 
 class AccountAdapter(DefaultAccountAdapter):
-    """Account mail (verification, password reset) is rendered here and sent by Celery after commit.
+    """Account mail (verification, password reset) is rendered here and written to the outbox in the current
+    transaction; it is sent after commit, and a failure to send never breaks the page.
 
     Its links start with SITE_URL and it names the site by SITE_NAME, like every other email of the site,
     whichever host the request came in on.
@@ -26,9 +26,8 @@ class AccountAdapter(DefaultAccountAdapter):
         return absolute_url(path.replace("UID-KEY", quote(key)))
 
     def send_mail(self, template_prefix, email, context):
-        from .tasks import send_email
+        from outbox.services import queue_email
 
         msg = self.render_mail(template_prefix, email, {"email": email, **site_context(), **context})
         html = next((content for content, mime in getattr(msg, "alternatives", []) if mime == "text/html"), None)
-        args = dict(subject=msg.subject, body=msg.body, to=list(msg.to), html=html, from_email=msg.from_email)
-        transaction.on_commit(lambda: send_email.delay(**args))
+        queue_email(list(msg.to), msg.subject, msg.body, html=html or "", from_email=msg.from_email)

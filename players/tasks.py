@@ -1,23 +1,23 @@
-"""Mail goes out from tasks queued after commit, so a rolled-back change sends nothing."""
+"""Mail is written to the outbox in the transaction that causes it and sent after commit (see outbox.services)."""
 
 from celery import shared_task
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.utils import timezone
+
+from outbox.services import queue_email
+from outbox.tasks import WritesToOutbox
 
 from .emails import render, url_for
 
 
-@shared_task
+@shared_task(base=WritesToOutbox)
 def send_email(subject: str, body: str, to: list[str], html: str | None = None, from_email: str | None = None):
-    message = EmailMultiAlternatives(subject, body, from_email or settings.DEFAULT_FROM_EMAIL, to)
-    if html:
-        message.attach_alternative(html, "text/html")
-    return message.send()
+    """Writes one outbox message per recipient (`.delay` runs here: no broker needed); returns how many."""
+    return len(queue_email(to, subject, body, html=html or "", from_email=from_email or ""))
 
 
-@shared_task
+@shared_task(base=WritesToOutbox)
 def send_welcome_email(user_id: int) -> int:
     """Sent once the account's address is confirmed (before that, the account cannot log in)."""
     from .models import Player, User
@@ -50,8 +50,6 @@ def send_renewal_reminders() -> int:
             m.reminder_sent_on = timezone.localdate()
             m.save(update_fields=["reminder_sent_on"])
             body = render("players/email/renewal.txt", {"membership": m, "renew_url": url_for("players:renew")})
-            to = [m.player.email]
-            subject = f"Your {settings.SITE_NAME} membership is about to expire"
-            transaction.on_commit(lambda b=body, t=to, s=subject: send_email.delay(s, b, t))
+            queue_email([m.player.email], f"Your {settings.SITE_NAME} membership is about to expire", body)
             sent += 1
     return sent

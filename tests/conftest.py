@@ -17,6 +17,8 @@ def skip_or_fail(reason: str):
 def _test_settings(settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
     mail.outbox = []
+    # Tests that want the outbox's on-request sweep turn it on; elsewhere it would send leftovers unpredictably.
+    settings.OUTBOX_SWEEP_ON_REQUEST = False
     # Pages are tested without running collectstatic first.
     settings.STORAGES = {
         **settings.STORAGES,
@@ -53,3 +55,30 @@ def broker_url():
     if not url:
         skip_or_fail("needs a Celery broker: set CELERY_BROKER_URL=redis://…")
     return url
+
+
+@pytest.fixture
+def broker_down(monkeypatch):
+    """Celery as in production (not eager), its broker URL pointing at a closed port."""
+    from clubsite.celery import app
+    from outbox import services
+
+    saved = (app.conf.task_always_eager, app.conf.broker_url, app._pool, app.amqp._producer_pool)
+    url = f"redis://127.0.0.1:{_closed_port()}/7"
+    monkeypatch.setenv("CELERY_BROKER_URL", url)  # Celery reads it before its own configuration
+    app.conf.task_always_eager = False
+    app.conf.broker_url = url
+    app._pool = app.amqp._producer_pool = None
+    services._broker_down_until = 0.0
+    yield app.conf.broker_url
+    app.conf.task_always_eager, app.conf.broker_url, app._pool, app.amqp._producer_pool = saved
+    services._broker_down_until = 0.0
+
+
+def _closed_port() -> int:
+    """A local port nothing listens on (bound, then released)."""
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]

@@ -1,9 +1,8 @@
-"""Pieces shared by the event services: errors, the clock, the event lock, emails after commit."""
+"""Pieces shared by the event services: errors, the clock, the event lock, emails through the outbox."""
 
 from datetime import datetime
 
 from django.conf import settings
-from django.db import transaction
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.formats import date_format
@@ -49,11 +48,11 @@ def site_url(path: str) -> str:
 
 
 def mail_after_commit(template: str, subject: str, to: list[str], context: dict) -> None:
-    """Renders now, sends from a Celery task once the transaction commits (nothing for a rollback)."""
-    recipients = sorted({address for address in to if address})
-    if not recipients:
-        return
-    from ..tasks import send_event_email
+    """Renders now and writes one outbox message per recipient in the current transaction; they are sent once it
+    commits (nothing for a rollback), and a failure to send never reaches the person who caused it."""
+    from outbox.services import queue_email
 
+    if not any(to):
+        return
     body = render_to_string(template, {**context, "SITE_NAME": settings.SITE_NAME, "CURRENCY": settings.CURRENCY})
-    transaction.on_commit(lambda: send_event_email.delay(subject, body, recipients))
+    queue_email(to, subject, body)

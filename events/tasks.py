@@ -6,8 +6,8 @@ from players.tasks import send_email
 
 
 @shared_task
-def send_event_email(subject: str, body: str, to: list[str]) -> int:
-    return send_email(subject, body, to)
+def send_event_email(subject: str, body: str, to: list[str], reply_to: list[str] | None = None) -> int:
+    return send_email(subject, body, to, reply_to=reply_to)
 
 
 @shared_task

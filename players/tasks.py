@@ -10,8 +10,15 @@ from .emails import render, url_for
 
 
 @shared_task
-def send_email(subject: str, body: str, to: list[str], html: str | None = None, from_email: str | None = None):
-    message = EmailMultiAlternatives(subject, body, from_email or settings.DEFAULT_FROM_EMAIL, to)
+def send_email(
+    subject: str,
+    body: str,
+    to: list[str],
+    html: str | None = None,
+    from_email: str | None = None,
+    reply_to: list[str] | None = None,
+):
+    message = EmailMultiAlternatives(subject, body, from_email or settings.DEFAULT_FROM_EMAIL, to, reply_to=reply_to)
     if html:
         message.attach_alternative(html, "text/html")
     return message.send()

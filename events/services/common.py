@@ -48,7 +48,9 @@ def site_url(path: str) -> str:
     return getattr(settings, "SITE_URL", "").rstrip("/") + path
 
 
-def mail_after_commit(template: str, subject: str, to: list[str], context: dict) -> None:
+def mail_after_commit(
+    template: str, subject: str, to: list[str], context: dict, *, reply_to: list[str] | None = None
+) -> None:
     """Renders now, sends from a Celery task once the transaction commits (nothing for a rollback)."""
     recipients = sorted({address for address in to if address})
     if not recipients:
@@ -56,4 +58,5 @@ def mail_after_commit(template: str, subject: str, to: list[str], context: dict)
     from ..tasks import send_event_email
 
     body = render_to_string(template, {**context, "SITE_NAME": settings.SITE_NAME, "CURRENCY": settings.CURRENCY})
-    transaction.on_commit(lambda: send_event_email.delay(subject, body, recipients))
+    extra = {"reply_to": list(reply_to)} if reply_to else {}
+    transaction.on_commit(lambda: send_event_email.delay(subject, body, recipients, **extra))

@@ -13,7 +13,7 @@ from players.models import Club
 
 from .core.standings import format_round_spread_caps, parse_round_spread_caps
 from .models import Category, Event, EventKind, GroupEntry, PaymentMethod, PrizeKind
-from .services import CATEGORY_FIELDS, EVENT_FIELDS
+from .services import AUDIENCES, CATEGORY_FIELDS, EVENT_FIELDS
 from .templatetags.events_tags import format_money
 
 DATE = date_input()
@@ -280,7 +280,12 @@ class ReplaceStudentForm(ServiceFormMixin, forms.Form):
 
 
 class PaymentForm(ServiceFormMixin, forms.Form):
-    amount = forms.DecimalField(max_digits=8, decimal_places=2)
+    amount = forms.DecimalField(
+        max_digits=8,
+        decimal_places=2,
+        required=False,
+        help_text="Not needed to waive the fee: all that is due is waived.",
+    )
     method = forms.ChoiceField(choices=PaymentMethod.choices)
     reference = forms.CharField(max_length=100, required=False, help_text="Cheque number or transfer reference")
     note = forms.CharField(max_length=200, required=False)
@@ -303,12 +308,27 @@ class MoveEntryForm(ServiceFormMixin, forms.Form):
 
 
 class EmailEntrantsForm(ServiceFormMixin, forms.Form):
+    audience = forms.ChoiceField(choices=AUDIENCES, initial="all", required=False, label="Send to")
+    category = forms.ModelChoiceField(queryset=Category.objects.none(), required=False, empty_label="Every category")
     subject = forms.CharField(max_length=200)
     body = forms.CharField(widget=forms.Textarea(attrs={"rows": 8}), label="Message")
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, event=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper("Send to all entrants")
+        if event is not None:
+            self.fields["category"].queryset = event.categories.order_by("position", "pk")
+        self.helper = _helper("Send")
+
+    def clean_audience(self) -> str:
+        return self.cleaned_data.get("audience") or "all"
+
+
+class DirectorForm(ServiceFormMixin, forms.Form):
+    who = forms.CharField(
+        max_length=254,
+        label="Member number or email address",
+        help_text="Of the director's account on this site.",
+    )
 
 
 class CancelEventForm(forms.Form):

@@ -13,6 +13,7 @@ from players.models import Club
 
 from .core.standings import format_round_spread_caps, parse_round_spread_caps
 from .models import Category, Event, EventKind, GroupEntry, PaymentMethod, PrizeKind
+from .models.event import validate_sensible_date
 from .services import AUDIENCES, CATEGORY_FIELDS, EVENT_FIELDS
 from .templatetags.events_tags import format_money
 
@@ -87,6 +88,12 @@ class EventForm(ServiceFormMixin, forms.ModelForm):
         for name in ZONED_FIELDS:
             value = data.get(name)
             if value:
+                try:
+                    validate_sensible_date(value)
+                except forms.ValidationError as error:
+                    # Refused before any time-zone arithmetic (year 1 cannot be moved to another zone).
+                    self.add_error(name, error)
+                    continue
                 # Typed as the event's wall-clock time, whatever the site's own zone is.
                 data[name] = timezone.make_aware(timezone.make_naive(value), zone)
         if data.get("starts_on") and not data.get("ends_on"):

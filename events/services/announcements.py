@@ -1,5 +1,6 @@
 """Announcing events: writing them, their categories, fees and prizes, and moving through the lifecycle."""
 
+from datetime import datetime, time, timedelta
 from decimal import Decimal, InvalidOperation
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -28,6 +29,7 @@ from ..models import (
     Prize,
     PrizeKind,
 )
+from ..models.event import validate_sensible_date
 from .common import EventError, lock_event, mail_after_commit, now, require_manager, site_url
 from .offers import offer_free_places
 from .places import places
@@ -151,12 +153,28 @@ def _clean_event(fields: dict) -> dict:
     return fields
 
 
+def event_begins_at(event: Event) -> datetime:
+    """When play begins, in the event's time zone: its start time, or the end of its first day when none is set."""
+    if event.start_time:
+        return datetime.combine(event.starts_on, event.start_time, tzinfo=event.zone)
+    return datetime.combine(event.starts_on + timedelta(days=1), time.min, tzinfo=event.zone)
+
+
 def _check_event(event: Event) -> None:
+    """The announcement's own rules (the model's validators: sensible dates and bounds, a one-line title; then
+    the order of the dates). The form, the API and the admin all reach these."""
+    for field in ("starts_on", "ends_on", "registration_opens_at", "registration_closes_at"):
+        try:
+            validate_sensible_date(getattr(event, field))
+        except ValidationError as error:
+            raise EventError(error.messages[0], field=field) from None
     if event.ends_on < event.starts_on:
         raise EventError("The event cannot end before it starts.", field="ends_on")
     opens, closes = event.registration_opens_at, event.registration_closes_at
     if opens and closes and opens >= closes:
         raise EventError("Registration must open before it closes.", field="registration_opens_at")
+    if closes and closes > event_begins_at(event):
+        raise EventError("Registration must close before the event starts.", field="registration_closes_at")
     try:
         event.full_clean(exclude=["slug", "owner", "association", "directors"])
     except ValidationError as error:

@@ -442,13 +442,21 @@ def play_started(event: Event) -> Event:
     return event
 
 
+LIVE_STATUSES = (
+    EventStatus.PUBLISHED,
+    EventStatus.REGISTRATION_OPEN,
+    EventStatus.REGISTRATION_CLOSED,
+    EventStatus.IN_PROGRESS,
+)
+
+
 def complete_if_final(event: Event) -> Event:
     """Once every division is finalised the event is completed (through In progress if play never said so)."""
     with transaction.atomic():
         event = lock_event(event.pk)
         finalised = list(Division.objects.filter(event=event).values_list("finalised_at", flat=True))
-        if not finalised or None in finalised or event.status in (EventStatus.COMPLETED, EventStatus.CANCELLED):
-            return event
+        if not finalised or None in finalised or event.status not in LIVE_STATUSES:
+            return event  # a draft, cancelled or completed event is left as it is
         _begin(event)
         move(event, EventStatus.COMPLETED)
         event.save()

@@ -4,6 +4,9 @@ from django.apps import AppConfig
 class EventsConfig(AppConfig):
     name = "events"
 
+    def ready(self):
+        from . import receivers  # noqa: F401  (the event's lifecycle follows play)
+
     def load_demo(self, stdout):
         """Demo announcements and entries (after the members' demo)."""
         from . import demo

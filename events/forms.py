@@ -13,7 +13,8 @@ from players.models import Club
 
 from .core.standings import format_round_spread_caps, parse_round_spread_caps
 from .models import Category, Event, EventKind, GroupEntry, PaymentMethod, PrizeKind
-from .services import CATEGORY_FIELDS, EVENT_FIELDS
+from .models.event import validate_sensible_date
+from .services import AUDIENCES, CATEGORY_FIELDS, EVENT_FIELDS
 from .templatetags.events_tags import format_money
 
 DATE = date_input()
@@ -87,6 +88,12 @@ class EventForm(ServiceFormMixin, forms.ModelForm):
         for name in ZONED_FIELDS:
             value = data.get(name)
             if value:
+                try:
+                    validate_sensible_date(value)
+                except forms.ValidationError as error:
+                    # Refused before any time-zone arithmetic (year 1 cannot be moved to another zone).
+                    self.add_error(name, error)
+                    continue
                 # Typed as the event's wall-clock time, whatever the site's own zone is.
                 data[name] = timezone.make_aware(timezone.make_naive(value), zone)
         if data.get("starts_on") and not data.get("ends_on"):
@@ -280,7 +287,12 @@ class ReplaceStudentForm(ServiceFormMixin, forms.Form):
 
 
 class PaymentForm(ServiceFormMixin, forms.Form):
-    amount = forms.DecimalField(max_digits=8, decimal_places=2)
+    amount = forms.DecimalField(
+        max_digits=8,
+        decimal_places=2,
+        required=False,
+        help_text="Not needed to waive the fee: all that is due is waived.",
+    )
     method = forms.ChoiceField(choices=PaymentMethod.choices)
     reference = forms.CharField(max_length=100, required=False, help_text="Cheque number or transfer reference")
     note = forms.CharField(max_length=200, required=False)
@@ -303,12 +315,27 @@ class MoveEntryForm(ServiceFormMixin, forms.Form):
 
 
 class EmailEntrantsForm(ServiceFormMixin, forms.Form):
+    audience = forms.ChoiceField(choices=AUDIENCES, initial="all", required=False, label="Send to")
+    category = forms.ModelChoiceField(queryset=Category.objects.none(), required=False, empty_label="Every category")
     subject = forms.CharField(max_length=200)
     body = forms.CharField(widget=forms.Textarea(attrs={"rows": 8}), label="Message")
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, event=None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.helper = _helper("Send to all entrants")
+        if event is not None:
+            self.fields["category"].queryset = event.categories.order_by("position", "pk")
+        self.helper = _helper("Send")
+
+    def clean_audience(self) -> str:
+        return self.cleaned_data.get("audience") or "all"
+
+
+class DirectorForm(ServiceFormMixin, forms.Form):
+    who = forms.CharField(
+        max_length=254,
+        label="Member number or email address",
+        help_text="Of the director's account on this site.",
+    )
 
 
 class CancelEventForm(forms.Form):

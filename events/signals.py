@@ -10,3 +10,7 @@ division_finalised = Signal()
 
 # A confirmed result was changed by a director: `game`, `actor`.
 result_corrected = Signal()
+
+# Play began in a division (its first round was paired): `division`, `actor`. A receiver may refuse it
+# (a ServiceError rolls the pairing back): the event must have reached its date.
+play_started = Signal()

@@ -25,6 +25,7 @@ urlpatterns = [
     path("<slug:slug>/manage/", views.manage, name="manage"),
     path("<slug:slug>/manage/entries.csv", views.export_entries, name="export"),
     path("<slug:slug>/manage/email/", views.email_entrants, name="email"),
+    path("<slug:slug>/manage/directors/", views.manage_directors, name="directors"),
     path("<slug:slug>/categories/new/", views.edit_category, name="category_add"),
     path("<slug:slug>/categories/<int:pk>/", views.edit_category, name="category_edit"),
     path("<slug:slug>/categories/<int:pk>/delete/", views.delete_category, name="category_delete"),

@@ -22,6 +22,7 @@ class Message(models.Model):
 
     to = models.CharField(max_length=254, help_text="The one recipient of this message")
     from_email = models.CharField(max_length=254, blank=True, help_text="Empty: the site's default sender")
+    reply_to = models.CharField(max_length=254, blank=True, help_text="Where replies go (e.g. the event's organiser)")
     subject = models.CharField(max_length=500)
     body = models.TextField()
     html = models.TextField(blank=True)

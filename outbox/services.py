@@ -38,7 +38,9 @@ _last_request_sweep = 0.0
 _request = threading.local()
 
 
-def queue_email(to: Iterable[str], subject: str, body: str, *, html: str = "", from_email: str = "") -> list[int]:
+def queue_email(
+    to: Iterable[str], subject: str, body: str, *, html: str = "", from_email: str = "", reply_to: str = ""
+) -> list[int]:
     """Writes one message per distinct recipient in the caller's transaction; they are sent after it commits."""
     recipients = _distinct(to)
     if not recipients:
@@ -48,6 +50,7 @@ def queue_email(to: Iterable[str], subject: str, body: str, *, html: str = "", f
         Message.objects.create(
             to=address,
             from_email=from_email or "",
+            reply_to=reply_to or "",
             subject=subject,
             body=body,
             html=html or "",
@@ -150,7 +153,11 @@ def deliver(message_id: int) -> Message | None:
 
 def _send(message: Message) -> None:
     email = EmailMultiAlternatives(
-        message.subject, message.body, message.from_email or settings.DEFAULT_FROM_EMAIL, [message.to]
+        message.subject,
+        message.body,
+        message.from_email or settings.DEFAULT_FROM_EMAIL,
+        [message.to],
+        reply_to=[message.reply_to] if message.reply_to else None,
     )
     if message.html:
         email.attach_alternative(message.html, "text/html")

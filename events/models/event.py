@@ -5,6 +5,7 @@ from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -63,6 +64,28 @@ class PaymentMethod(models.TextChoices):
     WAIVED = "waived", "Waived"
 
 
+# Dates an event may carry: anything outside is a typing slip (year 1 broke every page showing it).
+FIRST_YEAR, LAST_YEAR = 2000, 2100
+# The longest an unpaid place or an offered place may be held: 30 days.
+MAX_HOLD_HOURS = 720
+
+
+def validate_sensible_date(value) -> None:
+    """A date or moment between the years 2000 and 2100."""
+    if value is not None and not FIRST_YEAR <= value.year <= LAST_YEAR:
+        raise ValidationError(f"Enter a date between the years {FIRST_YEAR} and {LAST_YEAR}.")
+
+
+def validate_one_line(text: str) -> None:
+    """Text shown in email subjects and headers: no line breaks or other control characters."""
+    if any(ord(c) < 32 or ord(c) == 127 for c in text or ""):
+        raise ValidationError("Write this on one line, without line breaks or tabs.")
+
+
+def bounded(low: int, high: int) -> list:
+    return [MinValueValidator(low), MaxValueValidator(high)]
+
+
 def validate_round_spread_caps(text: str) -> None:
     try:
         parse_round_spread_caps(text)
@@ -97,7 +120,7 @@ class Event(models.Model):
     )
 
     slug = models.SlugField(max_length=80, unique=True)
-    title = models.CharField(max_length=200)
+    title = models.CharField(max_length=200, validators=[validate_one_line])
     organisers = models.CharField(max_length=500, blank=True, help_text="Jointly organised by …")
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="owned_events")
     directors = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="directed_events")
@@ -109,8 +132,8 @@ class Event(models.Model):
     # Where and when
     venue = models.CharField(max_length=200, blank=True)
     address = models.CharField(max_length=300, blank=True)
-    starts_on = models.DateField()
-    ends_on = models.DateField()
+    starts_on = models.DateField(validators=[validate_sensible_date])
+    ends_on = models.DateField(validators=[validate_sensible_date])
     time_zone = models.CharField(max_length=60, default=settings.TIME_ZONE)
     reporting_time = models.TimeField(null=True, blank=True)
     reporting_until = models.TimeField(null=True, blank=True)
@@ -122,11 +145,11 @@ class Event(models.Model):
     # Who may play, and how
     eligibility = models.CharField(max_length=300, blank=True, help_text="For example: primary and secondary students")
     attire = models.CharField(max_length=200, blank=True)
-    number_of_games = models.PositiveSmallIntegerField(default=5)
+    number_of_games = models.PositiveSmallIntegerField(default=5, validators=bounded(1, 100))
     pairing_system = models.CharField(
         max_length=20, choices=PairingSystem.choices, default=PairingSystem.KING_OF_THE_HILL
     )
-    time_control_minutes = models.PositiveSmallIntegerField(default=25)
+    time_control_minutes = models.PositiveSmallIntegerField(default=25, validators=bounded(1, 600))
     lexicon = models.CharField(max_length=40, blank=True, default="CSW")
     rules_reference = models.CharField(max_length=300, blank=True)
     contact = models.CharField(max_length=300, blank=True)
@@ -138,11 +161,14 @@ class Event(models.Model):
         "ratings.RatingList", null=True, blank=True, on_delete=models.PROTECT, related_name="events"
     )
     third_rated = models.BooleanField("1/3-rated", default=False)
-    bye_spread = models.PositiveSmallIntegerField(default=50)
-    forfeit_spread = models.PositiveSmallIntegerField(default=50)
+    bye_spread = models.PositiveSmallIntegerField(default=50, validators=bounded(0, 1000))
+    forfeit_spread = models.PositiveSmallIntegerField(default=50, validators=bounded(0, 1000))
     ties_stand = models.BooleanField(default=True, help_text="Tied players share the rank (no tie-break)")
     spread_cap = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="The most spread one game counts for in the standings"
+        null=True,
+        blank=True,
+        validators=bounded(1, 1000),
+        help_text="The most spread one game counts for in the standings",
     )
     round_spread_caps = models.CharField(
         "per-round spread caps",
@@ -154,17 +180,23 @@ class Event(models.Model):
     )
 
     # Registration
-    registration_opens_at = models.DateTimeField(null=True, blank=True)
-    registration_closes_at = models.DateTimeField(null=True, blank=True)
-    max_entrants = models.PositiveIntegerField(null=True, blank=True, help_text="Places in the whole event")
+    registration_opens_at = models.DateTimeField(null=True, blank=True, validators=[validate_sensible_date])
+    registration_closes_at = models.DateTimeField(null=True, blank=True, validators=[validate_sensible_date])
+    max_entrants = models.PositiveIntegerField(
+        null=True, blank=True, validators=bounded(1, 100_000), help_text="Places in the whole event"
+    )
     keeps_waiting_list = models.BooleanField(default=True)
     payment_hold_hours = models.PositiveIntegerField(
-        default=72, help_text="How long an unpaid entry holds its place before it lapses"
+        default=72,
+        validators=bounded(1, MAX_HOLD_HOURS),
+        help_text="How long an unpaid entry holds its place before it lapses (at most 720 hours)",
     )
     offer_hold_hours = models.PositiveIntegerField(
-        default=48, help_text="How long a place offered from the waiting list is held"
+        default=48,
+        validators=bounded(1, MAX_HOLD_HOURS),
+        help_text="How long a place offered from the waiting list is held (at most 720 hours)",
     )
-    max_group_size = models.PositiveSmallIntegerField(default=15)
+    max_group_size = models.PositiveSmallIntegerField(default=15, validators=bounded(1, 200))
     payment_methods = models.JSONField(default=list, blank=True)
     payment_instructions = models.TextField(blank=True, help_text="Markdown")
     rules_agreement = models.TextField(blank=True, help_text="The rules and indemnity entrants must agree to")

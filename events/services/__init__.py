@@ -7,13 +7,19 @@ eligibility, entries, groups, waitinglist, payments, notify (emails), export.
 from .announcements import (
     CATEGORY_FIELDS,
     EVENT_FIELDS,
+    account_for,
+    add_director,
+    before_event_refusal,
     cancel_event,
     close_registration,
     complete_event,
+    complete_if_final,
     create_event,
     delete_category,
     open_registration,
+    play_started,
     publish_event,
+    remove_director,
     save_category,
     set_directors,
     start_event,
@@ -24,48 +30,65 @@ from .eligibility import categories_for, category_refusal
 from .entries import cancel_entry, leave_waitlist, move_entry, register_entry, withdraw_entry
 from .export import entries_for_export
 from .groups import register_group, replace_group_student
-from .notify import email_entrants
+from .notify import AUDIENCES, email_entrants
 from .payments import record_payment
 from .places import Places, places, player_ratings, waitlist_position
-from .status import refresh_status, registration_refusal, sync_event_statuses, sync_status
+from .status import (
+    name_change_refusal,
+    refresh_status,
+    registration_refusal,
+    sync_event_statuses,
+    sync_status,
+    withdrawal_refusal,
+)
 from .waitinglist import (
     accept_offer,
     expire_offers,
     lapse_unpaid_entries,
+    lapse_unpaid_now,
     offer_free_places,
     remind_expiring_offers,
 )
 
 __all__ = [
+    "AUDIENCES",
     "CATEGORY_FIELDS",
     "EVENT_FIELDS",
     "EventError",
     "Places",
     "RegistrationError",
     "accept_offer",
+    "account_for",
+    "add_director",
+    "before_event_refusal",
     "cancel_entry",
     "cancel_event",
     "categories_for",
     "category_refusal",
     "close_registration",
     "complete_event",
+    "complete_if_final",
     "create_event",
     "delete_category",
     "email_entrants",
     "entries_for_export",
     "expire_offers",
     "lapse_unpaid_entries",
+    "lapse_unpaid_now",
     "leave_waitlist",
     "move_entry",
+    "name_change_refusal",
     "offer_free_places",
     "open_registration",
     "places",
+    "play_started",
     "player_ratings",
     "publish_event",
     "record_payment",
     "refresh_status",
     "register_entry",
     "register_group",
+    "remove_director",
     "registration_refusal",
     "remind_expiring_offers",
     "replace_group_student",
@@ -76,5 +99,6 @@ __all__ = [
     "sync_status",
     "update_event",
     "waitlist_position",
+    "withdrawal_refusal",
     "withdraw_entry",
 ]

@@ -1,20 +1,25 @@
 """Announcing events: writing them, their categories, fees and prizes, and moving through the lifecycle."""
 
+from datetime import datetime, time, timedelta
 from decimal import Decimal, InvalidOperation
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from allauth.account.models import EmailAddress
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.text import slugify
 
 from clubsite.errors import PermissionDenied
 from clubsite.status import move
-from players.models import Association
+from players.models import Association, Player, User
 from players.roles import is_organiser
 
 from ..models import (
     ACTIVE_ENTRY_STATUSES,
     Category,
+    Division,
     Entry,
     EntryStatus,
     Event,
@@ -24,10 +29,11 @@ from ..models import (
     Prize,
     PrizeKind,
 )
+from ..models.event import validate_sensible_date
 from .common import EventError, lock_event, mail_after_commit, now, require_manager, site_url
+from .offers import offer_free_places
 from .places import places
 from .status import sync_status
-from .waitinglist import offer_free_places
 
 # What an organiser sets on an event, in the order the event form shows it (the form uses this list).
 EVENT_FIELDS = (
@@ -111,7 +117,11 @@ EDITABLE_STATUSES = (
 
 
 def _unique_slug(title: str, starts_on) -> str:
-    base = slugify(f"{title} {starts_on.year}")[:70] or "event"
+    """The title and year ("toa-payoh-rapid-cup-2027"), the year only once when the title names it."""
+    base = slugify(title)
+    if str(starts_on.year) not in base.split("-"):
+        base = f"{base}-{starts_on.year}"
+    base = base[:70].strip("-") or "event"
     slug, n = base, 2
     while Event.objects.filter(slug=slug).exists():
         slug, n = f"{base}-{n}", n + 1
@@ -143,12 +153,28 @@ def _clean_event(fields: dict) -> dict:
     return fields
 
 
+def event_begins_at(event: Event) -> datetime:
+    """When play begins, in the event's time zone: its start time, or the end of its first day when none is set."""
+    if event.start_time:
+        return datetime.combine(event.starts_on, event.start_time, tzinfo=event.zone)
+    return datetime.combine(event.starts_on + timedelta(days=1), time.min, tzinfo=event.zone)
+
+
 def _check_event(event: Event) -> None:
+    """The announcement's own rules (the model's validators: sensible dates and bounds, a one-line title; then
+    the order of the dates). The form, the API and the admin all reach these."""
+    for field in ("starts_on", "ends_on", "registration_opens_at", "registration_closes_at"):
+        try:
+            validate_sensible_date(getattr(event, field))
+        except ValidationError as error:
+            raise EventError(error.messages[0], field=field) from None
     if event.ends_on < event.starts_on:
         raise EventError("The event cannot end before it starts.", field="ends_on")
     opens, closes = event.registration_opens_at, event.registration_closes_at
     if opens and closes and opens >= closes:
         raise EventError("Registration must open before it closes.", field="registration_opens_at")
+    if closes and closes > event_begins_at(event):
+        raise EventError("Registration must close before the event starts.", field="registration_closes_at")
     try:
         event.full_clean(exclude=["slug", "owner", "association", "directors"])
     except ValidationError as error:
@@ -367,14 +393,72 @@ def close_registration(actor, event: Event) -> Event:
     return event
 
 
+def before_event_refusal(event: Event, doing: str) -> str | None:
+    """Why the event cannot be played or rated yet (its date, in its own time zone, is still to come), or None.
+
+    The one rule for starting play, starting the event by hand and rating it."""
+    today = timezone.localtime(now(), event.zone).date()
+    if event.starts_on > today:
+        return f"The event is on {date_format(event.starts_on, 'j F Y')}: you cannot {doing} before then."
+    return None
+
+
+def _begin(event: Event) -> None:
+    """Moves a published event to In progress (closing registration first). Call under the lock."""
+    if event.status == EventStatus.DRAFT:
+        raise EventError("Publish the event before play starts.")
+    if event.status == EventStatus.CANCELLED:
+        raise EventError("This event has been cancelled.")
+    if event.status in (EventStatus.IN_PROGRESS, EventStatus.COMPLETED):
+        return
+    if event.status == EventStatus.REGISTRATION_OPEN:
+        move(event, EventStatus.REGISTRATION_CLOSED)
+        event.registration_closed_at = now()
+    move(event, EventStatus.IN_PROGRESS)
+    event.save()
+
+
 def start_event(actor, event: Event) -> Event:
     with transaction.atomic():
         event = sync_status(lock_event(event.pk))
         require_manager(actor, event, "start it")
-        if event.status == EventStatus.REGISTRATION_OPEN:
-            move(event, EventStatus.REGISTRATION_CLOSED)
-            event.registration_closed_at = now()
-        move(event, EventStatus.IN_PROGRESS)
+        refusal = before_event_refusal(event, "start it")
+        if refusal:
+            raise EventError(refusal)
+        if event.status == EventStatus.IN_PROGRESS:
+            raise EventError("The event is already under way.")
+        _begin(event)
+    return event
+
+
+def play_started(event: Event) -> Event:
+    """The first round was paired: the event is in progress. Refused before the event's date."""
+    with transaction.atomic():
+        event = sync_status(lock_event(event.pk))
+        refusal = before_event_refusal(event, "pair a round")
+        if refusal:
+            raise EventError(refusal)
+        _begin(event)
+    return event
+
+
+LIVE_STATUSES = (
+    EventStatus.PUBLISHED,
+    EventStatus.REGISTRATION_OPEN,
+    EventStatus.REGISTRATION_CLOSED,
+    EventStatus.IN_PROGRESS,
+)
+
+
+def complete_if_final(event: Event) -> Event:
+    """Once every division is finalised the event is completed (through In progress if play never said so)."""
+    with transaction.atomic():
+        event = lock_event(event.pk)
+        finalised = list(Division.objects.filter(event=event).values_list("finalised_at", flat=True))
+        if not finalised or None in finalised or event.status not in LIVE_STATUSES:
+            return event  # a draft, cancelled or completed event is left as it is
+        _begin(event)
+        move(event, EventStatus.COMPLETED)
         event.save()
     return event
 
@@ -428,3 +512,47 @@ def set_directors(actor, event: Event, users) -> Event:
         require_manager(actor, event, "choose its directors")
         event.directors.set(users)
     return event
+
+
+def account_for(who: str) -> User | None:
+    """The account with this member number or email address (a verified address first), or None."""
+    who = (who or "").strip()
+    if not who:
+        return None
+    if who.isdigit():
+        player = Player.objects.filter(member_number=int(who), user__isnull=False).select_related("user").first()
+        return player.user if player else None
+    address = EmailAddress.objects.filter(email__iexact=who).select_related("user").order_by("-verified", "pk").first()
+    if address:
+        return address.user
+    return User.objects.filter(email__iexact=who, is_active=True).order_by("pk").first()
+
+
+def add_director(actor, event: Event, who: str) -> User:
+    """The organiser names a tournament director by member number or email address of their account."""
+    with transaction.atomic():
+        event = lock_event(event.pk)
+        require_manager(actor, event, "choose its directors")
+        if event.status in (EventStatus.COMPLETED, EventStatus.CANCELLED):
+            raise EventError(f"A {event.get_status_display().lower()} event needs no more directors.", field="who")
+        if not (who or "").strip():
+            raise EventError("Enter a member number or an email address.", field="who")
+        user = account_for(who)
+        if user is None or not user.is_active:
+            raise EventError(f"No account has the member number or email address {who.strip()}.", field="who")
+        name = user.get_full_name() or user.email
+        if user.pk == event.owner_id:
+            raise EventError(f"{name} organises this event and may already direct it.", field="who")
+        if event.directors.filter(pk=user.pk).exists():
+            raise EventError(f"{name} already directs this event.", field="who")
+        event.directors.add(user)
+    return user
+
+
+def remove_director(actor, event: Event, user_id: int) -> None:
+    with transaction.atomic():
+        event = lock_event(event.pk)
+        require_manager(actor, event, "choose its directors")
+        if not event.directors.filter(pk=user_id).exists():
+            raise EventError("That person does not direct this event.")
+        event.directors.remove(user_id)

@@ -47,7 +47,7 @@ def site_url(path: str) -> str:
     return getattr(settings, "SITE_URL", "").rstrip("/") + path
 
 
-def mail_after_commit(template: str, subject: str, to: list[str], context: dict) -> None:
+def mail_after_commit(template: str, subject: str, to: list[str], context: dict, *, reply_to: str = "") -> None:
     """Renders now and writes one outbox message per recipient in the current transaction; they are sent once it
     commits (nothing for a rollback), and a failure to send never reaches the person who caused it."""
     from outbox.services import queue_email
@@ -55,4 +55,4 @@ def mail_after_commit(template: str, subject: str, to: list[str], context: dict)
     if not any(to):
         return
     body = render_to_string(template, {**context, "SITE_NAME": settings.SITE_NAME, "CURRENCY": settings.CURRENCY})
-    queue_email(to, subject, body)
+    queue_email(to, subject, body, reply_to=reply_to)

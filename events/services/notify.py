@@ -2,7 +2,7 @@
 
 from django.db import transaction
 
-from ..models import ACTIVE_ENTRY_STATUSES, Entry, Event
+from ..models import ACTIVE_ENTRY_STATUSES, Entry, EntryStatus, Event
 from .common import RegistrationError, local_text, mail_after_commit, require_manager, site_url
 from .places import waitlist_position
 
@@ -33,20 +33,46 @@ def mail_entry_received(entry: Entry) -> None:
     mail_entry(entry, "entry_received", f"Entry received: {entry.event.title}", extra)
 
 
-def email_entrants(actor, event: Event, *, subject: str, body: str, statuses=None) -> int:
-    """The organiser writes to every entrant (by default those holding a place or waiting)."""
+# Whom the organiser's message goes to: (value, label, entry statuses).
+AUDIENCE_STATUSES = {
+    "all": ("Everyone holding a place or waiting", ACTIVE_ENTRY_STATUSES),
+    "confirmed": ("Confirmed entrants", (EntryStatus.CONFIRMED,)),
+    "unpaid": ("Unpaid entrants (pending payment)", (EntryStatus.PENDING_PAYMENT,)),
+    "waiting": ("The waiting list (and those offered a place)", (EntryStatus.WAITLISTED, EntryStatus.OFFERED)),
+}
+AUDIENCES = [(value, label) for value, (label, _) in AUDIENCE_STATUSES.items()]
+
+
+def email_entrants(
+    actor, event: Event, *, subject: str, body: str, audience: str = "all", category=None, statuses=None
+) -> int:
+    """The organiser writes to the entrants: by default all holding a place or waiting, or only the unpaid,
+    the waiting list or the confirmed, in one category or all. Replies go to the organiser. Each address
+    gets its own copy (entrants do not see each other's addresses)."""
     subject, body = (subject or "").strip(), (body or "").strip()
     if not subject:
         raise RegistrationError("Enter a subject.", field="subject")
+    if "\r" in subject or "\n" in subject:
+        raise RegistrationError("Write the subject on one line.", field="subject")
     if not body:
         raise RegistrationError("Write the message.", field="body")
     require_manager(actor, event, "email the entrants")
-    statuses = statuses or ACTIVE_ENTRY_STATUSES
+    if statuses is None:
+        if audience not in AUDIENCE_STATUSES:
+            raise RegistrationError("Choose whom to write to.", field="audience")
+        statuses = AUDIENCE_STATUSES[audience][1]
     entries = Entry.objects.filter(event=event, status__in=statuses).select_related("player", "group")
+    if category is not None:
+        category_id = getattr(category, "pk", category)
+        if not event.categories.filter(pk=category_id).exists():
+            raise RegistrationError("That category is not part of this event.", field="category")
+        entries = entries.filter(category_id=category_id)
     addresses = sorted({a for e in entries for a in _addresses(e)})
-    from ..tasks import send_event_email
-
+    if not addresses:
+        raise RegistrationError("Nobody matches: no message was sent.", field="audience")
+    reply_to = event.owner.email or getattr(actor, "email", "")
+    context = {"event": event, "body": body, "url": site_url(event.get_absolute_url())}
     with transaction.atomic():
         for address in addresses:
-            transaction.on_commit(lambda a=address: send_event_email.delay(subject, body, [a]))
+            mail_after_commit("events/email/organiser_message.txt", subject, [address], context, reply_to=reply_to)
     return len(addresses)

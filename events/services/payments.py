@@ -13,6 +13,8 @@ from .status import sync_status
 
 
 def _amount(value, field: str = "amount") -> Decimal:
+    if value in (None, ""):
+        raise RegistrationError("Enter the amount received, for example 3.00.", field=field)
     try:
         amount = Decimal(str(value)).quantize(Decimal("0.01"))
     except (InvalidOperation, TypeError, ValueError):
@@ -20,8 +22,10 @@ def _amount(value, field: str = "amount") -> Decimal:
     return amount
 
 
-def record_payment(actor, entry: Entry, *, amount, method: str, reference: str = "", note: str = "") -> Payment:
-    """The organiser records money received; a fully paid entry is confirmed."""
+def record_payment(actor, entry: Entry, *, amount=None, method: str, reference: str = "", note: str = "") -> Payment:
+    """The organiser records money received; a fully paid entry is confirmed. "Waived" waives what is due."""
+    if method == PaymentMethod.WAIVED:
+        return waive_fee(actor, entry, note=note or reference)
     amount = _amount(amount)
     with transaction.atomic():
         event = sync_status(lock_event(entry.event_id))
@@ -63,4 +67,42 @@ def record_payment(actor, entry: Entry, *, amount, method: str, reference: str =
             fields += ["status", "confirmed_at"]
         entry.save(update_fields=fields)
         mail_entry(entry, "payment_recorded", f"Payment received: {event.title}", {"payment": payment})
+    return payment
+
+
+def waive_fee(actor, entry: Entry, *, note: str = "") -> Payment:
+    """The organiser waives what is still due: the balance becomes zero (no money is recorded as received)
+    and the entry is confirmed; the entrant is told in words of its own."""
+    with transaction.atomic():
+        event = sync_status(lock_event(entry.event_id))
+        require_manager(actor, event, "waive fees")
+        entry = (
+            Entry.objects.select_for_update(of=("self",)).select_related("player", "group", "category").get(pk=entry.pk)
+        )
+        entry.event = event
+        if entry.status not in (EntryStatus.PENDING_PAYMENT, EntryStatus.CONFIRMED, EntryStatus.OFFERED):
+            raise RegistrationError(
+                f"This entry is {entry.get_status_display().lower()}: it holds no place to waive a fee for.",
+                field="method",
+            )
+        waived = entry.balance
+        if waived <= 0:
+            raise RegistrationError("Nothing is due on this entry.", field="method")
+        moment = now()
+        payment = Payment.objects.create(
+            entry=entry,
+            amount=waived,
+            method=PaymentMethod.WAIVED,
+            note=(note or "").strip(),
+            recorded_by=actor,
+            recorded_at=moment,
+        )
+        entry.amount_due -= waived
+        fields = ["amount_due"]
+        if entry.status == EntryStatus.PENDING_PAYMENT:
+            move(entry, EntryStatus.CONFIRMED)
+            entry.confirmed_at = moment
+            fields += ["status", "confirmed_at"]
+        entry.save(update_fields=fields)
+        mail_entry(entry, "fee_waived", f"Entry fee waived: {event.title}", {"waived": waived})
     return payment

@@ -1,17 +1,66 @@
-"""The registration clock: registration opens and closes at its times, applied whenever an event is
-read or written (so it holds with no scheduler running) and by a periodic task."""
+"""The registration clock: registration opens and closes at its times, unpaid places lapse and offers from
+the waiting list expire at theirs. It is applied to an event whenever the event is read or written (under
+its lock, and only when something is due), so it holds with no scheduler running; the periodic tasks only
+sweep events nobody has looked at, so their entrants hear in time."""
+
+import operator
+from datetime import datetime
+from functools import reduce
 
 from django.db import transaction
 from django.db.models import Q
 
 from clubsite.status import move
 
-from ..models import Event, EventStatus
+from ..models import Entry, EntryStatus, Event, EventStatus
 from .common import RegistrationError, local_text, lock_event, now
+from .notify import mail_entry
+from .offers import offer_free_places
+
+# An entry still in `status` once its `deadline` has passed becomes `ended_as`, and is told by email.
+DEADLINES = {
+    EntryStatus.PENDING_PAYMENT: ("payment_due_at", EntryStatus.LAPSED, "lapsed", "Your place has lapsed"),
+    EntryStatus.OFFERED: ("offer_expires_at", EntryStatus.EXPIRED, "offer_expired", "The place offered has passed on"),
+}
+
+
+def overdue(moment: datetime, statuses=tuple(DEADLINES)) -> Q:
+    """Entries whose deadline has passed (unpaid places, offers not taken)."""
+    conditions = [Q(status=status, **{f"{DEADLINES[status][0]}__lte": moment}) for status in statuses]
+    return reduce(operator.or_, conditions)
+
+
+def end_overdue_entries(event: Event) -> int:
+    """Lapses unpaid places and expires offers whose time has passed, each entrant told. Call under the lock."""
+    moment = now()
+    due = (
+        Entry.objects.select_for_update(of=("self",))
+        .filter(overdue(moment), event=event)
+        .select_related("player", "group", "category")
+        .order_by("pk")
+    )
+    ended = 0
+    for entry in due:
+        deadline, ended_as, template, subject = DEADLINES[entry.status]
+        move(entry, ended_as)
+        entry.ended_at = getattr(entry, deadline)
+        entry.save(update_fields=["status", "ended_at"])
+        entry.event = event
+        mail_entry(entry, template, f"{subject}: {event.title}")
+        ended += 1
+    return ended
 
 
 def sync_status(event: Event) -> Event:
-    """Opens registration at its opening time and closes it at the closing time. Call under the lock."""
+    """Applies the clock to the event: opens and closes registration at its times, lapses unpaid places and
+    expires offers whose time has passed, and offers the places freed. Call under the lock."""
+    _open_or_close(event)
+    if end_overdue_entries(event):
+        offer_free_places(event)
+    return event
+
+
+def _open_or_close(event: Event) -> None:
     moment = now()
     changed = []
     closes = event.registration_closes_at
@@ -30,7 +79,6 @@ def sync_status(event: Event) -> Event:
         changed = ["status", "registration_closed_at"]
     if changed:
         event.save(update_fields=[*changed, "updated_at"])
-    return event
 
 
 def _status_change_due(event: Event) -> bool:
@@ -43,9 +91,17 @@ def _status_change_due(event: Event) -> bool:
     return event.status == EventStatus.REGISTRATION_OPEN and bool(closes and moment >= closes)
 
 
+def _clock_due(event: Event) -> bool:
+    if _status_change_due(event):
+        return True
+    return Entry.objects.filter(overdue(now()), event=event).exists()
+
+
 def refresh_status(event: Event) -> Event:
-    """For pages: applies a due opening or closing (under the lock) before showing the event."""
-    if not _status_change_due(event):
+    """For pages and services: applies what the clock has made due (under the lock) before using the event.
+
+    Costs one query when nothing is due."""
+    if not _clock_due(event):
         return event
     with transaction.atomic():
         locked = sync_status(lock_event(event.pk))
@@ -72,6 +128,29 @@ def registration_refusal(event: Event) -> str | None:
         if opens and opens > moment:
             return f"Registration opens on {local_text(event, opens)}."
         return "Registration is not open yet."
+    return None
+
+
+def withdrawal_refusal(event: Event) -> str | None:
+    """Why an entrant can no longer withdraw (the organiser still may cancel an entry), or None.
+
+    The one rule the pages (whether to offer the button) and the service (whether to allow it) share."""
+    if event.status in (EventStatus.IN_PROGRESS, EventStatus.COMPLETED):
+        return "The event has started: ask the tournament director."
+    if event.status == EventStatus.CANCELLED:
+        return "This event has been cancelled."
+    return None
+
+
+def name_change_refusal(event: Event) -> str | None:
+    """Why a group entry's names can no longer be changed (the closing date has passed), or None.
+
+    The one rule the pages (whether to offer the link) and the service share."""
+    closes = event.registration_closes_at
+    if event.status not in (EventStatus.REGISTRATION_OPEN, EventStatus.PUBLISHED) or (closes and now() >= closes):
+        if closes:
+            return f"Names can only be changed before the closing date ({local_text(event, closes)})."
+        return "Names can no longer be changed."
     return None
 
 

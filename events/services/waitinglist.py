@@ -1,5 +1,6 @@
-"""The waiting list: offering freed places in order, accepting an offer, and the deadlines (offers that
-expire, unpaid places that lapse), each event handled under its lock so running twice is safe."""
+"""The waiting list: offering freed places in order (offers.py), accepting an offer, and the deadlines (offers
+that expire, unpaid places that lapse: status.py applies them to an event whenever it is used; the sweeps
+here do it for every event, each under its lock so running twice is safe)."""
 
 from datetime import timedelta
 
@@ -10,49 +11,13 @@ from clubsite.status import move
 
 from ..models import Entry, EntryStatus, Event, EventStatus
 from ..permissions import can_manage_event
-from .common import RegistrationError, local_text, lock_event, now
+from .common import RegistrationError, local_text, lock_event, now, require_manager
 from .notify import mail_entry
-from .places import place_entry, places
-from .status import sync_status
+from .offers import offer_free_places
+from .places import place_entry
+from .status import overdue, sync_status
 
 OFFER_REMINDER_BEFORE = timedelta(hours=12)
-
-
-def offer_free_places(event: Event) -> list[Entry]:
-    """Offers each free place to the next on the waiting list, in order. Call under the event lock.
-
-    No offers once registration has closed.
-    """
-    if event.status != EventStatus.REGISTRATION_OPEN or (
-        event.registration_closes_at and now() >= event.registration_closes_at
-    ):
-        return []
-    current = places(event)
-    # Most calls find the event still full: check that before reading a long waiting list.
-    if current.left_in_event(event, list(event.categories.all())) == 0:
-        return []
-    waiting = list(
-        Entry.objects.filter(event=event, status=EntryStatus.WAITLISTED)
-        .select_related("category", "player", "group")
-        .order_by("accepted_at", "pk")
-    )
-    if not waiting:
-        return []
-    moment = now()
-    offered = []
-    for entry in waiting:
-        if not current.has_room(event, entry.category):
-            continue
-        move(entry, EntryStatus.OFFERED)
-        entry.offered_at = moment
-        entry.offer_expires_at = moment + timedelta(hours=event.offer_hold_hours)
-        entry.offer_reminded_at = None
-        entry.save(update_fields=["status", "offered_at", "offer_expires_at", "offer_reminded_at"])
-        current = current.take(entry.category)
-        entry.event = event
-        mail_entry(entry, "offer", f"A place is free for you: {event.title}")
-        offered.append(entry)
-    return offered
 
 
 def own_entry(actor, entry_id: int) -> Entry:
@@ -73,6 +38,8 @@ def accept_offer(actor, entry: Entry) -> Entry:
         event = sync_status(lock_event(entry.event_id))
         entry = own_entry(actor, entry.pk)
         entry.event = event
+        if entry.status == EntryStatus.EXPIRED:
+            raise RegistrationError(f"This offer expired on {local_text(event, entry.offer_expires_at)}.")
         if entry.status != EntryStatus.OFFERED:
             raise RegistrationError(f"There is no offer to accept: this entry is {entry.get_status_display().lower()}.")
         if entry.offer_expires_at and now() >= entry.offer_expires_at:
@@ -85,33 +52,24 @@ def accept_offer(actor, entry: Entry) -> Entry:
     return entry
 
 
-def _end_overdue(status: str, deadline: str, ended_as: str, template: str, subject: str) -> int:
-    """Entries in `status` whose `deadline` has passed become `ended_as`, each told by email; their
-    places pass to the next in line. Each event is handled under its lock, so running twice is safe."""
-    moment = now()
-    overdue = {"status": status, f"{deadline}__lte": moment}
-    event_ids = set(Entry.objects.filter(**overdue).values_list("event_id", flat=True))
+def _sweep(status: str) -> int:
+    """Applies the clock to every event holding entries in `status` past their deadline (each under its
+    lock, so running twice is safe); returns how many such entries ended."""
+    event_ids = set(Entry.objects.filter(overdue(now(), [status])).values_list("event_id", flat=True))
     ended = 0
-    for event_id in event_ids:
+    for event_id in sorted(event_ids):
         with transaction.atomic():
-            event = sync_status(lock_event(event_id))
-            due = Entry.objects.select_for_update(of=("self",)).filter(event=event, **overdue)
-            for entry in due.select_related("player", "group", "category"):
-                move(entry, ended_as)
-                entry.ended_at = moment
-                entry.save(update_fields=["status", "ended_at"])
-                entry.event = event
-                mail_entry(entry, template, f"{subject}: {event.title}")
-                ended += 1
-            offer_free_places(event)
+            event = lock_event(event_id)
+            ended += Entry.objects.filter(overdue(now(), [status]), event=event).count()
+            sync_status(event)
     return ended
 
 
 def expire_offers() -> int:
-    """Offers not taken in time expire; their places pass to the next in line. Safe to run twice."""
-    return _end_overdue(
-        EntryStatus.OFFERED, "offer_expires_at", EntryStatus.EXPIRED, "offer_expired", "The place offered has passed on"
-    )
+    """Offers not taken in time expire; their places pass to the next in line. Safe to run twice.
+
+    Reading or writing an event does this too: the periodic task only tells people in time."""
+    return _sweep(EntryStatus.OFFERED)
 
 
 def remind_expiring_offers() -> int:
@@ -143,7 +101,36 @@ def remind_expiring_offers() -> int:
 
 
 def lapse_unpaid_entries() -> int:
-    """Unpaid entries past their hold time lapse and free their places. Safe to run twice."""
-    return _end_overdue(
-        EntryStatus.PENDING_PAYMENT, "payment_due_at", EntryStatus.LAPSED, "lapsed", "Your place has lapsed"
-    )
+    """Unpaid entries past their hold time lapse and free their places. Safe to run twice.
+
+    Reading or writing an event does this too: the periodic task only tells people in time."""
+    return _sweep(EntryStatus.PENDING_PAYMENT)
+
+
+def lapse_unpaid_now(actor, event: Event) -> int:
+    """The organiser ends every place still unpaid now (each entrant told); the places go to the waiting list.
+
+    Places past their payment time lapse by themselves; this is for the organiser who will not wait."""
+    with transaction.atomic():
+        event = sync_status(lock_event(event.pk))
+        require_manager(actor, event, "lapse unpaid entries")
+        if event.status in (EventStatus.IN_PROGRESS, EventStatus.COMPLETED, EventStatus.CANCELLED):
+            raise RegistrationError(f"The event is {event.get_status_display().lower()}: no place can lapse now.")
+        moment = now()
+        unpaid = (
+            Entry.objects.select_for_update(of=("self",))
+            .filter(event=event, status=EntryStatus.PENDING_PAYMENT)
+            .select_related("player", "group", "category")
+        )
+        ended = 0
+        for entry in unpaid:
+            move(entry, EntryStatus.LAPSED)
+            entry.ended_at = moment
+            entry.save(update_fields=["status", "ended_at"])
+            entry.event = event
+            mail_entry(entry, "lapsed", f"Your place has lapsed: {event.title}")
+            ended += 1
+        if not ended:
+            raise RegistrationError("No entry is waiting for payment.")
+        offer_free_places(event)
+    return ended

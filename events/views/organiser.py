@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied as HttpForbidden
 from django.core.paginator import Paginator
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -18,6 +18,7 @@ from .. import services
 from ..forms import (
     CancelEventForm,
     CategoryForm,
+    DirectorForm,
     EmailEntrantsForm,
     EventForm,
     FeeFormSet,
@@ -34,6 +35,7 @@ from ..models import (
     Entry,
     EntryStatus,
     Event,
+    EventStatus,
 )
 from ..permissions import can_manage_event
 from .common import ENTRIES_PAGE_SIZE, PAGE_SIZE, _categories, _managed_event
@@ -41,13 +43,17 @@ from .common import ENTRIES_PAGE_SIZE, PAGE_SIZE, _categories, _managed_event
 
 @login_required
 def my_events(request):
-    if not is_organiser(request.user):
-        raise HttpForbidden("Only organisers have events to manage.")
-    events = Event.objects.select_related("club").order_by("-starts_on")
-    if not is_association_staff(request.user):
-        events = events.filter(owner=request.user)
+    """The events a person organises or directs (association staff see every event)."""
+    user = request.user
+    events = Event.objects.select_related("club").order_by("-starts_on", "pk")
+    if not is_association_staff(user):
+        directed = Event.objects.filter(directors=user).values("pk")
+        events = events.filter(Q(owner=user) | Q(pk__in=directed))
     page = Paginator(events, PAGE_SIZE).get_page(request.GET.get("page"))
-    return render(request, "events/my_events.html", {"page": page})
+    page.object_list = list(page.object_list)
+    for event in page.object_list:
+        event.managed = can_manage_event(user, event)
+    return render(request, "events/my_events.html", {"page": page, "can_create": is_organiser(user)})
 
 
 @login_required
@@ -156,6 +162,12 @@ def lifecycle(request, slug: str, action: str):
             lambda: services.cancel_event(request.user, event, reason),
             success="The event is cancelled; entrants are told.",
         )
+    elif action == "lapse":
+        ended = run_service(request, lambda: services.lapse_unpaid_now(request.user, event))
+        if ended:
+            messages.success(
+                request, f"{ended} unpaid entr{'y' if ended == 1 else 'ies'} lapsed; the places go to the waiting list."
+            )
     elif action in LIFECYCLE:
         call, success = LIFECYCLE[action]
         run_service(request, lambda: call(request.user, event), success=success)
@@ -164,8 +176,11 @@ def lifecycle(request, slug: str, action: str):
     return redirect("events:manage", event.slug)
 
 
+LAPSE_STATUSES = (EventStatus.PUBLISHED, EventStatus.REGISTRATION_OPEN, EventStatus.REGISTRATION_CLOSED)
+
+
 @login_required
-def manage(request, slug: str):
+def manage(request, slug: str, director_form=None):
     event = _managed_event(request, slug)
     services.refresh_status(event)
     categories = _categories(event)
@@ -201,8 +216,38 @@ def manage(request, slug: str):
         "category_filter": category_filter,
         "cancel_form": CancelEventForm(),
         "transitions": {s.value for s in Event.TRANSITIONS[event.status]},
+        "too_early": services.before_event_refusal(event, "start it"),
+        "can_lapse": event.status in LAPSE_STATUSES and totals[EntryStatus.PENDING_PAYMENT] > 0,
+        "directors": list(event.directors.order_by("first_name", "last_name", "email")),
+        "director_form": director_form or DirectorForm(),
     }
     return render(request, "events/manage.html", context)
+
+
+@login_required
+def manage_directors(request, slug: str):
+    """Adds a director (by member number or email address) or removes one, from the manage page."""
+    event = _managed_event(request, slug)
+    if request.method != "POST":
+        return redirect("events:manage", event.slug)
+    if "remove" in request.POST:
+        user_id = request.POST["remove"]
+        if user_id.isdigit():
+            run_service(
+                request,
+                lambda: services.remove_director(request.user, event, int(user_id)),
+                success="Director removed.",
+            )
+        return redirect("events:manage", event.slug)
+    form = DirectorForm(request.POST)
+    if form.is_valid():
+        added = run_service(
+            request, lambda: services.add_director(request.user, event, form.cleaned_data["who"]), form=form
+        )
+        if added:
+            messages.success(request, f"{added.get_full_name() or added.email} now directs this event.")
+            return redirect("events:manage", event.slug)
+    return manage(request, slug, director_form=form)
 
 
 @login_required
@@ -219,13 +264,13 @@ def export_entries(request, slug: str):
 @login_required
 def email_entrants(request, slug: str):
     event = _managed_event(request, slug)
-    form = EmailEntrantsForm(request.POST or None)
+    form = EmailEntrantsForm(request.POST or None, event=event)
     if request.method == "POST" and form.is_valid():
         sent = run_service(
             request, lambda: services.email_entrants(request.user, event, **form.cleaned_data), form=form
         )
         if sent is not None:
-            messages.success(request, f"Message sent to {sent} addresses.")
+            messages.success(request, f"Message sent to {sent} address{'' if sent == 1 else 'es'}.")
             return redirect("events:manage", event.slug)
     return render(request, "events/email_entrants.html", {"event": event, "form": form})
 

@@ -118,6 +118,7 @@ def event_detail(request, slug: str):
         "my_entry": my_entry,
         "registration_refusal": refusal,
         "can_manage": manager,
+        "has_rating_report": event.rated_on.exists(),
         "payment_methods": [label for value, label in _method_labels() if value in (event.payment_methods or [])],
     }
     return render(request, "events/event_detail.html", context)

@@ -5,6 +5,7 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 import pytest
+import time_machine
 from django.core import mail
 from django.utils import timezone
 
@@ -198,8 +199,11 @@ def test_open_now_close_early_start_and_complete():
     assert closed.status == EventStatus.REGISTRATION_CLOSED and closed.registration_closed_at
     with pytest.raises(services.RegistrationError, match="Registration closed on"):
         services.register_entry(player_with_account().user, event, category=category, fee=fee)
-    assert services.start_event(owner, event).status == EventStatus.IN_PROGRESS
-    assert services.complete_event(owner, event).status == EventStatus.COMPLETED
+    with pytest.raises(services.EventError, match="you cannot start it before then"):
+        services.start_event(owner, event)
+    with time_machine.travel(datetime.combine(event.starts_on, datetime.min.time(), tzinfo=event.zone)):
+        assert services.start_event(owner, event).status == EventStatus.IN_PROGRESS
+        assert services.complete_event(owner, event).status == EventStatus.COMPLETED
     with pytest.raises(TransitionRefused, match="A completed event cannot become cancelled"):
         services.cancel_event(owner, event)
 

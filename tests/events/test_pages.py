@@ -391,7 +391,7 @@ def test_move_export_email_and_close_through_the_pages(client):
     page = html(
         client.post(reverse("events:email", args=[event.slug]), {"subject": "Hello", "body": "See you."}, follow=True)
     )
-    assert "Message sent to 1 addresses." in page
+    assert "Message sent to 1 address." in page
     html(client.post(reverse("events:lifecycle", args=[event.slug, "close"]), follow=True))
     event.refresh_from_db()
     assert event.status == EventStatus.REGISTRATION_CLOSED

@@ -106,6 +106,8 @@ def divisions(request, slug: str):
             ),
             started=Round.objects.filter(division__event=event).exists(),
             unplaced=[e for e in entries if e.division_id is None],
+            # Only confirmed entries are placed: those still unpaid would be left out.
+            unpaid=Entry.objects.filter(event=event, status=EntryStatus.PENDING_PAYMENT).count(),
         )
     return render(request, "events/play/divisions.html", context)
 

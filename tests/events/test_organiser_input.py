@@ -1,0 +1,223 @@
+"""What organisers type: event form input that used to break pages, emails to entrants (filters, Reply-To,
+one-line subjects), the CSV export, waiving a fee, slugs; the director's warning about unpaid entrants."""
+
+import csv
+import io
+from datetime import date, datetime
+from decimal import Decimal
+from zoneinfo import ZoneInfo
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from events import services
+from events.models import Division, EntryStatus, Event
+from tests.events.factories import (
+    CategoryFactory,
+    FeeFactory,
+    fast_passwords,  # noqa: F401
+    make_organiser,
+    open_event,
+    player_with_account,
+)
+from tests.factories import AssociationFactory, PlayerFactory, UserFactory
+
+pytestmark = pytest.mark.django_db
+SGT = ZoneInfo("Asia/Singapore")
+
+FORM = {
+    "title": "Toa Payoh Rapid Cup 2027",
+    "kind": "tournament",
+    "starts_on": "2027-02-13",
+    "time_zone": "Asia/Singapore",
+    "number_of_games": "7",
+    "pairing_system": "koth",
+    "time_control_minutes": "25",
+    "registration_opens_at": "2027-01-01T09:00",
+    "registration_closes_at": "2027-02-06T23:59",
+    "payment_hold_hours": "72",
+    "offer_hold_hours": "48",
+    "max_group_size": "15",
+    "bye_spread": "50",
+    "forfeit_spread": "50",
+}
+
+
+def html(response) -> str:
+    assert response.status_code == 200, response.status_code
+    return response.content.decode()
+
+
+@pytest.fixture
+def organiser(client):
+    AssociationFactory()
+    user = make_organiser(email="org@example.org")
+    client.force_login(user)
+    return user
+
+
+def test_a_good_announcement_gets_its_year_in_the_slug_once(client, organiser):
+    response = client.post(reverse("events:create"), FORM)
+    assert response.status_code == 302
+    assert Event.objects.get().slug == "toa-payoh-rapid-cup-2027"
+    event = services.create_event(organiser, title="Toa Payoh Rapid Cup", starts_on=date(2027, 2, 13))
+    assert event.slug == "toa-payoh-rapid-cup-2027-2"
+
+
+@pytest.mark.parametrize(
+    "field, value, message",
+    [
+        ("registration_closes_at", "0001-01-01T00:00", "Enter a date between the years 2000 and 2100."),
+        ("registration_opens_at", "9999-12-31T23:59", "Enter a date between the years 2000 and 2100."),
+        ("starts_on", "0001-01-01", "Enter a date between the years 2000 and 2100."),
+        ("registration_closes_at", "2027-02-14T09:00", "Registration must close before the event starts."),
+        ("registration_opens_at", "2027-02-07T09:00", "Registration must open before it closes."),
+        ("number_of_games", "0", "greater than or equal to 1"),
+        ("number_of_games", "1099511627776", "less than or equal to 100"),
+        ("max_entrants", str(10**30), "less than or equal to 100000"),
+        ("offer_hold_hours", "1000000000", "less than or equal to 720"),
+        ("payment_hold_hours", "100000", "less than or equal to 720"),
+        ("title", "Rapid Cup\r\nBcc: everyone@example.org", "Write this on one line"),
+    ],
+)
+def test_input_that_used_to_break_pages_is_refused_on_the_form(client, organiser, field, value, message):
+    page = html(client.post(reverse("events:create"), {**FORM, field: value}))
+    assert message in page
+    assert not Event.objects.exists()
+    # Every page that lists events still answers.
+    assert client.get(reverse("events:mine")).status_code == 200
+
+
+def test_the_service_refuses_the_same_for_the_api_and_commands(organiser):
+    fields = dict(title="Cup", starts_on=date(2027, 2, 13), registration_closes_at=datetime(1, 1, 1, tzinfo=SGT))
+    with pytest.raises(services.EventError) as refusal:
+        services.create_event(organiser, **fields)
+    assert refusal.value.field == "registration_closes_at"
+    event = services.create_event(organiser, title="Cup", starts_on=date(2027, 2, 13))
+    for name, value in (("offer_hold_hours", 10**9), ("number_of_games", 0), ("title", "A\nB")):
+        with pytest.raises(services.EventError) as refusal:
+            services.update_event(organiser, event, **{name: value})
+        assert refusal.value.field == name
+    event.refresh_from_db()
+    assert event.offer_hold_hours == 48 and event.number_of_games == 5 and event.title == "Cup"
+
+
+def test_the_edit_page_refuses_a_bad_date_and_keeps_working(client, organiser):
+    client.post(reverse("events:create"), FORM)
+    event = Event.objects.get()
+    edit = reverse("events:edit", args=[event.slug])
+    page = html(client.post(edit, {**FORM, "registration_closes_at": "0001-01-01T00:00"}))
+    assert "Enter a date between the years 2000 and 2100." in page
+    assert client.get(edit).status_code == 200
+    assert client.get(reverse("events:manage", args=[event.slug])).status_code == 200
+
+
+# --- emails to entrants ----------------------------------------------------------------------------
+
+
+@pytest.fixture
+def entrants():
+    """Two categories: in Open one paid, one unpaid, one waiting (quota 2); in Junior one unpaid."""
+    event, open_, (fee,) = open_event(quota=2)
+    junior = CategoryFactory(event=event, name="Junior")
+    junior_fee = FeeFactory(category=junior, amount=Decimal("2.00"))
+    people = {}
+    for name in ("paid", "unpaid", "wait", "kid"):
+        user = UserFactory(email=f"{name}@example.org")
+        people[name] = PlayerFactory(user=user, email=user.email)
+    for name in ("paid", "unpaid", "wait"):
+        services.register_entry(people[name].user, event, category=open_, fee=fee)
+    services.register_entry(people["kid"].user, event, category=junior, fee=junior_fee)
+    paid = event.entries.get(player=people["paid"])
+    services.record_payment(event.owner, paid, amount="3.00", method="in_person")
+    mail.outbox = []
+    return event, open_, junior
+
+
+def sent_to(outbox) -> set[str]:
+    return {m.to[0] for m in outbox}
+
+
+def test_emails_go_to_the_chosen_entrants_with_replies_to_the_organiser(client, entrants, on_commit):
+    event, open_, junior = entrants
+    client.force_login(event.owner)
+    url = reverse("events:email", args=[event.slug])
+    with on_commit(execute=True):
+        page = html(
+            client.post(url, {"audience": "unpaid", "subject": "Please pay", "body": "By Friday."}, follow=True)
+        )
+    assert "Message sent to 2 addresses." in page
+    assert sent_to(mail.outbox) == {"unpaid@example.org", "kid@example.org"}
+    assert all(m.reply_to == [event.owner.email] and m.subject == "Please pay" for m in mail.outbox)
+    assert "By Friday." in mail.outbox[0].body
+
+    mail.outbox = []
+    with on_commit(execute=True):
+        client.post(url, {"audience": "unpaid", "category": open_.pk, "subject": "Pay", "body": "Now."})
+    assert sent_to(mail.outbox) == {"unpaid@example.org"}
+    mail.outbox = []
+    with on_commit(execute=True):
+        client.post(url, {"audience": "waiting", "subject": "Waiting", "body": "Soon."})
+    assert sent_to(mail.outbox) == {"wait@example.org"}
+
+
+def test_a_subject_on_two_lines_is_refused(client, entrants, on_commit):
+    event, *_ = entrants
+    client.force_login(event.owner)
+    with on_commit(execute=True):
+        page = html(
+            client.post(
+                reverse("events:email", args=[event.slug]),
+                {"subject": "Hello\r\nBcc: all@example.org", "body": "Hi."},
+            )
+        )
+    assert "Write the subject on one line." in page and mail.outbox == []
+
+
+def test_the_csv_does_not_let_a_name_become_a_formula(client):
+    event, category, (fee,) = open_event()
+    player = player_with_account(full_name='=HYPERLINK("http://evil.example","Click")', school="+1 School", phone="-5")
+    services.register_entry(player.user, event, category=category, fee=fee)
+    client.force_login(event.owner)
+    rows = list(csv.reader(io.StringIO(client.get(reverse("events:export", args=[event.slug])).content.decode())))
+    row = dict(zip(rows[0], rows[1], strict=True))
+    assert row["Name as on ID"] == '\'=HYPERLINK("http://evil.example","Click")'
+    assert row["School"] == "'+1 School" and row["Phone"] == "'-5"
+    assert row["Amount due"] == "3.00"
+
+
+# --- waiving a fee ---------------------------------------------------------------------------------
+
+
+def test_waiving_sets_the_balance_to_zero_with_its_own_words(client, on_commit):
+    event, category, (fee,) = open_event(fees=(Decimal("30.00"),))
+    player = player_with_account()
+    entry = services.register_entry(player.user, event, category=category, fee=fee)
+    mail.outbox = []
+    client.force_login(event.owner)
+    url = reverse("events:record_payment", args=[entry.pk])
+    with on_commit(execute=True):
+        page = html(client.post(url, {"method": "waived", "note": "Volunteer"}, follow=True))
+    assert "Payment recorded." in page
+    entry.refresh_from_db()
+    assert entry.status == EntryStatus.CONFIRMED and entry.balance == 0
+    assert entry.amount_paid == 0 and entry.amount_due == 0
+    (message,) = mail.outbox
+    assert message.subject == f"Entry fee waived: {event.title}"
+    assert "has waived the SGD 30.00 still due" in message.body and "recorded your payment" not in message.body
+    with pytest.raises(services.RegistrationError, match="Nothing is due"):
+        services.record_payment(event.owner, entry, method="waived")
+    with pytest.raises(services.RegistrationError, match="Enter the amount received"):
+        services.record_payment(event.owner, entry, method="in_person")
+
+
+# --- the director's warning ------------------------------------------------------------------------
+
+
+def test_the_divisions_page_warns_that_unpaid_entrants_will_be_left_out(client, entrants):
+    event, open_, _ = entrants
+    Division.objects.create(event=event, category=open_, name="Open")
+    client.force_login(event.owner)
+    page = html(client.get(reverse("events:play_divisions", args=[event.slug])))
+    assert "2 entries are not paid yet and will be left out" in page

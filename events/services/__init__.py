@@ -20,12 +20,20 @@ from .announcements import (
     update_event,
 )
 from .common import EventError, RegistrationError
-from .eligibility import categories_for, category_refusal
-from .entries import cancel_entry, leave_waitlist, move_entry, register_entry, withdraw_entry
+from .eligibility import categories_for, category_refusal, is_for_students
+from .entries import (
+    cancel_entry,
+    entry_for_link,
+    leave_waitlist,
+    move_entry,
+    register_entry,
+    withdraw_entry,
+    withdraw_entry_by_link,
+)
 from .export import entries_for_export
-from .groups import register_group, replace_group_student
+from .groups import group_total, names_change_refusal, register_group, replace_group_student
 from .notify import email_entrants
-from .payments import record_payment
+from .payments import PAYABLE_STATUSES, group_balances, record_group_payment, record_payment
 from .places import Places, places, player_ratings, waitlist_position
 from .status import refresh_status, registration_refusal, sync_event_statuses, sync_status
 from .waitinglist import (
@@ -37,6 +45,7 @@ from .waitinglist import (
 )
 
 __all__ = [
+    "PAYABLE_STATUSES",
     "CATEGORY_FIELDS",
     "EVENT_FIELDS",
     "EventError",
@@ -53,15 +62,21 @@ __all__ = [
     "delete_category",
     "email_entrants",
     "entries_for_export",
+    "entry_for_link",
     "expire_offers",
+    "group_balances",
+    "group_total",
+    "is_for_students",
     "lapse_unpaid_entries",
     "leave_waitlist",
     "move_entry",
+    "names_change_refusal",
     "offer_free_places",
     "open_registration",
     "places",
     "player_ratings",
     "publish_event",
+    "record_group_payment",
     "record_payment",
     "refresh_status",
     "register_entry",
@@ -77,4 +92,5 @@ __all__ = [
     "update_event",
     "waitlist_position",
     "withdraw_entry",
+    "withdraw_entry_by_link",
 ]

@@ -40,8 +40,6 @@ class EventsConfig(AppConfig):
     def account_page_context(self, request, player):
         from django.db.models import Q
 
-        from players.roles import is_organiser
-
         from .models import ACTIVE_ENTRY_STATUSES, Entry, Event
 
         entries = (
@@ -53,7 +51,8 @@ class EventsConfig(AppConfig):
         )
         from .play.views import my_division_context
 
-        managed = Event.objects.filter(owner=request.user).count() if is_organiser(request.user) else 0
+        # Events this person organises or directs (directors need the link to My events too).
+        managed = Event.objects.filter(Q(owner=request.user) | Q(directors=request.user)).distinct().count()
         return {
             "account_sections": ["events/_account_entries.html", "events/play/_my_division.html"],
             "my_event_entries": list(entries),

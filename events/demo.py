@@ -1,6 +1,6 @@
 """Demo events: the students' championship of the seed announcement, an open tournament, a club night, past events."""
 
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
@@ -148,8 +148,9 @@ def load(stdout) -> None:
     services.set_directors(organiser, students, [director])
     services.publish_event(organiser, students)
     pupils = list(Player.objects.exclude(school_level=SchoolLevel.NONE).order_by("member_number"))
+    pupils = [p for p in pupils if services.category_refusal(_level_category(p, primary, secondary), p) is None]
     for number, pupil in enumerate(pupils[:12]):
-        category = secondary if pupil.school_level == SchoolLevel.SECONDARY else primary
+        category = _level_category(pupil, primary, secondary)
         fees = list(category.fees.all())
         concession = number % 4 == 3
         entry = services.register_entry(
@@ -160,6 +161,7 @@ def load(stdout) -> None:
             concession_proof=f"PC{7000 + number}" if concession else "",
             accept_rules=True,
             player=pupil,
+            date_of_birth=pupil.date_of_birth,
         )
         if number % 3 != 2:
             services.record_payment(
@@ -183,6 +185,7 @@ def load(stdout) -> None:
         students=[
             {
                 "full_name": "Tan Wei Ling",
+                "date_of_birth": date(students.starts_on.year - 10, 4, 1),
                 "school": "Rulang Primary",
                 "phone": "9123 0001",
                 "category": primary,
@@ -190,6 +193,7 @@ def load(stdout) -> None:
             },
             {
                 "full_name": "Muhammad Irfan",
+                "date_of_birth": date(students.starts_on.year - 11, 5, 1),
                 "school": "Rulang Primary",
                 "phone": "9123 0002",
                 "category": primary,
@@ -250,7 +254,12 @@ def load(stdout) -> None:
     )
     for adult in adults:
         services.register_entry(
-            organiser, open_event, category=open_category, fee=open_category.fees.get(is_concession=False), player=adult
+            organiser,
+            open_event,
+            category=open_category,
+            fee=open_category.fees.get(is_concession=False),
+            player=adult,
+            date_of_birth=adult.date_of_birth,
         )
 
     # A club night announced but not yet open.
@@ -294,3 +303,7 @@ def load(stdout) -> None:
         services.start_event(organiser, past)
         services.complete_event(organiser, past)
     stdout.write("Created 5 demo events (the students' championship is open for entries).")
+
+
+def _level_category(pupil, primary, secondary):
+    return secondary if pupil.school_level == SchoolLevel.SECONDARY else primary

@@ -26,12 +26,20 @@ from .announcements import (
     update_event,
 )
 from .common import EventError, RegistrationError
-from .eligibility import categories_for, category_refusal
-from .entries import cancel_entry, leave_waitlist, move_entry, register_entry, withdraw_entry
+from .eligibility import categories_for, category_refusal, is_for_students
+from .entries import (
+    cancel_entry,
+    entry_for_link,
+    leave_waitlist,
+    move_entry,
+    register_entry,
+    withdraw_entry,
+    withdraw_entry_by_link,
+)
 from .export import entries_for_export
-from .groups import register_group, replace_group_student
+from .groups import group_total, register_group, replace_group_student
 from .notify import AUDIENCES, email_entrants
-from .payments import record_payment
+from .payments import PAYABLE_STATUSES, group_balances, record_group_payment, record_payment
 from .places import Places, places, player_ratings, waitlist_position
 from .status import (
     name_change_refusal,
@@ -52,6 +60,7 @@ from .waitinglist import (
 
 __all__ = [
     "AUDIENCES",
+    "PAYABLE_STATUSES",
     "CATEGORY_FIELDS",
     "EVENT_FIELDS",
     "EventError",
@@ -72,7 +81,11 @@ __all__ = [
     "delete_category",
     "email_entrants",
     "entries_for_export",
+    "entry_for_link",
     "expire_offers",
+    "group_balances",
+    "group_total",
+    "is_for_students",
     "lapse_unpaid_entries",
     "lapse_unpaid_now",
     "leave_waitlist",
@@ -84,6 +97,7 @@ __all__ = [
     "play_started",
     "player_ratings",
     "publish_event",
+    "record_group_payment",
     "record_payment",
     "refresh_status",
     "register_entry",
@@ -101,4 +115,5 @@ __all__ = [
     "waitlist_position",
     "withdrawal_refusal",
     "withdraw_entry",
+    "withdraw_entry_by_link",
 ]

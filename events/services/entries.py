@@ -1,6 +1,8 @@
 """Entering an event: one player at a time (first come, first served), withdrawing, cancelling, and the
 organiser moving an entry between categories."""
 
+import re
+import unicodedata
 from decimal import Decimal
 
 from django.db import transaction
@@ -10,14 +12,47 @@ from clubsite.status import move
 from players.models import Player
 from players.services import ensure_own_player
 
-from ..models import ACTIVE_ENTRY_STATUSES, Category, Entry, EntryStatus, Event, EventStatus, Fee
+from ..models import ACTIVE_ENTRY_STATUSES, Category, Entry, EntryStatus, Event, Fee
 from ..permissions import can_manage_event
 from .common import RegistrationError, lock_event, now, require_manager
-from .eligibility import category_refusal
-from .notify import mail_entry_received
+from .eligibility import refusal_for
+from .notify import mail_entered_for_you, mail_entry_received
 from .places import insert_entry, new_entry_status, place_entry, places, player_ratings
-from .status import open_event_for_entries, refresh_status, sync_status
+from .status import open_event_for_entries, refresh_status, sync_status, withdrawal_refusal
 from .waitinglist import offer_free_places, own_entry
+from .withdrawlink import read_token
+
+# A Singapore NRIC or FIN: S, T, F, G or M, seven digits, a check letter. Any run of seven digits
+# or more in a name is refused too. The profile keeps only the last four characters of an ID number
+# (players.services.validate_id_last4); an entry keeps none of it.
+WHOLE_ID_NUMBER = re.compile(r"(?<![A-Z0-9])[STFGM]\d{7}[A-Z](?![A-Z0-9])|\d{7,}")
+
+
+def _folded(text: str) -> str:
+    """Full-width and other compatibility forms folded, as players.services.validate_id_last4 does."""
+    text = unicodedata.normalize("NFKC", text or "").upper()
+    return "".join(str(unicodedata.decimal(ch)) if ch.isdecimal() else ch for ch in text)
+
+
+def looks_like_id_number(text: str, *, digits_only_allowed: bool = False) -> bool:
+    """Whether `text` holds a whole national ID number. A card number of digits only (a concession
+    card) is allowed where `digits_only_allowed`."""
+    folded = _folded(text)
+    for match in WHOLE_ID_NUMBER.finditer(folded):
+        if not (digits_only_allowed and match.group().isdigit()):
+            return True
+    return False
+
+
+def refuse_id_number(text: str, what: str, who: str = "", field: str = "") -> None:
+    """Refuses a whole ID number typed where a name or a card number belongs (never echoing it back)."""
+    if looks_like_id_number(text, digits_only_allowed=what != "name"):
+        lead = f"{who}: the {what}" if who else f"The {what}"
+        raise RegistrationError(
+            f"{lead} looks like a whole ID number. Never enter the whole ID number here"
+            + (": give the name as on the ID." if what == "name" else "."),
+            field=field or ("full_name" if what == "name" else "concession_proof"),
+        )
 
 
 def clean_choice(event: Event, category, fee, concession_proof: str, *, proof_needed: bool = True) -> tuple:
@@ -40,12 +75,35 @@ def clean_choice(event: Event, category, fee, concession_proof: str, *, proof_ne
     if fee is not None and fee.category_id != category.pk:
         raise RegistrationError(f"That fee is not offered in {category.name}.", field="fee")
     proof = (concession_proof or "").strip()
+    if proof:
+        refuse_id_number(proof, (fee.proof_label if fee and fee.proof_label else "concession proof"))
     if proof_needed and fee is not None and fee.is_concession and not proof:
         label = fee.proof_label or "proof of the concession"
         raise RegistrationError(f"The {fee.name} fee asks for the {label}.", field="concession_proof")
     if fee is not None and not fee.is_concession:
         proof = ""
     return category, fee, proof
+
+
+def prove_member_link(player: Player, date_of_birth, who: str) -> None:
+    """Entering an existing member for someone else needs more than the (public) member number: the
+    member's date of birth, as on their record."""
+    if not date_of_birth:
+        raise RegistrationError(
+            f"{who}: give member {player.member_number}'s date of birth as well as the number.", field="date_of_birth"
+        )
+    if player.date_of_birth is None or player.date_of_birth != date_of_birth:
+        raise RegistrationError(
+            f"{who}: the date of birth does not match member {player.member_number}'s record. "
+            "Check both with the student (a member can see them in My account).",
+            field="date_of_birth",
+        )
+
+
+def entrant_name(actor) -> str:
+    """How an email names the person who made an entry."""
+    player = Player.objects.filter(user=actor).first()
+    return (player.full_name if player else "") or actor.get_full_name() or "Another member"
 
 
 def check_rules(event: Event, accept_rules: bool) -> None:
@@ -62,13 +120,21 @@ def register_entry(
     concession_proof: str = "",
     accept_rules: bool = False,
     player: Player | None = None,
+    date_of_birth=None,
     phone: str = "",
+    play_up: bool = False,
 ) -> Entry:
-    """A logged-in player enters an event (organisers may enter someone else). First come, first served."""
+    """A logged-in player enters an event. First come, first served.
+
+    An organiser may enter someone else, giving the member's date of birth as well as the number;
+    the member is told at once by email, with a link to withdraw. `play_up`: a rated player asks to
+    play in a higher division than their rating gives."""
     if not (actor and actor.is_authenticated):
         raise PermissionDenied("Log in to enter.")
-    if player is not None and player.user_id != actor.id and not can_manage_event(actor, event):
-        raise PermissionDenied("You can only enter yourself; a teacher or parent uses the group entry form.")
+    if player is not None and player.user_id != actor.id:
+        if not can_manage_event(actor, event):
+            raise PermissionDenied("You can only enter yourself; a teacher or parent uses the group entry form.")
+        prove_member_link(player, date_of_birth, str(player))
     refresh_status(event)  # a passed closing date is recorded even when this entry is refused
     with transaction.atomic():
         if player is None:
@@ -83,10 +149,17 @@ def register_entry(
             raise RegistrationError(
                 f"{who} already entered this event ({existing.get_status_display().lower()}).", field="category"
             )
-        rating = player_ratings(event, [player.pk]).get(player.pk)
-        refusal = category_refusal(category, player, rating=rating, for_self=for_self)
+        refusal = refusal_for(category, player, for_self=for_self)
         if refusal:
             raise RegistrationError(refusal, field="category")
+        rating = player_ratings(event, [player.pk]).get(player.pk)
+        if play_up and not for_self:
+            raise RegistrationError("Only the player can ask to play up.", field="play_up")
+        if play_up and rating is None:
+            raise RegistrationError(
+                "Only a rated player can ask to play in a higher division; the director places unrated players.",
+                field="play_up",
+            )
         offer_free_places(event)
         moment = now()
         amount = fee.amount if fee else Decimal("0")
@@ -105,7 +178,13 @@ def register_entry(
         )
         place_entry(entry, new_entry_status(event, category, places(event), amount), moment)
         insert_entry(entry)
+        if play_up:
+            from ..play.services.seating import request_play_up
+
+            request_play_up(actor, entry)
         mail_entry_received(entry)
+        if not for_self:
+            mail_entered_for_you(entry, entrant_name(actor))
     return entry
 
 
@@ -126,17 +205,39 @@ def cancel_entry(actor, entry: Entry) -> Entry:
     return _end_entry(actor, entry, EntryStatus.CANCELLED, managers_only=True)
 
 
-def _end_entry(actor, entry: Entry, status: str, *, managers_only: bool) -> Entry:
+def withdraw_entry_by_link(token: str) -> Entry:
+    """A member entered by someone else withdraws from the emailed link (no log-in: the signed token
+    names the entry and the member). A freed place goes to the waiting list."""
+    found = read_token(token)
+    entry = Entry.objects.filter(pk=found[0], player_id=found[1]).first() if found else None
+    if entry is None:
+        raise RegistrationError("This withdrawal link is not valid (or has expired). Log in to see your entries.")
+    return _end_entry(None, entry, EntryStatus.WITHDRAWN, managers_only=False, by_link=True)
+
+
+def entry_for_link(token: str) -> Entry | None:
+    """The entry a withdrawal link names, for the page that shows it before the click."""
+    found = read_token(token)
+    if not found:
+        return None
+    return Entry.objects.select_related("event", "player", "category").filter(pk=found[0], player_id=found[1]).first()
+
+
+def _end_entry(actor, entry: Entry, status: str, *, managers_only: bool, by_link: bool = False) -> Entry:
     with transaction.atomic():
         event = sync_status(lock_event(entry.event_id))
         if managers_only:
             require_manager(actor, event, "cancel entries")
-        entry = own_entry(actor, entry.pk)
+        if by_link:
+            entry = Entry.objects.select_for_update(of=("self",)).select_related("player", "group").get(pk=entry.pk)
+        else:
+            entry = own_entry(actor, entry.pk)
         entry.event = event
         if status not in Entry.TRANSITIONS[entry.status]:
             raise RegistrationError(f"This entry is already {entry.get_status_display().lower()}.")
-        if event.status in (EventStatus.IN_PROGRESS, EventStatus.COMPLETED) and not can_manage_event(actor, event):
-            raise RegistrationError("The event has started: ask the tournament director.")
+        refusal = withdrawal_refusal(event)
+        if refusal and (by_link or not can_manage_event(actor, event)):
+            raise RegistrationError(refusal)
         freed = entry.holds_place
         move(entry, status)
         entry.ended_at = now()
@@ -163,6 +264,10 @@ def move_entry(actor, entry: Entry, category, fee=None) -> Entry:
         category, fee, _ = clean_choice(event, category, fee, entry.concession_proof, proof_needed=False)
         if category.pk == entry.category_id and fee == entry.fee:
             return entry
+        if category.pk != entry.category_id:
+            refusal = refusal_for(category, entry.player, for_self=False)
+            if refusal:
+                raise RegistrationError(f"{entry.player.full_name}: {refusal}", field="category")
         if entry.holds_place and category.pk != entry.category_id:
             if not places(event).release(entry.category_id).has_room(event, category):
                 raise RegistrationError(f"{category.name} has no place left.", field="category")

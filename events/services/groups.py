@@ -1,6 +1,7 @@
 """Group entries: a teacher, parent or guardian enters several students at once, and may change a
 student's name before the closing date."""
 
+import unicodedata
 from collections import Counter
 from decimal import Decimal
 
@@ -10,13 +11,14 @@ from clubsite.errors import PermissionDenied
 from players.models import Player, SchoolLevel
 from players.services import create_player
 
-from ..models import ACTIVE_ENTRY_STATUSES, Category, Entry, EntryStatus, Event, EventStatus, GroupEntry
+from ..models import ACTIVE_ENTRY_STATUSES, Category, Entry, EntryStatus, Event, GroupEntry
 from ..permissions import can_manage_event
-from .common import RegistrationError, local_text, lock_event, mail_after_commit, now, site_url
-from .eligibility import category_refusal, declared_level
-from .entries import check_rules, clean_choice
-from .places import insert_entry, new_entry_status, place_entry, places, player_ratings
-from .status import open_event_for_entries, refresh_status, sync_status
+from .common import RegistrationError, lock_event, mail_after_commit, now, site_url
+from .eligibility import declared_level, refusal_for
+from .entries import check_rules, clean_choice, prove_member_link, refuse_id_number
+from .notify import mail_entered_for_you
+from .places import insert_entry, new_entry_status, place_entry, places
+from .status import name_change_refusal, open_event_for_entries, refresh_status, sync_status
 from .waitinglist import offer_free_places
 
 
@@ -31,8 +33,11 @@ def register_group(
     """A teacher, parent or guardian enters several students; each becomes an entry of its own.
 
     `contact`: role, contact_name, school, address, phone, email.
-    Each student: full_name, school, phone, member_number (links an existing player; blank makes a
-    new one), category, fee, concession_proof, date_of_birth. All are entered, or none.
+    Each student: full_name, school, phone, member_number (links an existing player, proved by the
+    member's date_of_birth; blank makes a new one), category, fee, concession_proof, date_of_birth,
+    and optionally `row` (how refusals name the student, e.g. "Row 3"). All are entered, or none.
+    The school is given once in `contact` and used for every student without one of their own.
+    Members entered this way are told at once by email, with a link to withdraw.
     """
     if not (actor and actor.is_authenticated):
         raise PermissionDenied("Log in to enter a group.")
@@ -75,30 +80,34 @@ def register_group(
         current = places(event)
         entries = []
         for index, student in enumerate(students, start=1):
+            label = student.get("row") or f"Student {index}"
+            refuse_id_number(student.get("full_name") or "", "name", label, "students")
+        _refuse_same_child_twice(students)
+        members = []
+        for index, student in enumerate(students, start=1):
             name = (student.get("full_name") or "").strip()
-            prefix = f"Student {index} ({name})" if name else f"Student {index}"
+            label = student.get("row") or f"Student {index}"
+            prefix = f"{label} ({name})" if name else label
             try:
                 category, fee, proof = clean_choice(
                     event, student.get("category"), student.get("fee"), student.get("concession_proof", "")
                 )
             except RegistrationError as refusal:
                 raise RegistrationError(f"{prefix}: {refusal.message}", field="students") from None
+            student = {**student, "school": (student.get("school") or "").strip() or group.school}
             player = _student_player(event, category, student, prefix)
+            prefix = f"{label} ({player.full_name})"
             if Entry.objects.filter(event=event, player=player, status__in=ACTIVE_ENTRY_STATUSES).exists():
-                raise RegistrationError(
-                    f"Student {index} ({player.full_name}) has already entered this event.", field="students"
-                )
-            rating = player_ratings(event, [player.pk]).get(player.pk)
-            refusal = category_refusal(
+                raise RegistrationError(f"{prefix} has already entered this event.", field="students")
+            refusal = refusal_for(
                 category,
                 player,
                 school_level=declared_level(category, player),
                 date_of_birth=student.get("date_of_birth"),
-                rating=rating,
                 for_self=False,
             )
             if refusal:
-                raise RegistrationError(f"Student {index} ({player.full_name}): {refusal}", field="students")
+                raise RegistrationError(f"{prefix}: {refusal}", field="students")
             amount = fee.amount if fee else Decimal("0")
             entry = Entry(
                 event=event,
@@ -120,25 +129,69 @@ def register_group(
                 current = current.take(category)
             insert_entry(entry)
             entries.append(entry)
+            if str(student.get("member_number") or "").strip():
+                members.append(entry)
         mail_after_commit(
             "events/email/group_received.txt",
             f"Entries received: {event.title}",
             [group.email],
-            {"event": event, "group": group, "entries": entries, "url": site_url(event.get_absolute_url())},
+            {
+                "event": event,
+                "group": group,
+                "entries": entries,
+                "total": group_total(entries),
+                "url": site_url(event.get_absolute_url()),
+            },
         )
+        for entry in members:
+            mail_entered_for_you(entry, f"{group.contact_name} ({group.get_role_display().lower()})")
     return group
+
+
+def group_total(entries) -> Decimal:
+    """What a group owes in all: the sum of its entries' fees (entries on the waiting list owe nothing yet)."""
+    return sum((e.amount_due for e in entries if e.status != EntryStatus.WAITLISTED), Decimal("0"))
+
+
+def _same_child_key(student: dict):
+    name = unicodedata.normalize("NFKC", student.get("full_name") or "").casefold()
+    return (" ".join(name.split()), student.get("date_of_birth"))
+
+
+def _refuse_same_child_twice(students: list[dict]) -> None:
+    """The same new child (same name and date of birth) twice in one group is a typing slip, not two entries."""
+    seen = {}
+    for index, student in enumerate(students, start=1):
+        if str(student.get("member_number") or "").strip():
+            continue
+        key = _same_child_key(student)
+        if not key[0]:
+            continue
+        label = student.get("row") or f"Student {index}"
+        if key in seen:
+            raise RegistrationError(
+                f"{label} ({student['full_name'].strip()}) is the same child as {seen[key]}: "
+                "same name and date of birth. Remove one of them.",
+                field="students",
+            )
+        seen[key] = label
 
 
 def _student_player(event: Event, category: Category, student: dict, prefix: str) -> Player:
     number = str(student.get("member_number") or "").strip()
     if number:
         try:
-            return Player.objects.get(member_number=int(number))
+            player = Player.objects.get(member_number=int(number))
         except (ValueError, Player.DoesNotExist):
             raise RegistrationError(
                 f"{prefix}: there is no member with number {number}. Leave it blank for a new player.",
                 field="students",
             ) from None
+        try:
+            prove_member_link(player, student.get("date_of_birth"), prefix)
+        except RegistrationError as refusal:
+            raise RegistrationError(refusal.message, field="students") from None
+        return player
     name = (student.get("full_name") or "").strip()
     if not name:
         raise RegistrationError(f"{prefix}: enter the name as on the ID.", field="students")
@@ -152,8 +205,39 @@ def _student_player(event: Event, category: Category, student: dict, prefix: str
     )
 
 
-def replace_group_student(actor, entry: Entry, *, full_name: str, school: str = "", phone: str = "", member_number=""):
-    """Puts another student in a group entry's place; allowed until the closing date."""
+def _made_for_this_entry(player: Player, entry: Entry) -> bool:
+    """A record the group entry itself created (no account, no member number given, nothing else
+    attached): changing the student's name can update it instead of leaving it behind."""
+    return (
+        player.user_id is None
+        and entry.group_id is not None
+        and player.created_at >= entry.group.created_at
+        and not player.entries.exclude(pk=entry.pk).exists()
+        and not player.seats.exists()
+        and not player.games_as_a.exists()
+        and not player.games_as_b.exists()
+        and not player.memberships.exists()
+        and not player.claims.exists()
+        and not player.ratings.exists()
+        and not player.rating_changes.exists()
+    )
+
+
+def replace_group_student(
+    actor,
+    entry: Entry,
+    *,
+    full_name: str,
+    school: str = "",
+    phone: str = "",
+    member_number="",
+    date_of_birth=None,
+):
+    """Puts another student in a group entry's place; allowed until the closing date.
+
+    A new child takes over the record the group entry made for the student replaced (when nothing else
+    uses it); an existing member needs their date of birth as well as the number, and is told by email.
+    """
     with transaction.atomic():
         event = sync_status(lock_event(entry.event_id))
         entry = (
@@ -163,28 +247,66 @@ def replace_group_student(actor, entry: Entry, *, full_name: str, school: str = 
             raise RegistrationError("Only an entry made in a group can have its name changed.")
         if not (entry.group.submitted_by_id == actor.id or can_manage_event(actor, event)):
             raise PermissionDenied("Only the person who sent the group entry can change its names.")
-        closes = event.registration_closes_at
-        if event.status not in (EventStatus.REGISTRATION_OPEN, EventStatus.PUBLISHED) or (closes and now() >= closes):
-            raise RegistrationError(
-                f"Names can only be changed before the closing date ({local_text(event, closes)}).", field="full_name"
-            )
+        refusal = name_change_refusal(event)
+        if refusal:
+            raise RegistrationError(refusal, field="full_name")
         if not entry.is_active:
             raise RegistrationError("This entry is no longer active.")
         entry.category.event = event
-        student = {"full_name": full_name, "school": school, "phone": phone, "member_number": member_number}
-        player = _student_player(event, entry.category, student, "The new student")
-        if player.pk == entry.player_id:
-            return entry
-        if Entry.objects.filter(event=event, player=player, status__in=ACTIVE_ENTRY_STATUSES).exists():
-            raise RegistrationError(f"{player.full_name} has already entered this event.", field="full_name")
-        rating = player_ratings(event, [player.pk]).get(player.pk)
-        refusal = category_refusal(
-            entry.category, player, school_level=declared_level(entry.category, player), rating=rating, for_self=False
+        refuse_id_number(full_name or "", "name")
+        school = (school or "").strip() or entry.school
+        student = {
+            "full_name": full_name,
+            "school": school,
+            "phone": phone,
+            "member_number": member_number,
+            "date_of_birth": date_of_birth,
+        }
+        old = entry.player
+        number = str(member_number or "").strip()
+        reuse = not number and _made_for_this_entry(old, entry)
+        if reuse:
+            player = _update_new_student(old, entry.category, student)
+        else:
+            try:
+                player = _student_player(event, entry.category, student, "The new student")
+            except RegistrationError as refusal:
+                raise RegistrationError(refusal.message, field="full_name") from None
+            if player.pk == entry.player_id:
+                return entry
+            if Entry.objects.filter(event=event, player=player, status__in=ACTIVE_ENTRY_STATUSES).exists():
+                raise RegistrationError(f"{player.full_name} has already entered this event.", field="full_name")
+        refusal = refusal_for(
+            entry.category,
+            player,
+            school_level=declared_level(entry.category, player),
+            date_of_birth=date_of_birth,
+            for_self=False,
         )
         if refusal:
             raise RegistrationError(refusal, field="full_name")
         entry.player = player
-        entry.school = school.strip() or entry.school
-        entry.phone = phone.strip()
+        entry.school = school
+        entry.phone = (phone or "").strip()
         entry.save(update_fields=["player", "school", "phone"])
+        if not reuse and _made_for_this_entry(old, entry):
+            old.delete()  # nothing else uses it: no orphan left behind
+        if number:
+            mail_entered_for_you(entry, f"{entry.group.contact_name} ({entry.group.get_role_display().lower()})")
     return entry
+
+
+def _update_new_student(player: Player, category: Category, student: dict) -> Player:
+    """The record made for the student replaced becomes the new child's (a new name, same record)."""
+    name = (student.get("full_name") or "").strip()
+    if not name:
+        raise RegistrationError("Enter the name as on the ID.", field="full_name")
+    player.full_name = name
+    player.display_name = ""
+    player.school = student.get("school") or player.school
+    player.phone = (student.get("phone") or "").strip()
+    player.date_of_birth = student.get("date_of_birth")
+    if category.school_level in (SchoolLevel.PRIMARY, SchoolLevel.SECONDARY):
+        player.school_level = category.school_level
+    player.save(update_fields=["full_name", "display_name", "school", "phone", "date_of_birth", "school_level"])
+    return player

@@ -1,4 +1,5 @@
-"""Money received for an entry, recorded by the organiser; a fully paid entry is confirmed."""
+"""Money received for an entry (or one payment for a whole group), recorded by the organiser; a fully
+paid entry is confirmed."""
 
 from decimal import Decimal, InvalidOperation
 
@@ -6,8 +7,8 @@ from django.db import transaction
 
 from clubsite.status import move
 
-from ..models import Entry, EntryStatus, Payment, PaymentMethod
-from .common import RegistrationError, lock_event, now, require_manager
+from ..models import Entry, EntryStatus, GroupEntry, Payment, PaymentMethod
+from .common import RegistrationError, lock_event, mail_after_commit, now, require_manager, site_url
 from .notify import mail_entry
 from .status import sync_status
 
@@ -106,3 +107,83 @@ def waive_fee(actor, entry: Entry, *, note: str = "") -> Payment:
         entry.save(update_fields=fields)
         mail_entry(entry, "fee_waived", f"Entry fee waived: {event.title}", {"waived": waived})
     return payment
+
+
+PAYABLE_STATUSES = (EntryStatus.PENDING_PAYMENT, EntryStatus.CONFIRMED, EntryStatus.OFFERED)
+
+
+def group_balances(group: GroupEntry) -> list[Entry]:
+    """The group's entries in the order they were entered (the order a group payment settles them)."""
+    return list(group.entries.select_related("player", "category", "fee").order_by("accepted_at", "pk"))
+
+
+def record_group_payment(
+    actor, group: GroupEntry, *, amount, method: str, reference: str = "", note: str = ""
+) -> list[Payment]:
+    """One payment (one cheque) for a whole group entry, split across its entries in the order they were
+    entered: each is paid in full before the next gets anything; fully paid entries are confirmed.
+    All or nothing. Entries on the waiting list, or ended, get none of it."""
+    amount = _amount(amount)
+    with transaction.atomic():
+        event = sync_status(lock_event(group.event_id))
+        require_manager(actor, event, "record payments")
+        if amount <= 0:
+            raise RegistrationError("The amount must be more than zero.", field="amount")
+        if method not in PaymentMethod.values:
+            raise RegistrationError("Choose how it was paid.", field="method")
+        if method == PaymentMethod.CHEQUE and not reference.strip():
+            raise RegistrationError("Enter the cheque number as the reference.", field="reference")
+        entries = list(
+            Entry.objects.select_for_update(of=("self",))
+            .select_related("player", "category")
+            .filter(group=group, status__in=PAYABLE_STATUSES)
+            .order_by("accepted_at", "pk")
+        )
+        due = sum((e.balance for e in entries), Decimal("0"))
+        if due <= 0:
+            raise RegistrationError("Nothing is due on this group's entries.", field="amount")
+        if amount > due:
+            raise RegistrationError(f"That is more than the {due} still due on this group's entries.", field="amount")
+        moment = now()
+        left = amount
+        payments = []
+        for entry in entries:
+            share = min(left, entry.balance)
+            if share <= 0:
+                continue
+            payments.append(
+                Payment.objects.create(
+                    entry=entry,
+                    amount=share,
+                    method=method,
+                    reference=reference.strip(),
+                    note=(note.strip() or f"Part of one payment of {amount} for the group")[:200],
+                    recorded_by=actor,
+                    recorded_at=moment,
+                )
+            )
+            entry.amount_paid += share
+            fields = ["amount_paid"]
+            if entry.status == EntryStatus.PENDING_PAYMENT and entry.balance <= 0:
+                move(entry, EntryStatus.CONFIRMED)
+                entry.confirmed_at = moment
+                fields += ["status", "confirmed_at"]
+            entry.save(update_fields=fields)
+            left -= share
+            if left <= 0:
+                break
+        mail_after_commit(
+            "events/email/group_payment.txt",
+            f"Payment received: {event.title}",
+            [group.email],
+            {
+                "event": event,
+                "group": group,
+                "amount": amount,
+                "method": PaymentMethod(method).label,
+                "reference": reference.strip(),
+                "entries": group_balances(group),
+                "url": site_url(event.get_absolute_url()),
+            },
+        )
+    return payments

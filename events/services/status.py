@@ -143,14 +143,20 @@ def withdrawal_refusal(event: Event) -> str | None:
 
 
 def name_change_refusal(event: Event) -> str | None:
-    """Why a group entry's names can no longer be changed (the closing date has passed), or None.
+    """Why a group entry's names can no longer be changed (registration has closed), or None.
 
     The one rule the pages (whether to offer the link) and the service share."""
     closes = event.registration_closes_at
-    if event.status not in (EventStatus.REGISTRATION_OPEN, EventStatus.PUBLISHED) or (closes and now() >= closes):
-        if closes:
-            return f"Names can only be changed before the closing date ({local_text(event, closes)})."
-        return "Names can no longer be changed."
+    if event.status == EventStatus.REGISTRATION_CLOSED or (closes and now() >= closes):
+        closed_at = event.registration_closed_at or closes
+        if closed_at and (closes is None or closed_at < closes):
+            return (
+                f"Registration is closed: the organiser closed it on {local_text(event, closed_at)}, "
+                "so names can no longer be changed."
+            )
+        return f"Registration closed on {local_text(event, closed_at)}: names can no longer be changed."
+    if event.status not in (EventStatus.REGISTRATION_OPEN, EventStatus.PUBLISHED):
+        return f"Names can no longer be changed: the event is {event.get_status_display().lower()}."
     return None
 
 

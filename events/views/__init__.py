@@ -8,10 +8,12 @@ from .entering import (
     accept_offer,
     enter,
     enter_group,
+    group_entry,
     leave_waitlist,
     my_entries,
     replace_student,
     withdraw,
+    withdraw_by_link,
 )
 from .organiser import (
     cancel_entry,
@@ -41,6 +43,7 @@ __all__ = [
     "email_entrants",
     "enter",
     "enter_group",
+    "group_entry",
     "event_detail",
     "event_ics",
     "event_list",
@@ -55,4 +58,5 @@ __all__ = [
     "record_payment",
     "replace_student",
     "withdraw",
+    "withdraw_by_link",
 ]

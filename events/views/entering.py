@@ -2,7 +2,7 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
+from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -13,29 +13,57 @@ from players.roles import player_of
 
 from .. import services
 from ..forms import (
+    ClassListForm,
     EntryForm,
     GroupContactForm,
+    GroupPaymentForm,
     ReplaceStudentForm,
     option_choices,
     parse_option,
     student_formset,
 )
-from ..models import (
-    Entry,
-    EntryStatus,
-)
+from ..models import Entry, EntryStatus, GroupEntry
 from ..permissions import can_manage_event
 from .common import _categories, _event_for
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def _full_categories(event, categories) -> list[tuple]:
+    """Categories with no place left, each with the waiting-list position a new entry would take."""
+    if services.registration_refusal(event):
+        return []
+    current = services.places(event)
+    waiting = dict(
+        Entry.objects.filter(event=event, status=EntryStatus.WAITLISTED)
+        .values_list("category")
+        .annotate(n=Count("pk"))
+        .order_by()
+    )
+    return [(c, waiting.get(c.pk, 0) + 1) for c in categories if not current.has_room(event, c)]
+
+
+def _entry_context(event, categories) -> dict:
+    return {
+        "event": event,
+        "registration_refusal": services.registration_refusal(event),
+        "full": _full_categories(event, categories),
+        "for_students": services.is_for_students(event),
+    }
 
 
 @login_required
 def enter(request, slug: str):
     event = _event_for(request, slug)
+    services.refresh_status(event)
     categories = _categories(event)
     player = player_of(request.user)
     eligibility = services.categories_for(event, player) if player else [(c, None) for c in categories]
     eligible = [c for c, reason in eligibility if reason is None]
-    form = EntryForm(request.POST or None, categories=eligible, event=event)
+    rated = bool(player and services.player_ratings(event, [player.pk]).get(player.pk))
+    form = EntryForm(request.POST or None, categories=eligible, event=event, rated=rated)
     if request.method == "POST" and form.is_valid():
         category, fee = parse_option(form.cleaned_data["option"])
         entry = run_service(
@@ -48,6 +76,7 @@ def enter(request, slug: str):
                 concession_proof=form.cleaned_data["concession_proof"],
                 accept_rules=form.cleaned_data.get("accept_rules", False),
                 phone=form.cleaned_data["phone"],
+                play_up=form.cleaned_data.get("play_up", False),
             ),
             form=form,
         )
@@ -65,10 +94,9 @@ def enter(request, slug: str):
                 messages.success(request, "Your entry is confirmed.")
             return redirect("events:my_entries")
     context = {
-        "event": event,
+        **_entry_context(event, categories),
         "form": form,
         "ineligible": [(c, reason) for c, reason in eligibility if reason],
-        "registration_refusal": services.registration_refusal(event),
     }
     return render(request, "events/enter.html", context)
 
@@ -76,19 +104,21 @@ def enter(request, slug: str):
 @login_required
 def enter_group(request, slug: str):
     event = _event_for(request, slug)
+    services.refresh_status(event)
     categories = _categories(event)
     choices = option_choices(categories)
     contact = GroupContactForm(request.POST or None, event=event, initial=_contact_initial(request.user))
     students = student_formset(event, choices, request.POST or None)
+    class_list = ClassListForm(request.POST or None, request.FILES or None, categories=categories)
     error = None
-    if request.method == "POST" and contact.is_valid() and students.is_valid():
+    if request.method == "POST" and contact.is_valid() and students.is_valid() and class_list.is_valid():
         data = contact.cleaned_data
         try:
             group = services.register_group(
                 request.user,
                 event,
                 contact=data,
-                students=students.student_rows(),
+                students=students.student_rows() + class_list.cleaned_data["rows"],
                 accept_rules=data.get("accept_rules", False),
             )
         except ServiceError as refusal:
@@ -99,15 +129,15 @@ def enter_group(request, slug: str):
         else:
             entries = list(group.entries.all())
             waiting = sum(1 for e in entries if e.status == EntryStatus.WAITLISTED)
-            note = f" {waiting} of them are on the waiting list." if waiting else ""
-            messages.success(request, f"{len(entries)} students entered.{note}")
-            return redirect("events:my_entries")
+            note = f" {waiting} of them {'is' if waiting == 1 else 'are'} on the waiting list." if waiting else ""
+            messages.success(request, f"{_plural(len(entries), 'student')} entered.{note}")
+            return redirect("events:group_entry", group.pk)
     context = {
-        "event": event,
+        **_entry_context(event, categories),
         "contact": contact,
         "students": students,
+        "class_list": class_list,
         "error": error,
-        "registration_refusal": services.registration_refusal(event),
     }
     return render(request, "events/enter_group.html", context)
 
@@ -121,6 +151,42 @@ def _contact_initial(user) -> dict:
 
 
 @login_required
+def group_entry(request, pk: int):
+    """A group entry student by student, with what each owes and the group's total; the organiser
+    records one payment for the whole group here."""
+    group = get_object_or_404(GroupEntry.objects.select_related("event"), pk=pk)
+    event = group.event
+    manager = can_manage_event(request.user, event)
+    if not (manager or group.submitted_by_id == request.user.id):
+        raise Http404("No such group entry")
+    form = None
+    if manager:
+        due = sum((e.balance for e in group.entries.filter(status__in=services.PAYABLE_STATUSES)), 0)
+        form = GroupPaymentForm(request.POST or None, initial={"amount": due, "method": "cheque"})
+        if request.method == "POST" and form.is_valid():
+            if run_service(
+                request,
+                lambda: services.record_group_payment(request.user, group, **form.cleaned_data),
+                form=form,
+                success="Payment recorded for the group.",
+            ):
+                return redirect("events:group_entry", group.pk)
+    entries = services.group_balances(group)
+    holding = [e for e in entries if e.status != EntryStatus.WAITLISTED and e.is_active]
+    context = {
+        "group": group,
+        "event": event,
+        "entries": entries,
+        "total": services.group_total(holding),
+        "paid": sum((e.amount_paid for e in holding), 0),
+        "balance": sum((e.balance for e in holding), 0),
+        "form": form,
+        "manager": manager,
+    }
+    return render(request, "events/group_entry.html", context)
+
+
+@login_required
 def my_entries(request):
     entries = list(
         Entry.objects.filter(Q(player__user=request.user) | Q(group__submitted_by=request.user))
@@ -129,6 +195,9 @@ def my_entries(request):
     )
     for entry in entries:
         entry.position = services.waitlist_position(entry) if entry.status == EntryStatus.WAITLISTED else None
+        # Offer only what would succeed: the same rules the services apply.
+        entry.withdraw_refusal = services.withdrawal_refusal(entry.event)
+        entry.name_change_refusal = services.name_change_refusal(entry.event)
     return render(request, "events/my_entries.html", {"entries": entries})
 
 
@@ -156,6 +225,19 @@ def leave_waitlist(request, pk: int):
     return _entry_action(request, pk, services.leave_waitlist, "You have left the waiting list.")
 
 
+def withdraw_by_link(request, token: str):
+    """The emailed link for a member someone else entered: shows the entry, one button withdraws it.
+    No log-in: the signed token is the proof. Opening the link changes nothing (mail scanners open links)."""
+    entry = services.entry_for_link(token)
+    done = False
+    if request.method == "POST":
+        withdrawn = run_service(request, lambda: services.withdraw_entry_by_link(token))
+        if withdrawn:
+            entry, done = withdrawn, True
+    context = {"entry": entry, "event": entry.event if entry else None, "done": done, "token": token}
+    return render(request, "events/withdraw_by_link.html", context, status=200 if entry else 404)
+
+
 @login_required
 def replace_student(request, pk: int):
     entry = get_object_or_404(Entry.objects.select_related("event", "player", "group", "category"), pk=pk)
@@ -163,8 +245,10 @@ def replace_student(request, pk: int):
         entry.group.submitted_by_id == request.user.id or can_manage_event(request.user, entry.event)
     ):
         raise Http404("No such group entry")
+    services.refresh_status(entry.event)
+    refusal = services.name_change_refusal(entry.event)
     form = ReplaceStudentForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and not refusal and form.is_valid():
         if run_service(
             request,
             lambda: services.replace_group_student(request.user, entry, **form.cleaned_data),
@@ -172,4 +256,5 @@ def replace_student(request, pk: int):
             success="The name is changed.",
         ):
             return redirect("events:my_entries")
-    return render(request, "events/replace_student.html", {"entry": entry, "event": entry.event, "form": form})
+    context = {"entry": entry, "event": entry.event, "form": form, "refusal": refusal}
+    return render(request, "events/replace_student.html", context)

@@ -17,6 +17,7 @@ from ..models import (
     PLACE_HOLDING_STATUSES,
     Entry,
     EntryStatus,
+    PaymentMethod,
 )
 from ..permissions import can_manage_event
 from .common import ENTRIES_PAGE_SIZE, PAGE_SIZE, _categories, _event_for, _public_events
@@ -119,14 +120,13 @@ def event_detail(request, slug: str):
         "registration_refusal": refusal,
         "can_manage": manager,
         "has_rating_report": event.rated_on.exists(),
+        "for_students": services.is_for_students(event),
         "payment_methods": [label for value, label in _method_labels() if value in (event.payment_methods or [])],
     }
     return render(request, "events/event_detail.html", context)
 
 
 def _method_labels():
-    from ..models import PaymentMethod
-
     return PaymentMethod.choices
 
 

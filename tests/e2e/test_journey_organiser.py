@@ -2,7 +2,7 @@
 records their payments, closes registration and assigns divisions by rating."""
 
 import re
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 from django.core import mail
@@ -27,7 +27,8 @@ def test_organiser_publishes_teacher_enters_organiser_takes_payments_and_assigns
         ("Ben Goh", SchoolLevel.PRIMARY, 1100),
         ("Chloe Lim", SchoolLevel.SECONDARY, 1000),
     ):
-        _, students[name] = member(name, school_level=level, school="Yuhua School")
+        born = date(timezone.localdate().year - (10 if level == SchoolLevel.PRIMARY else 14), 3, 1)
+        _, students[name] = member(name, school_level=level, school="Yuhua School", date_of_birth=born)
         seed(ratings, students[name], rating, games=30)
     organiser, _ = member("Oliver Organiser", organiser=True, player=False)
     teacher, _ = member("Tan Mei Ling", player=False)
@@ -108,6 +109,7 @@ def test_organiser_publishes_teacher_enters_organiser_takes_payments_and_assigns
         phone.fill(f"#id_students-{i}-full_name", name)
         phone.fill(f"#id_students-{i}-school", "Yuhua School")
         phone.fill(f"#id_students-{i}-member_number", str(students[name].member_number))
+        phone.fill(f"#id_students-{i}-date_of_birth", students[name].date_of_birth.isoformat())
         phone.select_option(f"#id_students-{i}-option", label=option)
         if card:
             phone.fill(f"#id_students-{i}-concession_proof", card)

@@ -136,6 +136,7 @@ def test_seed_event_published_and_entered_in_a_browser(live_server):
             phone.fill(f"#id_students-{i}-full_name", name)
             phone.fill(f"#id_students-{i}-school", "Yuhua Primary")
             phone.fill(f"#id_students-{i}-phone", f"8111000{i}")
+            phone.fill(f"#id_students-{i}-date_of_birth", f"{day.year - 9 - i}-03-0{i + 1}")  # primary school age
             phone.select_option(
                 f"#id_students-{i}-option", label="Category B – Primary School Student: Standard S$3.00 (incl. GST)"
             )

@@ -13,6 +13,7 @@ from django.utils import timezone
 from clubsite.errors import PermissionDenied
 from events.core.divisions import UP_ONE, AssignmentError, Band, Candidate, assign_by_bands, split_bands
 from events.models import Division, DivisionPlayer, Entry, EntryStatus, Event, Game, PlayUpRequest, Round, RoundStatus
+from events.services.eligibility import refusal_for
 from ratings.services import ratings_as_of
 
 from .common import PlayError, check_open, lock_division, require_director
@@ -27,6 +28,11 @@ def add_late_entrant(actor, division: Division, player, *, rating: int = 0) -> D
     check_open(division)
     if DivisionPlayer.objects.filter(division=division, player=player).exists():
         raise PlayError(f"{player} is already in {division.name}.")
+    if division.category_id:
+        # Late entry is one more door of the one eligibility rule.
+        refusal = refusal_for(division.category, player, for_self=False)
+        if refusal:
+            raise PlayError(refusal)
     rounds = list(division.rounds.order_by("number"))
     number = (division.seats.aggregate(n=Max("number"))["n"] or 0) + 1
     seat = DivisionPlayer.objects.create(

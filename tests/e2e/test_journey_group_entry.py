@@ -1,0 +1,109 @@
+"""A teacher pastes a class list, is refused a student too old for primary (the row named), fixes it and
+sees the group's total; the organiser records one cheque for the group; a member the teacher entered
+is told by email and withdraws with one click, without logging in."""
+
+import re
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from django.core import mail
+
+from events.models import Entry, EntryStatus, EventKind
+from tests.e2e.conftest import PHONE, PRIMARY, SECONDARY, log_in
+from tests.events.factories import CategoryFactory, EventFactory, FeeFactory
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def seed_event(owner):
+    event = EventFactory(
+        title="Students' Scrabble Championship",
+        slug="students-championship",
+        kind=EventKind.STUDENTS,
+        owner=owner,
+        rules_agreement="I agree to abide by the rules set by the organiser.",
+    )
+    for position, (name, level) in enumerate(((SECONDARY, "secondary"), (PRIMARY, "primary"))):
+        category = CategoryFactory(event=event, name=name, school_level=level, quota=40, position=position)
+        FeeFactory(category=category, name="Standard", amount=Decimal("3.00"), note="incl. GST")
+        FeeFactory(
+            category=category,
+            name="Passion Card holder",
+            amount=Decimal("2.00"),
+            is_concession=True,
+            proof_label="Passion Card number",
+        )
+    return event
+
+
+def test_teacher_pastes_a_class_list_organiser_takes_one_cheque_member_withdraws(journey, member):
+    organiser, _ = member("Oliver Organiser", organiser=True)
+    event = seed_event(organiser)
+    year = event.starts_on.year
+    member("Mrs Tan", email="tan@example.org", player=False)
+    _, star = member("Sam Star", email="sam@example.org", date_of_birth=date(year - 12, 8, 9))
+
+    j = journey("group-entry", viewport=PHONE)
+    page = log_in(j.page, j.base_url, "tan@example.org", next_path=f"/events/{event.slug}/enter-group/")
+    page.fill("#id_school", "Yuhua Primary")
+    page.fill("#id_address", "Yuhua Primary School, Jurong West")
+    page.fill("#id_phone", "6123 4567")
+    rows = [
+        "Name\tDate of birth\tLevel\tMember no.\tPassion card",
+        f"Alice Ong\t04/05/{year - 9}\tP4\t\t",
+        f"Ben Goh\t11/02/{year - 10}\tP5\t\t8012345678",
+        f"Old Hand\t01/01/{year - 21}\tP6\t\t",
+        f"Sam Star\t09/08/{year - 12}\tP6\t{star.member_number}\t",
+    ]
+    page.fill("#id_class_list", "\n".join(rows))
+    page.check("#id_accept_rules")
+    j.shot("class list pasted")
+    page.get_by_role("button", name="Enter these students").click()
+    refusal = page.locator("#group-error")
+    assert (
+        "Row 3 (Old Hand): Category B – Primary School Student is for primary school students" in refusal.inner_text()
+    )
+    assert not Entry.objects.exists()
+    j.shot("refused with the row named")
+
+    rows[3] = f"Olive Hand\t01/01/{year - 11}\tP6\t\t"
+    page.fill("#id_class_list", "\n".join(rows))
+    page.check("#id_accept_rules")
+    page.get_by_role("button", name="Enter these students").click()
+    page.wait_for_url(re.compile(r"/events/groups/\d+/$"))
+    assert page.get_by_text("4 students entered.").is_visible()
+    assert page.locator("#group-total").inner_text() == "S$11.00"  # 3 + 2 + 3 + 3
+    j.shot("the group and its total")
+    group_url = page.url
+
+    office = j.new_page(viewport={"width": 1280, "height": 900})
+    log_in(office, j.base_url, organiser.email)
+    office.goto(group_url)
+    office.fill("#id_amount", "9.50")
+    office.select_option("#id_method", "cheque")
+    office.fill("#id_reference", "000123")
+    j.shot("organiser records one cheque", office)
+    office.get_by_role("button", name="Record one payment for the group").click()
+    assert office.get_by_text("Payment recorded for the group.").is_visible()
+    assert office.locator("#group-balance").inner_text() == "S$1.50"
+    j.shot("paid student by student", office)
+    statuses = list(Entry.objects.order_by("accepted_at", "pk").values_list("status", "amount_paid"))
+    assert statuses[:3] == [
+        (EntryStatus.CONFIRMED, Decimal("3.00")),
+        (EntryStatus.CONFIRMED, Decimal("2.00")),
+        (EntryStatus.CONFIRMED, Decimal("3.00")),
+    ]
+    assert statuses[3] == (EntryStatus.PENDING_PAYMENT, Decimal("1.50"))
+
+    told = next(m for m in mail.outbox if m.to == ["sam@example.org"] and m.subject.startswith("You have been entered"))
+    assert "Mrs Tan (teacher-in-charge) has entered you" in told.body
+    link = re.search(r"https?://[^/\s]+(/events/entries/withdraw/\S+)", told.body).group(1)
+    assert all(len(m.to) == 1 for m in mail.outbox)
+    stranger = j.new_page()  # not logged in
+    stranger.goto(j.base_url + link)
+    j.shot("member opens the emailed link", stranger)
+    stranger.get_by_role("button", name="Withdraw this entry").click()
+    assert stranger.get_by_text("Sam Star is withdrawn").is_visible()
+    j.shot("member withdrawn in one click", stranger)
+    assert Entry.objects.get(player=star).status == EntryStatus.WITHDRAWN

@@ -9,6 +9,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from events.core import pairing
 from events.core.standings import parse_round_spread_caps, round_spread_caps
 
 __all__ = [
@@ -48,12 +49,10 @@ class EventStatus(models.TextChoices):
     CANCELLED = "cancelled", "Cancelled"
 
 
-class PairingSystem(models.TextChoices):
-    KING_OF_THE_HILL = "koth", "King of the Hill (random first round)"
-    SWISS = "swiss", "Swiss"
-    ROUND_ROBIN = "round_robin", "Round robin"
-    AUSTRALIAN_DRAW = "australian_draw", "Australian draw"
-    OTHER = "other", "Other (see description)"
+# The event's pairing system is one of the systems the site pairs with: the one list in events.core.pairing.
+PairingSystem = models.TextChoices(
+    "PairingSystem", [(key.upper(), (key, label)) for key, label in pairing.SYSTEMS.items()]
+)
 
 
 class PaymentMethod(models.TextChoices):
@@ -123,9 +122,7 @@ class Event(models.Model):
     eligibility = models.CharField(max_length=300, blank=True, help_text="For example: primary and secondary students")
     attire = models.CharField(max_length=200, blank=True)
     number_of_games = models.PositiveSmallIntegerField(default=5)
-    pairing_system = models.CharField(
-        max_length=20, choices=PairingSystem.choices, default=PairingSystem.KING_OF_THE_HILL
-    )
+    pairing_system = models.CharField(max_length=20, choices=PairingSystem.choices, default=PairingSystem.KOTH)
     time_control_minutes = models.PositiveSmallIntegerField(default=25)
     lexicon = models.CharField(max_length=40, blank=True, default="CSW")
     rules_reference = models.CharField(max_length=300, blank=True)

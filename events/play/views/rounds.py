@@ -70,6 +70,8 @@ def pair(request, slug: str, pk: int):
         form.add_service_error(error)
         return division(request, slug, pk, pair_form=form)
     messages.success(request, f"Round {rnd.number} is paired as a draft: check it, then publish it.")
+    if rnd.pairing_notes:
+        messages.info(request, rnd.pairing_notes)
     return redirect("events:play_round", event.slug, div.pk, rnd.number)
 
 

@@ -55,3 +55,57 @@ def test_old_pairing_choices_move_to_systems_the_site_pairs_with():
         other.pk: "koth",
         koth.pk: "round_robin",
     }
+
+
+def play_by_seat(director, rnd, big_winner_margin=300):
+    """The lower seat number wins each game; seat 1 wins big."""
+    seats = {s.player_id: s.number for s in rnd.division.seats.all()}
+    for game in rnd.games.filter(kind="normal"):
+        a, b = seats[game.player_a_id], seats[game.player_b_id]
+        margin = big_winner_margin if 1 in (a, b) else 10
+        score_a, score_b = (400 + margin, 400) if a < b else (400, 400 + margin)
+        play.submit_result(director, game, score_a, score_b)
+
+
+def pair_and_play(director, division, system, n):
+    for _ in range(n):
+        rnd = play.pair_round(director, division, system, seed=3)
+        play.publish_round(director, rnd)
+        play_by_seat(director, rnd)
+
+
+def test_a_repeat_refusal_names_players_by_seat_and_name(client, director, make_division):
+    import re
+
+    division = make_division(4)
+    for seat, name in zip(
+        division.seats.order_by("number"), ["Chua Xavier", "Muhammad Irfan", "Tan Ah Kow", "Lim Bee"], strict=True
+    ):
+        seat.player.full_name = name
+        seat.player.save()
+    pair_and_play(director, division, "koth", 3)  # four players: every pair has met
+    client.force_login(director)
+    html = page(client.post(url("play_pair", division), {"system": "koth", "max_repeats": 0, "avoid_repeats": "on"}))
+    refusal = html.split('id="pairing-refused"', 1)[1].split("</p>", 1)[0]
+    assert "Round 4: no pairing avoids every repeat" in refusal
+    assert "#1 Chua Xavier v #" in refusal and "(met once)" in refusal
+    assert not re.search(r"(?<![#\w])\d+ v ", refusal)  # no bare ids
+
+
+def test_the_round_page_says_who_was_gibsonized_and_why(client, director, make_division):
+    division = make_division(4, games=3)
+    pair_and_play(director, division, "koth", 2)
+    client.force_login(director)
+    response = client.post(
+        url("play_pair", division),
+        {"system": "koth", "max_repeats": 0, "avoid_repeats": "on", "gibson": "on"},
+        follow=True,
+    )
+    html = page(response)
+    assert "#1 Player 01 is Gibsonized: 1 win ahead of #" in html
+    assert "with 1 round left and" in html and "so nobody can catch them for first place" in html
+    assert "who is out of prize contention" in html
+    rnd = division.rounds.get(number=3)
+    assert rnd.pairing_notes.startswith("#1 Player 01 is Gibsonized")
+    # Without Gibsonization nothing is noted.
+    assert division.rounds.get(number=2).pairing_notes == ""

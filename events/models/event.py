@@ -9,7 +9,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-from events.core import pairing
+from events.core import pairing, prizes
 from events.core.standings import parse_round_spread_caps, round_spread_caps
 
 __all__ = [
@@ -333,6 +333,9 @@ class Prize(models.Model):
             suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
             return f"{n}{suffix}"
 
+        if self.kind == PrizeKind.CLASS:
+            title = prizes.class_title(self.class_min_rating, self.class_max_rating, place=self.rank_from or 1)
+            return title or self.get_kind_display()
         if self.rank_from is None:
             return self.get_kind_display()
         if self.rank_to is None or self.rank_to == self.rank_from:

@@ -109,3 +109,38 @@ def test_matching_prize_tables_by_overlap_or_order():
     assert match_prize_tables(three, [Band("Open")]) == {"A": "Open", "B": "Open", "C": "Open"}
     assert match_prize_tables(split, []) == {"A": None, "B": None}
     assert match_prize_tables([Band("Open")], cats) == {"Open": None}
+
+
+def test_a_class_prize_reads_as_best_in_its_band_on_the_event_page(client):
+    from events.models import EventStatus, PrizeKind
+
+    event = EventFactory(status=EventStatus.PUBLISHED)
+    category = CategoryFactory(event=event, name="Open")
+    PrizeFactory(category=category, kind=PrizeKind.PLACE, rank_from=1, rank_to=1, description="Trophy")
+    PrizeFactory(
+        category=category,
+        kind=PrizeKind.CLASS,
+        rank_from=1,
+        rank_to=1,
+        description="Book voucher",
+        class_min_rating=1500,
+        class_max_rating=1699,
+    )
+    PrizeFactory(
+        category=category, kind=PrizeKind.CLASS, rank_from=2, rank_to=2, description="Pen", class_max_rating=1499
+    )
+    html = client.get(event.get_absolute_url()).content.decode()
+    assert '<th scope="row" class="text-nowrap">Best in 1500–1699</th><td>Book voucher' in html
+    assert '<th scope="row" class="text-nowrap">2nd best rated up to 1499</th><td>Pen' in html
+    assert '<th scope="row" class="text-nowrap">1st</th><td>Trophy' in html
+    assert html.count(">1st<") == 1
+
+
+def test_class_titles():
+    from events.core.prizes import class_title
+
+    assert class_title(1500, 1699) == "Best in 1500–1699"
+    assert class_title(1500, None) == "Best rated 1500 and up"
+    assert class_title(None, 1499, place=3) == "3rd best rated up to 1499"
+    assert class_title(label="B") == "Best in class B"
+    assert class_title() == ""

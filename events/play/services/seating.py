@@ -223,7 +223,8 @@ def assign_divisions(actor, event: Event, *, split_into: int | None = None, as_o
         prize_tables={d.name: category_by_pk[d.category_id].name if d.category_id else None for d in divisions},
     )
     seats, numbers = [], {d.name: 0 for d in divisions}
-    ordered = sorted(entries, key=lambda e: (-rating.get(e.player_id, 0), e.player.full_name))
+    # Seed numbers by rating; equal ratings in alphabetical order of family name.
+    ordered = sorted(entries, key=lambda e: (-rating.get(e.player_id, 0), e.player.sort_key))
     for e in ordered:
         if e.pk not in placements:
             continue

@@ -21,6 +21,7 @@ from events.models import (
     RoundStatus,
 )
 from events.play import services as play
+from players.models import by_family_name
 from players.roles import player_of
 
 from ..forms import (
@@ -93,7 +94,7 @@ def divisions(request, slug: str):
         entries = list(
             Entry.objects.filter(event=event, status=EntryStatus.CONFIRMED)
             .select_related("player")
-            .order_by("player__full_name")
+            .order_by(*by_family_name("player__"))
         )
         context.update(
             assign_form=AssignForm(prefix="assign", initial={"as_of": play.rating_day(event)}),

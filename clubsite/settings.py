@@ -216,6 +216,8 @@ SPECTACULAR_SETTINGS = {
         "EntryStatusEnum": "events.models.event.EntryStatus",
         "GameStatusEnum": "events.models.play.GameStatus",
         "RoundStatusEnum": "events.models.play.RoundStatus",
+        # The event's pairing system and the pairing form's system are the same list (events.core.pairing).
+        "PairingSystemEnum": "events.models.event.PairingSystem",
     },
 }
 

@@ -40,6 +40,7 @@ class MeSerializer(ModelSerializer):
         fields = [
             "member_number",
             "full_name",
+            "family_name",
             "display_name",
             "date_of_birth",
             "school",

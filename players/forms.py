@@ -12,8 +12,17 @@ from .models import Club, PaymentMethod, Player
 GUARDIAN_OPT_IN_LABEL = "I am this member's parent or guardian, and I agree to list them in the member directory"
 
 
+FAMILY_NAME_HELP = (
+    "As it begins or ends your full name: Chua for Chua Xavier, Tan for Tan Ah Kow, Smith for John Smith. "
+    "Leave it empty if you have no family name (for example Muhammad Irfan): your name is then used as written."
+)
+
+
 class SignupForm(AllauthSignupForm):
     full_name = forms.CharField(label="Full name as on ID", max_length=200)
+    family_name = forms.CharField(
+        label="Family name (surname)", required=False, max_length=100, help_text=FAMILY_NAME_HELP
+    )
     date_of_birth = forms.DateField(
         required=False,
         widget=date_input(),
@@ -32,7 +41,14 @@ class SignupForm(AllauthSignupForm):
     )
     guardian_opt_in = forms.BooleanField(label=GUARDIAN_OPT_IN_LABEL, required=False)
 
-    PROFILE_FIELDS = ("full_name", "date_of_birth", "listed_in_directory", "guardian_name", "guardian_opt_in")
+    PROFILE_FIELDS = (
+        "full_name",
+        "family_name",
+        "date_of_birth",
+        "listed_in_directory",
+        "guardian_name",
+        "guardian_opt_in",
+    )
 
     def clean_email(self):
         # Checked before allauth's own checks, which would take an over-long address (a 500 later).
@@ -71,6 +87,7 @@ class ProfileForm(ServiceFormMixin, forms.ModelForm):
         model = Player
         fields = [
             "full_name",
+            "family_name",
             "display_name",
             "date_of_birth",
             "school",
@@ -84,6 +101,7 @@ class ProfileForm(ServiceFormMixin, forms.ModelForm):
             "guardian_name",
         ]
         widgets = {"date_of_birth": date_input()}
+        help_texts = {"family_name": FAMILY_NAME_HELP}
 
     guardian_opt_in = forms.BooleanField(label=GUARDIAN_OPT_IN_LABEL, required=False)
 

@@ -2,11 +2,15 @@ from datetime import date
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
 from django.core.validators import RegexValidator
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q, Value
+from django.db.models.functions import Coalesce, Lower, NullIf
 from django.urls import reverse
 from django.utils import timezone
+
+from . import names
 
 
 class User(AbstractUser):
@@ -68,6 +72,16 @@ class SchoolLevel(models.TextChoices):
 id_last4_validator = RegexValidator(r"^[A-Za-z0-9]{4}$", "Enter exactly the last four characters of the ID number.")
 
 
+def by_family_name(path: str = "") -> tuple:
+    """order_by() terms for players in alphabetical order by family name, then full name (as
+    players.names.sort_key). `path` leads to the player from another model, e.g. "player__"."""
+    return (
+        Lower(Coalesce(NullIf(F(f"{path}family_name"), Value("")), F(f"{path}full_name"))).asc(),
+        Lower(f"{path}full_name").asc(),
+        f"{path}pk",
+    )
+
+
 class Player(models.Model):
     """A person who plays, with or without a log-in."""
 
@@ -75,6 +89,13 @@ class Player(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
     )
     full_name = models.CharField("full name as on ID", max_length=200)
+    family_name = models.CharField(
+        "family name (surname)",
+        max_length=100,
+        blank=True,
+        help_text="As it begins or ends your full name (Chua in Chua Xavier, Smith in John Smith). "
+        "Leave it empty if you have no family name: your name is then used as written.",
+    )
     display_name = models.CharField(max_length=100, blank=True)
     member_number = models.PositiveIntegerField(unique=True, editable=False)
     date_of_birth = models.DateField(null=True, blank=True)
@@ -113,6 +134,26 @@ class Player(models.Model):
     @property
     def name(self) -> str:
         return self.display_name or self.full_name
+
+    def clean(self):
+        super().clean()
+        problem = names.family_name_problem(self.full_name, self.family_name)
+        if problem:
+            raise ValidationError({"family_name": problem})
+
+    @property
+    def name_parts(self) -> names.NameParts:
+        return names.name_parts(self.full_name, self.family_name)
+
+    @property
+    def tsh_name(self) -> str:
+        """'Chua, Xavier' (tsh lists family name first); a name without family name as written."""
+        return names.tsh_name(self.full_name, self.family_name)
+
+    @property
+    def sort_key(self) -> tuple[str, str]:
+        """Alphabetical order: by family name, then the full name (by_family_name() for queries)."""
+        return names.sort_key(self.full_name, self.family_name)
 
     def age_on(self, day: date) -> int | None:
         if not self.date_of_birth:

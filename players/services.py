@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from clubsite.errors import PermissionDenied, ServiceError
 
+from . import names
 from .emails import render, url_for
 from .models import (
     Association,
@@ -73,6 +74,7 @@ def validate_date_of_birth(value: date | None) -> None:
 
 PROFILE_FIELDS = (
     "full_name",
+    "family_name",
     "display_name",
     "date_of_birth",
     "school",
@@ -102,6 +104,10 @@ def clean_profile(data: dict) -> dict:
         raise MemberError(f"Unknown field: {', '.join(sorted(unknown))}.", field=sorted(unknown)[0])
     if "full_name" in data and not (data["full_name"] or "").strip():
         raise MemberError("Enter the full name as on the ID.", field="full_name")
+    if "family_name" in data:
+        data["family_name"] = " ".join((data["family_name"] or "").split())
+        if "full_name" in data and (problem := names.family_name_problem(data["full_name"], data["family_name"])):
+            raise MemberError(problem, field="family_name")
     if "email" in data:
         validate_email_length(data["email"])
     if "guardian_opt_in" in data:

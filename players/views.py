@@ -14,7 +14,7 @@ from clubsite.hooks import collect
 
 from . import services, visibility
 from .forms import ClaimForm, DirectorySearchForm, ProfileForm, RenewalPaymentForm
-from .models import Membership, Player, RenewalRequest, RenewalStatus
+from .models import Membership, Player, RenewalRequest, RenewalStatus, by_family_name
 from .roles import is_association_staff
 
 PAGE_SIZE = 25
@@ -28,7 +28,7 @@ def directory(request):
             players = players.filter(Q(full_name__icontains=q) | Q(display_name__icontains=q))
         if club := form.cleaned_data["club"]:
             players = players.filter(club=club)
-    page = Paginator(players.order_by("full_name", "pk"), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = Paginator(players.order_by(*by_family_name()), PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     return render(request, "players/directory.html", {"form": form, "page": page, "query": query.urlencode()})

@@ -94,3 +94,47 @@ def split_bands(ratings: Sequence[int], names: Sequence[str]) -> list[Band]:
         upper = cut - 1
     bands.append(Band(names[-1], min_rating=None, max_rating=upper, takes_unrated=True))
     return bands
+
+
+# Ratings run from 1 to about 3000: open-ended bands are measured against this range.
+RATING_FLOOR, RATING_CEILING = 0, 3000
+
+
+def _span(min_rating: int | None, max_rating: int | None) -> tuple[int, int]:
+    return (RATING_FLOOR if min_rating is None else min_rating, RATING_CEILING if max_rating is None else max_rating)
+
+
+def band_overlap(a: Band, b: Band) -> int:
+    """How many ratings two bands share (open ends count up to RATING_CEILING)."""
+    (lo_a, hi_a), (lo_b, hi_b) = _span(a.min_rating, a.max_rating), _span(b.min_rating, b.max_rating)
+    return max(0, min(hi_a, hi_b) - max(lo_a, lo_b) + 1)
+
+
+def match_prize_tables(divisions: Sequence[Band], categories: Sequence[Band]) -> dict[str, str | None]:
+    """Which category (prize table) each division plays for, by division name.
+
+    - One category: every division plays for it.
+    - Categories with rating limits: the category whose limits share the most ratings with the
+      division's band (a tie goes to the category in the same position, then the earlier one);
+      a division open to any rating is left unmatched.
+    - Categories without rating limits: by order, when there are as many divisions as categories.
+    - Otherwise nothing is matched: the director links each division by hand.
+    """
+    if not categories:
+        return {d.name: None for d in divisions}
+    if len(categories) == 1:
+        return {d.name: categories[0].name for d in divisions}
+    limited = any(c.min_rating is not None or c.max_rating is not None for c in categories)
+    if not limited:
+        if len(divisions) == len(categories):
+            return {d.name: c.name for d, c in zip(divisions, categories, strict=True)}
+        return {d.name: None for d in divisions}
+    matched: dict[str, str | None] = {}
+    for i, d in enumerate(divisions):
+        if d.min_rating is None and d.max_rating is None:
+            matched[d.name] = None
+            continue
+        scores = [(band_overlap(d, c), j == i, -j) for j, c in enumerate(categories)]
+        best = max(range(len(categories)), key=lambda j: scores[j])
+        matched[d.name] = categories[best].name if scores[best][0] > 0 else None
+    return matched

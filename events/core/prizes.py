@@ -40,6 +40,8 @@ __all__ = [
     "award_prizes",
     "split_prize_fund",
     "ordinal",
+    "rating_band_text",
+    "class_title",
 ]
 
 CENT = Decimal("0.01")
@@ -110,6 +112,34 @@ class Award:
 def ordinal(n: int) -> str:
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
+
+
+def rating_band_text(min_rating: int | None, max_rating: int | None) -> str:
+    """'1500–1699', '1500 and up', 'up to 1499', or '' for no band."""
+    if min_rating is not None and max_rating is not None:
+        return f"{min_rating}–{max_rating}"
+    if min_rating is not None:
+        return f"{min_rating} and up"
+    if max_rating is not None:
+        return f"up to {max_rating}"
+    return ""
+
+
+def class_title(
+    min_rating: int | None = None, max_rating: int | None = None, label: str | None = None, place: int = 1
+) -> str:
+    """How a class prize reads: 'Best in 1500–1699', 'Best rated up to 1499', '2nd best in class B'; '' for
+    no class."""
+    band = rating_band_text(min_rating, max_rating)
+    if label:
+        what = f"in class {label}" + (f" ({band})" if band else "")
+    elif min_rating is not None and max_rating is not None:
+        what = f"in {band}"
+    elif band:
+        what = f"rated {band}"
+    else:
+        return ""
+    return f"Best {what}" if place <= 1 else f"{ordinal(place)} best {what}"
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from events.core import pairing, prizes
 from events.core.standings import parse_round_spread_caps, round_spread_caps
 
 __all__ = [
@@ -49,12 +50,10 @@ class EventStatus(models.TextChoices):
     CANCELLED = "cancelled", "Cancelled"
 
 
-class PairingSystem(models.TextChoices):
-    KING_OF_THE_HILL = "koth", "King of the Hill (random first round)"
-    SWISS = "swiss", "Swiss"
-    ROUND_ROBIN = "round_robin", "Round robin"
-    AUSTRALIAN_DRAW = "australian_draw", "Australian draw"
-    OTHER = "other", "Other (see description)"
+# The event's pairing system is one of the systems the site pairs with: the one list in events.core.pairing.
+PairingSystem = models.TextChoices(
+    "PairingSystem", [(key.upper(), (key, label)) for key, label in pairing.SYSTEMS.items()]
+)
 
 
 class PaymentMethod(models.TextChoices):
@@ -146,9 +145,7 @@ class Event(models.Model):
     eligibility = models.CharField(max_length=300, blank=True, help_text="For example: primary and secondary students")
     attire = models.CharField(max_length=200, blank=True)
     number_of_games = models.PositiveSmallIntegerField(default=5, validators=bounded(1, 100))
-    pairing_system = models.CharField(
-        max_length=20, choices=PairingSystem.choices, default=PairingSystem.KING_OF_THE_HILL
-    )
+    pairing_system = models.CharField(max_length=20, choices=PairingSystem.choices, default=PairingSystem.KOTH)
     time_control_minutes = models.PositiveSmallIntegerField(default=25, validators=bounded(1, 600))
     lexicon = models.CharField(max_length=40, blank=True, default="CSW")
     rules_reference = models.CharField(max_length=300, blank=True)
@@ -368,6 +365,9 @@ class Prize(models.Model):
             suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
             return f"{n}{suffix}"
 
+        if self.kind == PrizeKind.CLASS:
+            title = prizes.class_title(self.class_min_rating, self.class_max_rating, place=self.rank_from or 1)
+            return title or self.get_kind_display()
         if self.rank_from is None:
             return self.get_kind_display()
         if self.rank_to is None or self.rank_to == self.rank_from:

@@ -104,6 +104,7 @@ class Round(models.Model):
     pairing_system = models.CharField(max_length=30, blank=True)
     pairing_seed = models.BigIntegerField(null=True, blank=True)
     based_on_round = models.PositiveIntegerField(null=True, blank=True)
+    pairing_notes = models.TextField(blank=True, help_text="What the pairing decided, e.g. who was Gibsonized and why")
     published_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -18,6 +18,7 @@ urlpatterns = [
     path("divisions/place/", views.place, name="play_place"),
     path("divisions/publish/", views.publish_assignments, name="play_publish_assignments"),
     path("divisions/play-up/", views.play_up, name="play_play_up"),
+    path("divisions/<int:pk>/prizes/", views.link_prizes, name="play_link_prizes"),
     path("division/<int:pk>/", views.division, name="play_division"),
     path("division/<int:pk>/pair/", views.pair, name="play_pair"),
     path("division/<int:pk>/round/<int:number>/", views.round_page, name="play_round"),

@@ -435,6 +435,8 @@ def play_started(event: Event) -> Event:
     """The first round was paired: the event is in progress. Refused before the event's date."""
     with transaction.atomic():
         event = sync_status(lock_event(event.pk))
+        if event.status in (EventStatus.IN_PROGRESS, EventStatus.COMPLETED):
+            return event  # started already (by hand, or another division paired first)
         refusal = before_event_refusal(event, "pair a round")
         if refusal:
             raise EventError(refusal)

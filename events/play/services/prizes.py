@@ -78,10 +78,9 @@ def division_prizes(
             class_label(prize) or prize.class_min_rating is not None or prize.class_max_rating is not None
         ):
             label = class_label(prize)
-            band = f"{prize.class_min_rating or 0}–{prize.class_max_rating or '…'}"
             classes.append(
                 pure_prizes.ClassPrize(
-                    name=f"Class {label}" if label else f"Rated {band}",
+                    name=pure_prizes.class_title(prize.class_min_rating, prize.class_max_rating, label),
                     description=prize.description,
                     amount=prize.amount,
                     place=prize.rank_from or 1,

@@ -12,6 +12,7 @@ from clubsite.status import move
 from events.core import pairing
 from events.core import standings as pure_standings
 from events.models import Division, DivisionPlayer, Game, GameKind, GameStatus, Round, RoundStatus
+from events.signals import play_started
 
 from .common import PairingRefused, PlayError, check_open, lock_division, require_director
 from .reads import division_games, standings_options
@@ -55,7 +56,7 @@ def pair_round(
     if based_on_round is not None and not 0 <= based_on_round < number:
         raise PlayError("Pair from the standings after an earlier round.", field="based_on_round")
 
-    seats = list(DivisionPlayer.objects.filter(division=division))
+    seats = list(DivisionPlayer.objects.filter(division=division).select_related("player"))
     playing = _playing_in(seats, number)
     if len(playing) < 2:
         raise PlayError("At least two players are needed to pair a round.")
@@ -75,17 +76,21 @@ def pair_round(
         result = pairing.pair_round(system, people, history, options)
     except pairing.PairingError as error:
         if not (accept_repeats and error.best):
-            raise PairingRefused(str(error), error.best) from None
+            message = _repeats_refusal(error.best, history, options, seats) if error.best else str(error)
+            raise PairingRefused(message, error.best) from None
         result = error.best
     except ValueError as error:
         raise PlayError(str(error)) from None
 
+    if number == 1:
+        play_started.send(sender=Division, division=division, actor=actor)  # the event is under way
     rnd = Round.objects.create(
         division=division,
         number=number,
         pairing_system=system,
         pairing_seed=result.seed,
         based_on_round=based_on_round,
+        pairing_notes=_gibson_note(result, people, history, options, seats) if result.gibsonized is not None else "",
     )
     games = [
         Game(division=division, round=rnd, round_number=number, board=i, player_a_id=a, player_b_id=b, first="a")
@@ -98,6 +103,74 @@ def pair_round(
             games.append(missed_round(division, rnd, seat))
     Game.objects.bulk_create(games)
     return rnd
+
+
+def seat_label(seat: DivisionPlayer) -> str:
+    """A player as the division knows them: seat number and name ("#3 Chua Xavier")."""
+    return f"#{seat.number} {seat.player.name}"
+
+
+def _times(n: int) -> str:
+    return {1: "once", 2: "twice"}.get(n, f"{n} times")
+
+
+def _repeats_refusal(
+    best: pairing.PairingResult, history, options: pairing.PairingOptions, seats: list[DivisionPlayer]
+) -> str:
+    """Why no pairing was found, naming the players of the least-repeat pairing's repeated games.
+
+    (The pure core names players by their ids; the division names them by seat number and name.)
+    """
+    label = {s.player_id: seat_label(s) for s in seats}
+    past = pairing.History(history, options.round)
+    over = [(a, b, past.met(a, b)) for a, b in best.pairs if past.met(a, b) > options.max_repeats]
+    limit = (
+        "avoids every repeat"
+        if options.max_repeats == 0
+        else f"keeps every pair to at most {_times(options.max_repeats)} met before"
+    )
+    listing = "; ".join(f"{label.get(a, a)} v {label.get(b, b)} (met {_times(m)})" for a, b, m in over)
+    return (
+        f"Round {options.round}: no pairing {limit}. "
+        f"The pairing with the fewest repeats has {len(over)} pair{'s' if len(over) != 1 else ''} over the limit: "
+        f"{listing}. Allow more repeats, or accept this pairing."
+    )
+
+
+def _gibson_note(
+    result: pairing.PairingResult,
+    people: list[pure_standings.Entrant],
+    history,
+    options: pairing.PairingOptions,
+    seats: list[DivisionPlayer],
+) -> str:
+    """Who was Gibsonized, why, and whom they play, in the division's names."""
+    label = {s.player_id: seat_label(s) for s in seats}
+    leader = result.gibsonized
+    opponent = next((b if a == leader else a for a, b in result.pairs if leader in (a, b)), None)
+    playing = {p.id for p in people}
+    past = pairing.History(history, options.round)
+    gone = [pure_standings.Entrant(pid, withdrawn=True) for pid in sorted(past.player_ids() - playing)]
+    everyone = [*people, *gone]
+    ranked = pure_standings.compute_standings(everyone, past.games, options.standings, options.standings_round)
+    table = [s for s in ranked if s.player in playing]
+    rounds_left = (options.total_rounds or options.round) - options.standings_round
+    first, second = table[0], table[1]
+    lead = first.wins - second.wins
+    wins = f"{lead:g} win{'s' if lead != 1 else ''}"
+    why = f"{wins} ahead of {label.get(second.player)} with {rounds_left} round{'s' if rounds_left != 1 else ''} left"
+    if lead == rounds_left:
+        why += f" and {first.spread - second.spread} spread ahead (more than {options.gibson_spread} a round left)"
+    out = pure_standings.out_of_contention(table, rounds_left, options.prize_places, options.gibson_spread)
+    note = f"{label.get(leader)} is Gibsonized: {why}, so nobody can catch them for first place."
+    if opponent is None:
+        return note
+    if opponent in out:
+        return f"{note} They play {label.get(opponent)}, who is out of prize contention."
+    return (
+        f"{note} Everyone else is still in prize contention, so they play the lowest-placed player available, "
+        f"{label.get(opponent)}."
+    )
 
 
 def _unplayed(division: Division, rnd: Round, player_id: int, kind: str, spread: int) -> Game:

@@ -4,15 +4,34 @@ withdrawals."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
 from clubsite.errors import PermissionDenied
-from events.core.divisions import UP_ONE, AssignmentError, Band, Candidate, assign_by_bands, split_bands
-from events.models import Division, DivisionPlayer, Entry, EntryStatus, Event, Game, PlayUpRequest, Round, RoundStatus
+from events.core.divisions import (
+    UP_ONE,
+    AssignmentError,
+    Band,
+    Candidate,
+    assign_by_bands,
+    match_prize_tables,
+    split_bands,
+)
+from events.models import (
+    Category,
+    Division,
+    DivisionPlayer,
+    Entry,
+    EntryStatus,
+    Event,
+    Game,
+    PlayUpRequest,
+    Round,
+    RoundStatus,
+)
 from events.services.eligibility import refusal_for
 from ratings.services import ratings_as_of
 
@@ -74,15 +93,38 @@ def rating_day(event: Event):
 class AssignmentReport:
     placed: dict[str, list[tuple[str, int, str]]]  # division -> (name, rating, reason)
     as_of: object
+    prize_tables: dict[str, str | None] = field(default_factory=dict)  # division -> category whose prizes it plays for
+
+
+def _category_band(category: Category) -> Band:
+    return Band(category.name, category.min_rating, category.max_rating)
+
+
+def prize_table_for(band: Band, categories: list[Category]) -> Category | None:
+    """The category a division with this band plays for (events.core.divisions.match_prize_tables)."""
+    by_name = {c.name: c for c in categories}
+    name = match_prize_tables([band], [_category_band(c) for c in categories])[band.name]
+    return by_name.get(name) if name else None
+
+
+def _is_the_category(division: Division, categories: dict[int, Category]) -> bool:
+    """A division made from a category and still cut as announced: its players are those who entered it."""
+    category = categories.get(division.category_id)
+    return category is not None and (division.rating_min, division.rating_max) == (
+        category.min_rating,
+        category.max_rating,
+    )
 
 
 @transaction.atomic
 def assign_divisions(actor, event: Event, *, split_into: int | None = None, as_of=None) -> AssignmentReport:
     """Places every confirmed entrant in a division by their rating as of `as_of`.
 
-    With `split_into`, the divisions are (re)made as K divisions of about equal size; otherwise the
-    event's divisions and their bands are used (one division per category when there are none).
-    Director placements are kept. Refused once play has started.
+    With `split_into`, the divisions are (re)made as K divisions of about equal size, each linked to
+    the category (prize table) whose rating limits it overlaps most; otherwise the event's divisions
+    and their bands are used. With no divisions yet, one is made per category, with the category's
+    rating limits as its band; while the divisions are the categories as announced, everyone plays
+    in the category they entered. Director placements are kept. Refused once play has started.
     """
     event = Event.objects.select_for_update().get(pk=event.pk)
     require_director(actor, event)
@@ -97,6 +139,7 @@ def assign_divisions(actor, event: Event, *, split_into: int | None = None, as_o
     if not entries:
         raise PlayError("There are no confirmed entrants to place.")
     rating = ratings_on(event, [e.player_id for e in entries], as_of)
+    categories = list(event.categories.order_by("position", "pk"))
     fixed = {
         s.entry_id: s
         for s in DivisionPlayer.objects.filter(division__event=event, placed_by_director=True).select_related(
@@ -114,25 +157,47 @@ def assign_divisions(actor, event: Event, *, split_into: int | None = None, as_o
         )
         fixed = {k: s for k, s in fixed.items() if s.division.name in names}
         Division.objects.filter(event=event).exclude(name__in=names).delete()
+        # Each division plays for the prizes of the category whose rating limits it overlaps most.
+        tables = match_prize_tables(bands, [_category_band(c) for c in categories])
+        category_named = {c.name: c for c in categories}
         for i, band in enumerate(bands):
             Division.objects.update_or_create(
                 event=event,
                 name=band.name,
                 defaults=dict(
-                    position=i, rating_min=band.min_rating, rating_max=band.max_rating, takes_unrated=band.takes_unrated
+                    position=i,
+                    rating_min=band.min_rating,
+                    rating_max=band.max_rating,
+                    takes_unrated=band.takes_unrated,
+                    category=category_named.get(tables[band.name] or ""),
                 ),
             )
     divisions = list(event.divisions.order_by("position", "name"))
     if not divisions:
-        categories = list(event.categories.order_by("position", "pk"))
+        # One division per category, cut as the category is announced.
         divisions = [
-            Division.objects.create(event=event, category=c, name=c.name[:50], position=i)
+            Division.objects.create(
+                event=event,
+                category=c,
+                name=c.name[:50],
+                position=i,
+                rating_min=c.min_rating,
+                rating_max=c.max_rating,
+            )
             for i, c in enumerate(categories)
         ]
     by_name = {d.name: d for d in divisions}
     by_category = {d.category_id: d for d in divisions if d.category_id}
+    category_by_pk = {c.pk: c for c in categories}
 
-    if by_category and not any(d.rating_min or d.rating_max for d in divisions):
+    linked = [d for d in divisions if d.category_id]
+    if (
+        not split_into
+        and by_category
+        and len(by_category) == len(linked)
+        and all(_is_the_category(d, category_by_pk) for d in linked)
+        and not any(d.rating_min is not None or d.rating_max is not None for d in divisions if not d.category_id)
+    ):
         # Divisions are the categories: everyone plays in the category they entered.
         placements = {
             e.pk: (by_category[e.category_id].name, "category entered") for e in entries if e.category_id in by_category
@@ -158,9 +223,14 @@ def assign_divisions(actor, event: Event, *, split_into: int | None = None, as_o
             raise PlayError(str(error)) from None
 
     DivisionPlayer.objects.filter(division__event=event).delete()
-    report = AssignmentReport(placed={d.name: [] for d in divisions}, as_of=as_of)
+    report = AssignmentReport(
+        placed={d.name: [] for d in divisions},
+        as_of=as_of,
+        prize_tables={d.name: category_by_pk[d.category_id].name if d.category_id else None for d in divisions},
+    )
     seats, numbers = [], {d.name: 0 for d in divisions}
-    ordered = sorted(entries, key=lambda e: (-rating.get(e.player_id, 0), e.player.full_name))
+    # Seed numbers by rating; equal ratings in alphabetical order of family name.
+    ordered = sorted(entries, key=lambda e: (-rating.get(e.player_id, 0), e.player.sort_key))
     for e in ordered:
         if e.pk not in placements:
             continue
@@ -219,6 +289,20 @@ def request_play_up(actor, entry, division_name: str = ""):
     return PlayUpRequest.objects.update_or_create(entry=entry, defaults={"division_name": division_name})[0]
 
 
+# save_division's `category` when not given: a new division is matched by its band, an existing one keeps its link.
+MATCH = object()
+
+
+def _event_category(event: Event, category) -> Category | None:
+    if category is None or category == "":
+        return None
+    pk = category.pk if isinstance(category, Category) else category
+    found = Category.objects.filter(event=event, pk=pk).first()
+    if found is None:
+        raise PlayError("Choose one of this event's categories.", field="category")
+    return found
+
+
 @transaction.atomic
 def save_division(
     actor,
@@ -228,8 +312,13 @@ def save_division(
     rating_min: int | None = None,
     rating_max: int | None = None,
     takes_unrated: bool = False,
+    category=MATCH,
 ) -> Division:
-    """Creates a division of the event, or changes the rating band of the one with that name."""
+    """Creates a division of the event, or changes the rating band of the one with that name.
+
+    `category` is the category whose prizes the division plays for (a Category, its pk, or None for
+    none); when not given, a new division is linked by its band (events.core.divisions.match_prize_tables).
+    """
     event = Event.objects.select_for_update().get(pk=event.pk)
     require_director(actor, event)
     name = (name or "").strip()
@@ -245,7 +334,23 @@ def save_division(
         position = 0 if last is None else last + 1
         division = Division(event=event, name=name, position=position)
     division.rating_min, division.rating_max, division.takes_unrated = rating_min, rating_max, takes_unrated
+    if category is not MATCH:
+        division.category = _event_category(event, category)
+    elif division.pk is None:
+        categories = list(event.categories.order_by("position", "pk"))
+        division.category = prize_table_for(Band(name, rating_min, rating_max), categories)
     division.save()
+    return division
+
+
+@transaction.atomic
+def link_prize_table(actor, division: Division, category) -> Division:
+    """The director's choice of the category (prize table) a division plays for; None for none."""
+    division = lock_division(division.pk)
+    require_director(actor, division.event)
+    check_open(division)
+    division.category = _event_category(division.event, category)
+    division.save(update_fields=["category"])
     return division
 
 

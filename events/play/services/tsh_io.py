@@ -47,12 +47,10 @@ def given_first(tsh_name: str) -> str:
     return tsh_name.strip()
 
 
-def surname_first(full_name: str) -> str:
-    """'Adam Logan' -> 'Logan, Adam', the way tsh files list players."""
-    parts = full_name.split()
-    if len(parts) < 2:
-        return full_name
-    return f"{parts[-1]}, {' '.join(parts[:-1])}"
+def tsh_name(player: Player) -> str:
+    """The player as tsh files list them, family name first: 'Chua, Xavier', 'Smith, John'. A name
+    without a family name ('Muhammad Irfan') is written as it is, never reversed (players.names)."""
+    return player.tsh_name
 
 
 def _event_date(config: tsh.TshConfig | None) -> date | None:
@@ -328,7 +326,7 @@ def export_tsh(division: Division) -> str:
             played.pop()
         players.append(
             tsh.TshPlayer(
-                name=s.tsh_extras.get(NAME_KEY) or surname_first(s.player.full_name),
+                name=s.tsh_extras.get(NAME_KEY) or tsh_name(s.player),
                 rating=s.rating,
                 opponents=opponents[s.number],
                 scores=[0 if v is None else v for v in played],

@@ -8,7 +8,17 @@ scorecards, prizes, finalising), downloads (tsh files).
 """
 
 from .downloads import download_archive, download_config, download_t
-from .hub import assign, divisions, hub, my_division_context, place, play_up, publish_assignments, save_band
+from .hub import (
+    assign,
+    divisions,
+    hub,
+    link_prizes,
+    my_division_context,
+    place,
+    play_up,
+    publish_assignments,
+    save_band,
+)
 from .results import confirm, director_confirm, dispute, game_result, my_game, submit
 from .rounds import delete_draft, division, fast_entry, late_entrant, pair, publish, round_page, swap, withdraw
 from .tables import cross_table, finalise, prizes, scorecard, scorecards, standings
@@ -30,6 +40,7 @@ __all__ = [
     "game_result",
     "hub",
     "late_entrant",
+    "link_prizes",
     "my_division_context",
     "my_game",
     "pair",

@@ -21,6 +21,7 @@ from events.models import (
     RoundStatus,
 )
 from events.play import services as play
+from players.models import by_family_name
 from players.roles import player_of
 
 from ..forms import (
@@ -67,7 +68,7 @@ def hub(request, slug: str):
 
 def divisions(request, slug: str):
     event = _event(request, slug)
-    division_list = list(event.divisions.order_by("position", "name"))
+    division_list = list(event.divisions.select_related("category").order_by("position", "name"))
     published = [d for d in division_list if d.assignments_published]
     shown = division_list if event.directing else published
     seats = (
@@ -93,7 +94,7 @@ def divisions(request, slug: str):
         entries = list(
             Entry.objects.filter(event=event, status=EntryStatus.CONFIRMED)
             .select_related("player")
-            .order_by("player__full_name")
+            .order_by(*by_family_name("player__"))
         )
         context.update(
             assign_form=AssignForm(prefix="assign", initial={"as_of": play.rating_day(event)}),
@@ -105,6 +106,7 @@ def divisions(request, slug: str):
                 .order_by("created_at")
             ),
             started=Round.objects.filter(division__event=event).exists(),
+            categories=list(event.categories.order_by("position", "pk")),
             unplaced=[e for e in entries if e.division_id is None],
             # Only confirmed entries are placed: those still unpaid would be left out.
             unpaid=Entry.objects.filter(event=event, status=EntryStatus.PENDING_PAYMENT).count(),
@@ -130,6 +132,27 @@ def assign(request, slug: str):
         messages.success(
             request, f"Divisions assigned by ratings as of {date_format(report.as_of, 'j F Y')} ({counts})."
         )
+        tables = "; ".join(
+            f"{name} plays for {category}'s prizes" if category else f"{name} has no prizes linked"
+            for name, category in report.prize_tables.items()
+        )
+        if tables:
+            messages.info(request, f"Prizes: {tables}. Change a link under Division bands if it is not right.")
+    return redirect("events:play_divisions", event.slug)
+
+
+@login_required
+@require_POST
+def link_prizes(request, slug: str, pk: int):
+    """The director links a division to the category whose prizes it plays for."""
+    event = _directed_event(request, slug)
+    division = _division(event, pk)
+    category = request.POST.get("category", "")
+    category = int(category) if category.isdigit() else None
+    done = run_service(request, lambda: play.link_prize_table(request.user, division, category))
+    if done:
+        linked = f"{done.category.name}'s prizes" if done.category else "no category's prizes"
+        messages.success(request, f"{division.name} plays for {linked}.")
     return redirect("events:play_divisions", event.slug)
 
 

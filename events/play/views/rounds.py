@@ -7,7 +7,6 @@ from django.views.decorators.http import require_POST
 
 from clubsite.errors import ServiceError
 from clubsite.ui import run_service
-from events.core import pairing
 from events.models import (
     Division,
     DivisionPlayer,
@@ -36,11 +35,8 @@ def division(request, slug: str, pk: int, *, pair_form=None, refused=None):
     context = {"event": event, "division": div, "rounds": rounds}
     if event.directing:
         last = rounds[-1] if rounds else None
-        initial = {
-            "system": "random"
-            if not rounds
-            else (event.pairing_system if event.pairing_system in pairing.SYSTEMS else "koth")
-        }
+        # Round 1 is drawn at random; later rounds are paired by the event's announced system.
+        initial = {"system": "random" if not rounds else event.pairing_system}
         next_round = (last.number if last else 0) + 1
         all_paired = bool(event.number_of_games) and next_round > event.number_of_games
         context.update(
@@ -74,6 +70,8 @@ def pair(request, slug: str, pk: int):
         form.add_service_error(error)
         return division(request, slug, pk, pair_form=form)
     messages.success(request, f"Round {rnd.number} is paired as a draft: check it, then publish it.")
+    if rnd.pairing_notes:
+        messages.info(request, rnd.pairing_notes)
     return redirect("events:play_round", event.slug, div.pk, rnd.number)
 
 

@@ -433,7 +433,7 @@ def test_class_prize_goes_to_the_best_of_the_class(client, director, make_divisi
     table = play.standings(division)
     best_b = next(row.seat for row in table if row.seat.number >= 3 and row.seat.player_id != table[0].player)
     html = page(client.get(url("play_prizes", division)))
-    section = html[html.index("Class B") :]
+    section = html[html.index("Best in class B") :]
     assert best_b.player.name in section[:300]
 
 

@@ -32,6 +32,8 @@ GAME_FIELDS = (
     "score_b",
     "spread_a",
     "first",
+    "overrun",
+    "ahead_before_tiles",
 )
 
 
@@ -45,6 +47,9 @@ def pure_game(row: dict, *, scored: bool = True) -> results.Game:
         award = abs(row["spread_a"]) if row["spread_a"] is not None else None
     if kind is results.GameKind.NORMAL and not scored:
         return results.Game(row["round_number"], a, b, first=first)
+    ahead = row.get("ahead_before_tiles")
+    level = kind is results.GameKind.NORMAL and row["score_a"] is not None and row["score_a"] == row["score_b"]
+    tie_winner = {"a": a, "b": b}.get(ahead) if level and not row.get("overrun") else None
     return results.Game(
         row["round_number"],
         a,
@@ -54,6 +59,7 @@ def pure_game(row: dict, *, scored: bool = True) -> results.Game:
         kind=kind,
         first=first,
         award=award,
+        tie_winner=tie_winner,
     )
 
 

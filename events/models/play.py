@@ -118,6 +118,15 @@ class Round(models.Model):
     def pairing_system_label(self) -> str:
         return pairing.SYSTEMS.get(self.pairing_system, self.pairing_system)
 
+    def result_changes(self):
+        """Every change to a result of this round, newest first (one query), for the directors' page."""
+        return (
+            GameChange.objects.filter(game__round=self)
+            .exclude(action__in=["submitted", "confirmed"], reason="")
+            .select_related("game__player_a", "game__player_b", "changed_by__player")
+            .order_by("-changed_at", "-pk")
+        )
+
 
 class GameKind(models.TextChoices):
     NORMAL = "normal", "Game"

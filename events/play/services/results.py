@@ -48,6 +48,57 @@ def person_name(user) -> str | None:
     return user.get_full_name() or (user.username if "@" not in user.username else f"User {user.pk}")
 
 
+def _clock(seconds) -> str:
+    seconds = int(seconds or 0)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def describe_snapshot(snap: dict, names: dict) -> str:
+    """A recorded result (a GameChange's before or after) as a person reads it:
+    "380–-40 (played 380–60; Bob 10:00 over) · confirmed"."""
+    if not snap:
+        return "—"
+    a = names.get(snap.get("player_a"), "player A")
+    b = names.get(snap.get("player_b"), "player B")
+    kind, status, spread = snap.get("kind"), snap.get("status", ""), snap.get("spread_a")
+    notes: list[str] = []
+    if kind in (GameKind.FORFEIT, GameKind.LATE_FORFEIT):
+        late = "late-arrival " if kind == GameKind.LATE_FORFEIT else ""
+        text = f"{late}forfeit by {a}" + (f" ({spread:+d})" if spread is not None else "")
+    elif kind == GameKind.BYE:
+        text = "bye" + (f" ({spread:+d})" if spread is not None else "")
+    elif kind == GameKind.VOID:
+        text = "void"
+    elif snap.get("score_a") is None:
+        text = "no result"
+    else:
+        sa, sb = snap["score_a"], snap["score_b"]
+        text = f"{a} {sa}–{sb} {b}"
+        pa, pb = snap.get("played_a"), snap.get("played_b")
+        if pa is not None and (pa, pb) != (sa, sb):
+            notes.append(f"played {pa}–{pb}")
+        for name, key in ((a, "overtime_a"), (b, "overtime_b")):
+            if snap.get(key):
+                notes.append(f"{name} {_clock(snap[key])} over")
+        overrun = snap.get("overrun")
+        if overrun:
+            notes.append(f"{a if overrun == 'a' else b} overran: game forfeited")
+        ahead = snap.get("ahead_before_tiles")
+        if ahead in ("a", "b") and sa == sb:
+            notes.append(f"tie won by {a if ahead == 'a' else b} (ahead before the tile adjustment)")
+    if notes:
+        text += f" ({'; '.join(notes)})"
+    return f"{text} · {status}" if status else text
+
+
+def change_names(change: GameChange) -> dict:
+    game = change.game
+    names = {game.player_a_id: game.player_a.name}
+    if game.player_b_id:
+        names[game.player_b_id] = game.player_b.name
+    return names
+
+
 def who_confirms(game: Game, submitter_side: str) -> str:
     """Who confirms a result a player submitted: their opponent if they have an account, else a director."""
     opponent = game.player_b if submitter_side == "a" else game.player_a

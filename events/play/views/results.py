@@ -147,7 +147,6 @@ def my_game(request, slug: str, *, bound=None):
         g.my_overtime, g.opponent_overtime = getattr(g, f"overtime_{side}"), getattr(g, f"overtime_{other}")
         g.my_spread = g.spread_a if side == "a" or g.spread_a is None else -g.spread_a
         g.submitted_by_me = g.submitted_by_id == request.user.id
-        g.who_confirms = result_services.who_confirms(g, side)
         g.my_played, g.opponent_played = g.played(side), g.played(other)
         g.my_penalty, g.opponent_penalty = g.penalty(side), g.penalty(other)
         g.i_overran, g.opponent_overran = g.overrun == side, g.overrun == other
@@ -181,7 +180,7 @@ def submit(request, slug: str, game_pk: int):
         try:
             play.submit_result(request.user, game, **form.for_side(_side(game, player)))
         except ServiceError as error:
-            messages.error(request, error.message)
+            form.add_service_error(error)
         else:
             messages.success(request, f"Result submitted: {result_services.who_confirms(game, _side(game, player))}.")
             return redirect("events:play_my_game", event.slug)

@@ -157,3 +157,23 @@ def test_tsh_door_accepts_a_penalised_score_in_range():
     report = tsh_io.import_tsh(staff, "One, Player 1500 2; 380\nTwo, Player 1500 1; -40\n", event_slug="neg")
     game = Game.objects.get(division=report.division)
     assert (game.score_a, game.score_b) == (380, -40)
+
+
+def test_api_correction_keeps_its_reason_and_the_tie_answer(director, make_division):
+    division = make_division(2, ties_by_score_before_tiles=True)
+    game = published_game(director, division)
+    api = APIClient()
+    api.force_authenticate(director)
+    play.submit_result(director, game, 400, 350)
+    level = {"score_a": 400, "score_b": 400}
+    refused = api.post(f"/api/play/games/{game.pk}/submit/", level, format="json")
+    assert refused.status_code == 400 and "ahead before" in str(refused.json())
+    ok = api.post(
+        f"/api/play/games/{game.pk}/submit/",
+        {**level, "ahead_before_tiles": "b", "reason": "Scoresheet recount"},
+        format="json",
+    )
+    assert ok.status_code == 200 and ok.json()["ahead_before_tiles"] == "b"
+    changes = api.get(f"/api/play/games/{game.pk}/changes/").json()
+    assert changes[0]["reason"] == "Scoresheet recount" and changes[0]["action"] == "corrected"
+    assert "@" not in (changes[0]["changed_by"] or "")

@@ -183,3 +183,15 @@ def test_director_form_asks_the_tie_question_when_level(client, director, make_d
     response = client.post(page, {"outcome": "normal", "score_a": 380, "score_b": 380, "ahead_before_tiles": "b"})
     assert response.status_code == 302
     assert Game.objects.get(pk=game.pk).ahead_before_tiles == "b"
+
+
+def test_scorecard_shows_the_score_as_played_and_the_penalty(client, director, make_division):
+    division = make_division(2, overrun_forfeit=True)
+    game = published_game(director, division)
+    play.submit_result(director, game, 380, 60, overtime_b=600)
+    number_a = division.seats.get(player=game.player_a).number
+    page = reverse("events:play_scorecard", args=[division.event.slug, division.pk, number_a])
+    text = html(client.get(page))
+    assert "380–-40" in text and "played 380–60, opponent's time −100" in text
+    text = html(client.get(reverse("events:play_scorecards", args=[division.event.slug, division.pk])))
+    assert "played 60–380, own time −100" in text

@@ -108,6 +108,7 @@ class GameSerializer(ModelSerializer):
     score_b = serializers.SerializerMethodField()
     played_a = serializers.SerializerMethodField(help_text="score as played, before time penalties")
     played_b = serializers.SerializerMethodField(help_text="score as played, before time penalties")
+    overrun = serializers.CharField(read_only=True, help_text="'a' or 'b': overran the time and forfeited (APSP)")
 
     class Meta:
         model = Game

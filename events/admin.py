@@ -21,6 +21,7 @@ from .models import (
     Prize,
     Round,
 )
+from .play.services import results as result_services
 
 
 def _each(request, objects, call, done: str):
@@ -179,11 +180,28 @@ class RoundAdmin(ReadOnlyAdmin):
     list_select_related = ["division__event"]
 
 
-class GameChangeInline(admin.TabularInline):
+class ChangeText:
+    """A result change as people read it: who by name, and the result before and after."""
+
+    @admin.display(description="by")
+    def who(self, change):
+        return result_services.person_name(change.changed_by) or "—"
+
+    @admin.display(description="before")
+    def before_text(self, change):
+        return result_services.describe_snapshot(change.before, result_services.change_names(change))
+
+    @admin.display(description="after")
+    def after_text(self, change):
+        return result_services.describe_snapshot(change.after, result_services.change_names(change))
+
+
+class GameChangeInline(ChangeText, admin.TabularInline):
     model = GameChange
     extra = 0
     can_delete = False
-    readonly_fields = ["changed_at", "changed_by", "action", "before", "after", "reason"]
+    fields = ["changed_at", "who", "action", "reason", "before_text", "after_text"]
+    readonly_fields = fields
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -199,8 +217,8 @@ class GameAdmin(ReadOnlyAdmin):
 
 
 @admin.register(GameChange)
-class GameChangeAdmin(ReadOnlyAdmin):
-    list_display = ["game", "action", "changed_by", "changed_at", "reason"]
+class GameChangeAdmin(ChangeText, ReadOnlyAdmin):
+    list_display = ["game", "action", "who", "changed_at", "reason", "before_text", "after_text"]
     list_filter = ["action"]
     search_fields = ["reason", "game__player_a__full_name", "game__player_b__full_name"]
-    list_select_related = ["game", "changed_by"]
+    list_select_related = ["game__player_a", "game__player_b", "changed_by__player"]

@@ -17,6 +17,21 @@ for standings.
 
 Time penalties (seeds 000, 002, 003) are applied by `adjudicate` before the
 result is decided.
+
+Scores, as entered and as stored (one rule, checked at every door by
+`adjudicate` and `validate_stored_scores`):
+
+- a score *as played* (at the table, before time penalties) is a whole number
+  from 0 to MAX_SCORE;
+- overtime is at most MAX_OVERTIME_SECONDS (a typo guard);
+- the score *as stored* is the played score less the overtime penalty, and
+  runs from MIN_STORED_SCORE to MAX_SCORE. It may be negative: a penalty is
+  not clamped at zero, because clamping would hand the opponent less spread
+  than the rule gives. A stored score below MIN_STORED_SCORE is refused (it
+  means a typing slip in a score or an overtime).
+
+A recorded `Game` does not re-check ranges: whatever was stored is shown and
+counted, so a page can always be drawn.
 """
 
 from __future__ import annotations
@@ -28,6 +43,8 @@ from typing import Literal, TypeAlias
 
 __all__ = [
     "MAX_SCORE",
+    "MIN_STORED_SCORE",
+    "MAX_OVERTIME_SECONDS",
     "PlayerId",
     "GameKind",
     "ResultError",
@@ -39,6 +56,13 @@ __all__ = [
     "Adjudication",
     "validate_score",
     "validate_scores",
+    "validate_stored_score",
+    "validate_stored_scores",
+    "validate_award",
+    "penalty_seconds",
+    "validate_overtime",
+    "TieUndecided",
+    "tie_result",
     "overtime_penalty",
     "overrun_forfeit_scores",
     "adjudicate",
@@ -49,6 +73,10 @@ PlayerId: TypeAlias = int
 
 # Above any score seen in a real game (records are around 1,100); a typo guard.
 MAX_SCORE = 1500
+# The lowest score a game may be stored with after time penalties (20 minutes over from a score of 0).
+MIN_STORED_SCORE = -200
+# No clock runs an hour over; more is a typing slip (and 150 minutes of penalty could never be stored).
+MAX_OVERTIME_SECONDS = 60 * 60
 
 
 class GameKind(StrEnum):
@@ -64,22 +92,79 @@ class ResultError(ValueError):
 
 
 class ScoreError(ResultError):
-    """A score that cannot be right (negative, or absurdly high)."""
+    """A score that cannot be right (negative as played, absurdly high, or too low after penalties).
+
+    `side` is "a" or "b" when the error is about one player's score or overtime, and `field` the input
+    at fault ("score", "overtime"), so an interface can name the player and the field.
+    """
+
+    def __init__(self, message: str, side: str | None = None, field: str = "score") -> None:
+        super().__init__(message)
+        self.side = side
+        self.field = field
 
 
-def validate_score(score: int, label: str = "score") -> int:
-    """Return `score` if it is a plausible game score, else raise ScoreError."""
-    if isinstance(score, bool) or not isinstance(score, int):
-        raise ScoreError(f"{label} must be a whole number, got {score!r}")
+def _whole(value: int, label: str, side: str | None, field: str = "score") -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ScoreError(f"{label} must be a whole number, got {value!r}", side, field)
+    return value
+
+
+def validate_score(score: int, label: str = "score", side: str | None = None) -> int:
+    """Return `score` if it is a plausible score *as played* (0 to MAX_SCORE), else raise ScoreError."""
+    _whole(score, label, side)
     if score < 0:
-        raise ScoreError(f"{label} cannot be negative (got {score})")
+        raise ScoreError(f"{label} cannot be negative (got {score})", side)
     if score > MAX_SCORE:
-        raise ScoreError(f"{label} of {score} is above {MAX_SCORE}: please check it")
+        raise ScoreError(f"{label} of {score} is above {MAX_SCORE}: please check it", side)
     return score
 
 
 def validate_scores(score_a: int, score_b: int) -> tuple[int, int]:
-    return validate_score(score_a, "player A's score"), validate_score(score_b, "player B's score")
+    """Both scores as played."""
+    return validate_score(score_a, "player A's score", "a"), validate_score(score_b, "player B's score", "b")
+
+
+def validate_stored_score(score: int, label: str = "score", side: str | None = None) -> int:
+    """Return `score` if it may be stored (after penalties): MIN_STORED_SCORE to MAX_SCORE."""
+    _whole(score, label, side)
+    if not MIN_STORED_SCORE <= score <= MAX_SCORE:
+        raise ScoreError(
+            f"{label} would be stored as {score}: a recorded score runs from {MIN_STORED_SCORE} to {MAX_SCORE} "
+            "after time penalties; please check it",
+            side,
+        )
+    return score
+
+
+def validate_stored_scores(score_a: int, score_b: int) -> tuple[int, int]:
+    """The one check of a game's scores as they will be stored, whichever way they arrive."""
+    return (
+        validate_stored_score(score_a, "player A's score", "a"),
+        validate_stored_score(score_b, "player B's score", "b"),
+    )
+
+
+def validate_award(spread: int, label: str = "spread") -> int:
+    """A bye's or forfeit's awarded spread (signed, as stored): at most MAX_SCORE either way."""
+    _whole(spread, label, None)
+    if abs(spread) > MAX_SCORE:
+        raise ScoreError(f"{label} of {spread} is beyond ±{MAX_SCORE}: please check it")
+    return spread
+
+
+def validate_overtime(seconds: int, label: str = "overtime", side: str | None = None) -> int:
+    _whole(seconds, label, side, "overtime")
+    if seconds < 0:
+        raise ScoreError(f"{label} cannot be negative", side, "overtime")
+    if seconds > MAX_OVERTIME_SECONDS:
+        raise ScoreError(
+            f"{label} of {seconds // 60} minutes is more than the {MAX_OVERTIME_SECONDS // 60} a clock can run over: "
+            "please check it",
+            side,
+            "overtime",
+        )
+    return seconds
 
 
 @dataclass(frozen=True)
@@ -113,6 +198,9 @@ class Game:
     kind: GameKind = GameKind.NORMAL
     first: PlayerId | None = None
     award: int | None = None
+    # Event option (seed 001): a tied game is won by the player whose score before the end-of-game
+    # tile adjustment was higher; this names them (None: no such rule, or level then too).
+    tie_winner: PlayerId | None = None
 
     def __post_init__(self) -> None:
         # Accept the stored text value ("bye") as well as the enum member.
@@ -128,16 +216,12 @@ class Game:
                 raise ResultError("a normal game needs two players")
             if (self.score_a is None) != (self.score_b is None):
                 raise ScoreError("a game needs both scores, or none while it is pending")
-            if self.score_a is not None and self.score_b is not None:
-                validate_scores(self.score_a, self.score_b)
         elif self.kind is GameKind.BYE and self.player_b is not None:
             raise ResultError("a bye has no opponent")
         elif self.kind is GameKind.LATE_FORFEIT and self.player_b is None:
             raise ResultError("a late-arrival forfeit needs the opponent who was on time")
-        if self.kind is not GameKind.NORMAL:
-            for label, score in (("player A's score", self.score_a), ("player B's score", self.score_b)):
-                if score is not None:
-                    validate_score(score, label)
+        if self.tie_winner is not None and self.tie_winner not in (self.player_a, self.player_b):
+            raise ResultError(f"tie winner {self.tie_winner} is not in this game")
         if self.award is not None and self.award < 0:
             raise ResultError("an award is the spread the winning side gains: it cannot be negative")
 
@@ -222,7 +306,7 @@ def player_results(game: Game, rules: SpreadRules = SpreadRules()) -> tuple[Play
     if game.kind is GameKind.NORMAL:
         assert b is not None and game.score_a is not None and game.score_b is not None
         diff = game.score_a - game.score_b
-        wa = 1.0 if diff > 0 else 0.0 if diff < 0 else 0.5
+        wa = 1.0 if diff > 0 else 0.0 if diff < 0 else tie_result(game)
         return (
             side(a, b, wa, 1.0 - wa, diff, game.score_a, game.score_b),
             side(b, a, 1.0 - wa, wa, -diff, game.score_b, game.score_a),
@@ -241,6 +325,14 @@ def player_results(game: Game, rules: SpreadRules = SpreadRules()) -> tuple[Play
     if b is not None:
         results.append(side(b, a, 1.0, 0.0, award, game.score_b, game.score_a))
     return tuple(results)
+
+
+def tie_result(game: Game) -> float:
+    """Player A's win of a game level on score: ½, unless the event breaks ties by the score before
+    the end-of-game tile adjustment (seed 001) and the game names who was ahead then."""
+    if game.tie_winner is None:
+        return 0.5
+    return 1.0 if game.tie_winner == game.player_a else 0.0
 
 
 # --------------------------------------------------------------------------- time penalties
@@ -286,15 +378,28 @@ def overrun_forfeit_scores(offender_score: int, opponent_score: int, minimum_mar
     return 0, margin
 
 
+def penalty_seconds(seconds_over: int, time_control: TimeControl = TimeControl()) -> int:
+    """The overtime that is penalised: all of it, or up to the overrun limit when the game is forfeited
+    there (the margin is taken "when the 15 minutes is reached")."""
+    limit = time_control.forfeit_after_seconds
+    return min(seconds_over, limit) if limit is not None else seconds_over
+
+
 @dataclass(frozen=True)
 class Adjudication:
-    """Scores to record after time penalties; `forfeit` names the side ("a"/"b") that overran."""
+    """Scores to record after time penalties; `forfeit` names the side ("a"/"b") that overran;
+    `tie_winner` the side ahead before the end-of-game tile adjustment when that breaks a tie."""
 
     score_a: int
     score_b: int
     penalty_a: int
     penalty_b: int
     forfeit: Literal["a", "b"] | None = None
+    tie_winner: Literal["a", "b"] | None = None
+
+
+class TieUndecided(ResultError):
+    """The event breaks ties by the score before the tile adjustment, and the game is level: say who led."""
 
 
 def adjudicate(
@@ -303,26 +408,53 @@ def adjudicate(
     seconds_over_a: int = 0,
     seconds_over_b: int = 0,
     time_control: TimeControl = TimeControl(),
+    *,
+    ahead_before_tiles: str | None = None,
+    ties_by_score_before_tiles: bool = False,
+    names: tuple[str, str] = ("player A", "player B"),
 ) -> Adjudication:
-    """Apply overtime penalties (and the overrun forfeit if the event uses it).
+    """The result to store from the scores as played and each player's overtime (seconds).
 
-    Scores are the table scores; with an overrun forfeit they are the scores
-    when the limit was reached. Penalties come first, then the result follows
-    from the penalised scores. A penalised score below zero is kept at 0.
+    Every way a result enters goes through here: played scores 0..MAX_SCORE, overtime up to
+    MAX_OVERTIME_SECONDS, overtime penalties first (10 a minute or part of one, not clamped at 0),
+    then the overrun forfeit if the event uses it (APSP: the offender loses by the margin at the
+    limit, after penalties, or the minimum margin, whichever is greater), then the stored scores are
+    checked (`validate_stored_scores`). With `ties_by_score_before_tiles`, a level game is decided by
+    `ahead_before_tiles` ("a", "b", or "level" when they were level then too); None raises
+    TieUndecided.
     """
-    validate_scores(score_a, score_b)
-    pen_a = overtime_penalty(seconds_over_a, time_control.points_per_minute)
-    pen_b = overtime_penalty(seconds_over_b, time_control.points_per_minute)
-    final_a, final_b = max(score_a - pen_a, 0), max(score_b - pen_b, 0)
+    name_a, name_b = names
+    validate_score(score_a, f"{name_a}'s score", "a")
+    validate_score(score_b, f"{name_b}'s score", "b")
+    validate_overtime(seconds_over_a, f"{name_a}'s overtime", "a")
+    validate_overtime(seconds_over_b, f"{name_b}'s overtime", "b")
     limit = time_control.forfeit_after_seconds
     over_a = limit is not None and seconds_over_a >= limit
     over_b = limit is not None and seconds_over_b >= limit
     if over_a and over_b:
-        raise ResultError("both players cannot overrun by the forfeit limit: only one clock runs")
+        raise ScoreError("both players cannot overrun by the forfeit limit: only one clock runs", "b", "overtime")
+    pen_a = overtime_penalty(penalty_seconds(seconds_over_a, time_control), time_control.points_per_minute)
+    pen_b = overtime_penalty(penalty_seconds(seconds_over_b, time_control), time_control.points_per_minute)
+    final_a, final_b = score_a - pen_a, score_b - pen_b
+    forfeit: Literal["a", "b"] | None = None
     if over_a:
         final_a, final_b = overrun_forfeit_scores(final_a, final_b, time_control.forfeit_minimum_margin)
-        return Adjudication(final_a, final_b, pen_a, pen_b, "a")
-    if over_b:
+        forfeit = "a"
+    elif over_b:
         final_b, final_a = overrun_forfeit_scores(final_b, final_a, time_control.forfeit_minimum_margin)
-        return Adjudication(final_a, final_b, pen_a, pen_b, "b")
-    return Adjudication(final_a, final_b, pen_a, pen_b)
+        forfeit = "b"
+    validate_stored_score(final_a, f"{name_a}'s score", "a")
+    validate_stored_score(final_b, f"{name_b}'s score", "b")
+    tie_winner: Literal["a", "b"] | None = None
+    if ties_by_score_before_tiles and final_a == final_b and forfeit is None:
+        if ahead_before_tiles is None:
+            raise TieUndecided(
+                "The scores are level: say who was ahead before the end-of-game tile adjustment "
+                "(or that they were level then too)."
+            )
+        if ahead_before_tiles not in ("a", "b", "level"):
+            raise ResultError(
+                f"who was ahead before the tile adjustment: 'a', 'b' or 'level', got {ahead_before_tiles!r}"
+            )
+        tie_winner = None if ahead_before_tiles == "level" else ahead_before_tiles  # type: ignore[assignment]
+    return Adjudication(final_a, final_b, pen_a, pen_b, forfeit, tie_winner)

@@ -20,6 +20,11 @@ from pathlib import Path
 from events.core.standings import parse_round_spread_caps
 
 __all__ = [
+    "MAX_FILE_BYTES",
+    "MAX_PLAYERS",
+    "MAX_ROUNDS",
+    "MAX_NAME_LENGTH",
+    "INTEGER_KEYS",
     "UNPAIRED",
     "UNSET",
     "TshParseError",
@@ -41,11 +46,24 @@ UNPAIRED = -1
 # An extra value written `00`: no value for that round (e.g. `rrank 00`).
 UNSET = -1
 
+# Sane limits: far beyond any real tournament, and refused with a message naming the line, so a
+# damaged or hostile file never reaches the database (or takes minutes to read).
+MAX_FILE_BYTES = 2_000_000  # a 1,000-player, 100-round file with every tsh extra is under 2.5 MB of text
+MAX_PLAYERS = 1000
+MAX_ROUNDS = 100
+MAX_NAME_LENGTH = 200
+MAX_NUMBER_DIGITS = 9  # any whole number in a .t file (scores, ratings, opponents, extras) fits 32 bits
+MAX_EXTRA_VALUES = 4 * MAX_ROUNDS  # values of one extra field (tsh writes one a round at most)
+
 _INT = re.compile(r"[0-9]+")
 _SIGNED_INT = re.compile(r"[-+]?[0-9]+")
 # tsh accepts ratings such as 1500.5 or 1500+40 (other systems); we only store integers.
 _RATING_LIKE = re.compile(r"[0-9]+(?:[.+][0-9]+)*")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+# Extra fields read as numbers (`TshPlayer.extra_ints`); `integer_extras_error` checks them.
+INTEGER_KEYS = ("p12", "board", "rrank", "off", "lifeg", "newr")
+# NUL and the other C0 controls but tab (also DEL), none of which a .t file has.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 # tsh drops a trailing line-number comment of the form `; # 12`.
 _TRAILING_LINE_COMMENT = re.compile(r";\s*#\s*\d+\s*$")
 
@@ -68,6 +86,14 @@ class TshPlayer:
     member_id: str | None = None
     extras: dict[str, list[str]] = field(default_factory=dict)
     number: int = 0  # 1-based position in the file
+
+    def integer_extras_error(self) -> str | None:
+        """What is wrong with the extra fields read as numbers (INTEGER_KEYS), or None."""
+        for key in INTEGER_KEYS:
+            for v in self.extras.get(key, []):
+                if v != "00" and (not _SIGNED_INT.fullmatch(v) or len(v.lstrip("+-")) > MAX_NUMBER_DIGITS):
+                    return f"field {key!r}: expected whole numbers, found {_short(v)!r}"
+        return None
 
     def extra_ints(self, key: str) -> list[int]:
         """The values of extra field `key` as integers (`00` -> UNSET); [] if absent."""
@@ -177,7 +203,12 @@ class TshConfig:
 
 
 def parse_t(text: str) -> TshFile:
-    """Parse the text of a `.t` file; raises TshParseError naming the line."""
+    """Parse the text of a `.t` file; raises TshParseError naming the line.
+
+    Refused, naming the line: NUL and other control characters, numbers longer than
+    MAX_NUMBER_DIGITS digits, names longer than MAX_NAME_LENGTH, more than MAX_ROUNDS rounds or
+    MAX_PLAYERS players. (The size limit, MAX_FILE_BYTES, is for the caller reading the bytes.)
+    """
     if text.startswith("\ufeff"):
         text = text[1:]
     players: list[TshPlayer] = []
@@ -186,6 +217,11 @@ def parse_t(text: str) -> TshFile:
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
+        bad = _CONTROL.search(stripped)
+        if bad:
+            raise TshParseError(line_no, f"contains a control character ({bad.group(0)!r}): is this a .t file?")
+        if len(players) == MAX_PLAYERS:
+            raise TshParseError(line_no, f"more than {MAX_PLAYERS} players: split the division")
         player = _parse_player_line(stripped, line_no)
         player.number = len(players) + 1
         players.append(player)
@@ -212,8 +248,15 @@ def decode_tsh_bytes(data: bytes) -> str:
         return data.decode("iso-8859-1")
 
 
+def _short(word: str, limit: int = 20) -> str:
+    """A word for an error message, cut short: a message never repeats a megabyte of input."""
+    return word if len(word) <= limit else word[:limit] + "…"
+
+
 def _split_fields(rest: str) -> list[str]:
     """Split on `;` not escaped by a backslash, unescaping `\\;` and `\\\\`."""
+    if "\\" not in rest:
+        return rest.split(";")
     fields: list[str] = []
     current: list[str] = []
     i = 0
@@ -246,7 +289,9 @@ def _parse_player_line(line: str, line_no: int) -> TshPlayer:
     if rating_at == 0:
         raise TshParseError(line_no, "expected a name before the rating")
     if not _INT.fullmatch(words[rating_at]):
-        raise TshParseError(line_no, f"expected an integer rating, found {words[rating_at]!r}")
+        raise TshParseError(line_no, f"expected an integer rating, found {_short(words[rating_at])!r}")
+    if len(words[rating_at]) > MAX_NUMBER_DIGITS:
+        raise TshParseError(line_no, f"rating {_short(words[rating_at])} is not a rating")
     full_name = head[: spans[rating_at].start()].strip()  # the name keeps its own spacing
     if re.search(r"[0-9],$", full_name):
         full_name = full_name[:-1]
@@ -254,22 +299,28 @@ def _parse_player_line(line: str, line_no: int) -> TshPlayer:
     name = name.strip()
     if not name:
         raise TshParseError(line_no, "expected a name before the rating")
+    if len(full_name) > MAX_NAME_LENGTH:
+        raise TshParseError(line_no, f"a name of {len(full_name)} characters: at most {MAX_NAME_LENGTH}")
     member_id = (member.strip() or None) if colon else None
 
     opponents: list[int] = []
     for w in words[rating_at + 1 :]:
         if w == "00":
             opponents.append(UNPAIRED)
-        elif _INT.fullmatch(w):
+        elif _INT.fullmatch(w) and len(w) <= MAX_NUMBER_DIGITS:
             opponents.append(int(w))
         else:
-            raise TshParseError(line_no, f"expected an opponent number, found {w!r}")
+            raise TshParseError(line_no, f"expected an opponent number, found {_short(w)!r}")
+    if len(opponents) > MAX_ROUNDS:
+        raise TshParseError(line_no, f"{len(opponents)} rounds: at most {MAX_ROUNDS}")
 
     fields = _split_fields(rest) if sep else [""]
     scores: list[int] = []
     for w in fields[0].split():
         if not _SIGNED_INT.fullmatch(w):
-            raise TshParseError(line_no, f"expected an integer score, found {w!r}")
+            raise TshParseError(line_no, f"expected an integer score, found {_short(w)!r}")
+        if len(w.lstrip("+-")) > MAX_NUMBER_DIGITS:
+            raise TshParseError(line_no, f"score {_short(w)} is not a game score")
         scores.append(int(w))
     if len(scores) > len(opponents):
         raise TshParseError(
@@ -282,6 +333,12 @@ def _parse_player_line(line: str, line_no: int) -> TshPlayer:
         parts = raw.split()
         if not parts:  # an empty `; ;` field
             continue
+        if len(parts) > MAX_EXTRA_VALUES + 1:
+            raise TshParseError(
+                line_no, f"field {_short(parts[0])!r} has {len(parts) - 1} values: at most {MAX_EXTRA_VALUES}"
+            )
+        if any(len(v) > MAX_NAME_LENGTH for v in parts):
+            raise TshParseError(line_no, f"field {_short(parts[0])!r} has a value over {MAX_NAME_LENGTH} characters")
         extras[parts[0]] = parts[1:]  # a repeated key keeps the last value, as tsh does
     return TshPlayer(
         name=name,

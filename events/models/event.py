@@ -161,6 +161,17 @@ class Event(models.Model):
     bye_spread = models.PositiveSmallIntegerField(default=50, validators=bounded(0, 1000))
     forfeit_spread = models.PositiveSmallIntegerField(default=50, validators=bounded(0, 1000))
     ties_stand = models.BooleanField(default=True, help_text="Tied players share the rank (no tie-break)")
+    overrun_forfeit = models.BooleanField(
+        "overrun forfeit (APSP)",
+        default=False,
+        help_text="Overrunning the time by 15 minutes forfeits the game, by the margin then "
+        "(after time penalties) or 150, whichever is greater",
+    )
+    ties_by_score_before_tiles = models.BooleanField(
+        "ties broken by the score before the tile adjustment",
+        default=False,
+        help_text="A tied game is won by the player who was ahead before the end-of-game tile adjustment",
+    )
     spread_cap = models.PositiveSmallIntegerField(
         null=True,
         blank=True,

@@ -5,6 +5,7 @@ from django.db import models
 from django.db.models import Q
 
 from events.core import pairing
+from events.core import results as pure_results
 
 __all__ = [
     "Division",
@@ -118,6 +119,15 @@ class Round(models.Model):
     def pairing_system_label(self) -> str:
         return pairing.SYSTEMS.get(self.pairing_system, self.pairing_system)
 
+    def result_changes(self):
+        """Every change to a result of this round, newest first (one query), for the directors' page."""
+        return (
+            GameChange.objects.filter(game__round=self)
+            .exclude(action__in=["submitted", "confirmed"], reason="")
+            .select_related("game__player_a", "game__player_b", "changed_by__player")
+            .order_by("-changed_at", "-pk")
+        )
+
 
 class GameKind(models.TextChoices):
     NORMAL = "normal", "Game"
@@ -161,6 +171,15 @@ class Game(models.Model):
     first = models.CharField(max_length=1, choices=[("a", "Player A"), ("b", "Player B")], blank=True)
     overtime_a = models.PositiveIntegerField(default=0, help_text="Seconds over the time control")
     overtime_b = models.PositiveIntegerField(default=0)
+    # The scores as played at the table (before time penalties), when the site computed the result.
+    played_a = models.IntegerField(null=True, blank=True)
+    played_b = models.IntegerField(null=True, blank=True)
+    # Who overran the time by the event's forfeit limit (APSP rule) and so forfeited the game.
+    overrun = models.CharField(max_length=1, choices=[("a", "Player A"), ("b", "Player B")], blank=True)
+    # For events that break a tie by the score before the end-of-game tile adjustment: who was ahead then.
+    ahead_before_tiles = models.CharField(
+        max_length=5, choices=[("a", "Player A"), ("b", "Player B"), ("level", "Level")], blank=True
+    )
     submitted_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -185,6 +204,48 @@ class Game(models.Model):
 
     def __str__(self):
         return f"R{self.round_number}: {self.player_a_id} v {self.player_b_id or 'bye'}"
+
+    def played(self, side: str) -> int | None:
+        """A score as played at the table: as entered, else (imported, older results) stored plus penalty."""
+        played = getattr(self, f"played_{side}")
+        stored = getattr(self, f"score_{side}")
+        if played is not None or stored is None:
+            return played
+        return stored + pure_results.overtime_penalty(getattr(self, f"overtime_{side}"))
+
+    def penalty(self, side: str) -> int:
+        """Points taken off one side's score for time: the overtime penalty (with an overrun forfeit, the
+        penalty at the limit and what the forfeit margin took besides)."""
+        played = self.played(side)
+        stored = getattr(self, f"score_{side}")
+        return 0 if played is None or stored is None else max(played - stored, 0)
+
+    @property
+    def played_score_a(self) -> int | None:
+        return self.played("a")
+
+    @property
+    def played_score_b(self) -> int | None:
+        return self.played("b")
+
+    @property
+    def penalty_a(self) -> int:
+        return self.penalty("a")
+
+    @property
+    def penalty_b(self) -> int:
+        return self.penalty("b")
+
+    @property
+    def penalised(self) -> bool:
+        """Time changed a recorded score (overtime, or an overrun forfeit)."""
+        return self.kind == GameKind.NORMAL and bool(self.penalty_a or self.penalty_b or self.overrun)
+
+    @property
+    def tie_winner(self) -> str:
+        """ "a"/"b" when a level game was decided by the score before the tile adjustment, else ""."""
+        level = self.score_a is not None and self.score_a == self.score_b and not self.overrun
+        return self.ahead_before_tiles if level and self.ahead_before_tiles in ("a", "b") else ""
 
     @property
     def is_rated(self) -> bool:

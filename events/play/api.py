@@ -16,7 +16,7 @@ from rest_framework.response import Response
 
 from clubsite.api import MAX_ID, ApiView, Id, ModelSerializer, Whole, int_parameter, query_int
 from events.core import pairing
-from events.core.results import MAX_SCORE
+from events.core.results import MAX_OVERTIME_SECONDS, MAX_SCORE
 from events.models import (
     Division,
     DivisionPlayer,
@@ -30,6 +30,7 @@ from events.models import (
 )
 from events.play import services as play
 from events.play.services import tsh_io
+from events.play.services.results import person_name
 from players.roles import is_association_staff
 
 # --- visibility ----------------------------------------------------------------------------------
@@ -105,6 +106,9 @@ class GameSerializer(ModelSerializer):
     player_b = serializers.SerializerMethodField()
     score_a = serializers.SerializerMethodField()
     score_b = serializers.SerializerMethodField()
+    played_a = serializers.SerializerMethodField(help_text="score as played, before time penalties")
+    played_b = serializers.SerializerMethodField(help_text="score as played, before time penalties")
+    overrun = serializers.CharField(read_only=True, help_text="'a' or 'b': overran the time and forfeited (APSP)")
 
     class Meta:
         model = Game
@@ -123,6 +127,10 @@ class GameSerializer(ModelSerializer):
             "first",
             "overtime_a",
             "overtime_b",
+            "played_a",
+            "played_b",
+            "overrun",
+            "ahead_before_tiles",
             "submitted_at",
             "confirmed_at",
         ]
@@ -155,15 +163,11 @@ class GameSerializer(ModelSerializer):
     def get_score_b(self, game) -> int | None:
         return game.score_b if self._scores_shown(game) else None
 
+    def get_played_a(self, game) -> int | None:
+        return game.played("a") if self._scores_shown(game) else None
 
-def person_name(user) -> str | None:
-    """How a person who changed something is shown: their name, never their login email."""
-    if user is None:
-        return None
-    player = getattr(user, "player", None)
-    if player is not None:
-        return player.name
-    return user.get_full_name() or (user.username if "@" not in user.username else f"User {user.pk}")
+    def get_played_b(self, game) -> int | None:
+        return game.played("b") if self._scores_shown(game) else None
 
 
 class GameChangeSerializer(ModelSerializer):
@@ -196,7 +200,7 @@ class StandingSerializer(serializers.Serializer):
 
 # No tournament has more rounds than this, and no game runs more than an hour over its time.
 MAX_ROUNDS = 1000
-MAX_OVERTIME = 3600
+MAX_OVERTIME = MAX_OVERTIME_SECONDS
 
 
 class PairSerializer(serializers.Serializer):
@@ -219,12 +223,25 @@ class FastEntrySerializer(serializers.Serializer):
 
 
 class ResultSerializer(serializers.Serializer):
+    """Scores as played and overtime in seconds; the result is stored after penalties, checked by the same
+    rule as every other way in (a stored score runs from MIN_STORED_SCORE to MAX_SCORE)."""
+
     score_a = Whole(max_value=MAX_SCORE)
     score_b = Whole(max_value=MAX_SCORE)
     overtime_a = Whole(required=False, max_value=MAX_OVERTIME, default=0, help_text="seconds")
     overtime_b = Whole(required=False, max_value=MAX_OVERTIME, default=0, help_text="seconds")
     first = serializers.ChoiceField(
         choices=Game._meta.get_field("first").choices, required=False, allow_blank=True, default=""
+    )
+    reason = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=200, help_text="a director's correction"
+    )
+    ahead_before_tiles = serializers.ChoiceField(
+        choices=["a", "b", "level"],
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="level scores, when the event breaks ties by the score before the tile adjustment",
     )
 
 

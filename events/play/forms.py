@@ -8,6 +8,7 @@ from django import forms
 
 from clubsite.ui import ServiceFormMixin, date_input
 from events.core.pairing import SYSTEMS as PAIRING_SYSTEMS
+from events.core.results import MAX_SCORE
 from events.models import GameKind
 
 OVERTIME = re.compile(r"^\s*(?:(\d{1,3}):)?(\d{1,2})\s*$")
@@ -52,7 +53,44 @@ def _helper(label: str, css: str = "btn-primary") -> FormHelper:
 
 
 def score_widget():
-    return forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": 1500})
+    return forms.NumberInput(attrs={"inputmode": "numeric", "min": 0, "max": MAX_SCORE})
+
+
+def score_field(**kwargs) -> forms.IntegerField:
+    """A score as played; the full rule (after penalties too) is the service's, from the pure core."""
+    messages = {
+        "max_value": "A score above %(limit_value)s cannot be right: please check it.",
+        "min_value": "A score as played cannot be negative (time penalties are taken off for you).",
+    }
+    return forms.IntegerField(
+        min_value=0, max_value=MAX_SCORE, widget=score_widget(), error_messages=messages, **kwargs
+    )
+
+
+class TieQuestionMixin:
+    """For events that break a tie by the score before the end-of-game tile adjustment: the question is
+    asked (shown) only when the scores are level, or when the service says it needs the answer."""
+
+    TIE_FIELD = "ahead_before_tiles"
+
+    def _add_tie_field(self, ahead_choices) -> None:
+        self.fields[self.TIE_FIELD] = forms.ChoiceField(
+            label="Who was ahead before the end-of-game tile adjustment?",
+            choices=[("", "—"), *ahead_choices],
+            required=False,
+            widget=forms.HiddenInput,
+            help_text="The scores are level: the event gives the game to whoever led before the tiles were counted.",
+        )
+
+    def ask_tie(self) -> None:
+        field = self.fields[self.TIE_FIELD]
+        field.widget = forms.RadioSelect(choices=[c for c in field.choices if c[0]])
+        self.tie_asked = True
+
+    def add_service_error(self, error):
+        if error.field == self.TIE_FIELD:
+            self.ask_tie()
+        super().add_service_error(error)
 
 
 class PairRoundForm(ServiceFormMixin, forms.Form):
@@ -90,7 +128,7 @@ class SwapForm(ServiceFormMixin, forms.Form):
         self.helper = _helper("Swap", "btn-outline-primary")
 
 
-class ResultForm(ServiceFormMixin, forms.Form):
+class ResultForm(TieQuestionMixin, ServiceFormMixin, forms.Form):
     """A director's entry or correction of one game."""
 
     OUTCOMES = [
@@ -102,8 +140,8 @@ class ResultForm(ServiceFormMixin, forms.Form):
         (GameKind.VOID.value, "Void"),
     ]
     outcome = forms.ChoiceField(choices=OUTCOMES, initial="normal")
-    score_a = forms.IntegerField(required=False, min_value=0, widget=score_widget())
-    score_b = forms.IntegerField(required=False, min_value=0, widget=score_widget())
+    score_a = score_field(required=False)
+    score_b = score_field(required=False)
     overtime_a = OvertimeField()
     overtime_b = OvertimeField()
     first = forms.ChoiceField(choices=[("", "Not recorded"), ("a", "Player A"), ("b", "Player B")], required=False)
@@ -111,6 +149,11 @@ class ResultForm(ServiceFormMixin, forms.Form):
 
     def __init__(self, *args, game=None, **kwargs):
         super().__init__(*args, **kwargs)
+        a_name = game.player_a.name if game is not None else "Player A"
+        b_name = game.player_b.name if game is not None and game.player_b else "Player B"
+        self._add_tie_field([("a", a_name), ("b", b_name), ("level", "Level then too")])
+        if game is not None and game.ahead_before_tiles:
+            self.ask_tie()
         if game is not None:
             a = game.player_a.name
             b = game.player_b.name if game.player_b else "—"
@@ -142,11 +185,11 @@ class FastEntryForm(ServiceFormMixin, forms.Form):
         self.helper = _helper("Enter these results")
 
 
-class MyResultForm(ServiceFormMixin, forms.Form):
+class MyResultForm(TieQuestionMixin, ServiceFormMixin, forms.Form):
     """A player's report of their own game, from their own side."""
 
-    my_score = forms.IntegerField(label="My score", min_value=0, widget=score_widget())
-    opponent_score = forms.IntegerField(label="Opponent's score", min_value=0, widget=score_widget())
+    my_score = score_field(label="My score")
+    opponent_score = score_field(label="Opponent's score")
     my_overtime = OvertimeField(label="My overtime")
     opponent_overtime = OvertimeField(label="Opponent's overtime")
     first = forms.ChoiceField(
@@ -158,6 +201,7 @@ class MyResultForm(ServiceFormMixin, forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self._add_tie_field([("me", "I was"), ("opponent", "My opponent was"), ("level", "Level then too")])
         self.helper = _helper("Submit result", "btn-success btn-lg w-100")
 
     def for_side(self, side: str) -> dict:
@@ -165,7 +209,9 @@ class MyResultForm(ServiceFormMixin, forms.Form):
         d = self.cleaned_data
         mine, theirs = ("a", "b") if side == "a" else ("b", "a")
         first = {"me": mine, "opponent": theirs}.get(d.get("first") or "", "")
+        ahead = {"me": mine, "opponent": theirs, "level": "level"}.get(d.get(self.TIE_FIELD) or "")
         return {
+            "ahead_before_tiles": ahead,
             f"score_{mine}": d["my_score"],
             f"score_{theirs}": d["opponent_score"],
             f"overtime_{mine}": d["my_overtime"],
@@ -175,7 +221,11 @@ class MyResultForm(ServiceFormMixin, forms.Form):
 
     def add_service_error(self, error):
         # The service names A/B fields; a player sees "my" and "opponent's".
-        self.add_error(None, error.message)
+        if error.field == self.TIE_FIELD:
+            self.ask_tie()
+            self.add_error(self.TIE_FIELD, error.message)
+        else:
+            self.add_error(None, error.message)
 
 
 class DisputeForm(forms.Form):

@@ -65,6 +65,8 @@ EVENT_FIELDS = (
     "bye_spread",
     "forfeit_spread",
     "ties_stand",
+    "ties_by_score_before_tiles",
+    "overrun_forfeit",
     "spread_cap",
     "round_spread_caps",
     "contact",

@@ -1,18 +1,22 @@
 import pytest
 
 from events.core.results import (
+    MAX_OVERTIME_SECONDS,
     MAX_SCORE,
+    MIN_STORED_SCORE,
     Game,
     GameKind,
     ResultError,
     ScoreError,
     SpreadRules,
+    TieUndecided,
     TimeControl,
     adjudicate,
     overrun_forfeit_scores,
     overtime_penalty,
     player_results,
     validate_score,
+    validate_stored_scores,
 )
 
 NASPA = SpreadRules()
@@ -71,11 +75,18 @@ def test_who_went_first() -> None:
 
 
 @pytest.mark.parametrize("bad", [-1, MAX_SCORE + 1, 5000])
-def test_implausible_scores_are_refused(bad: int) -> None:
+def test_implausible_played_scores_are_refused(bad: int) -> None:
     with pytest.raises(ScoreError) as caught:
-        Game(1, 1, 2, bad, 300)
-    assert "player A's score" in str(caught.value)
+        adjudicate(bad, 300)
+    assert "player A's score" in str(caught.value) and caught.value.side == "a"
     assert isinstance(caught.value, ValueError)
+
+
+@pytest.mark.parametrize("stored", [-40, -200, 0, 1500, -471, 2000])
+def test_a_recorded_game_counts_whatever_was_stored(stored: int) -> None:
+    # The range is checked where results enter; a stored game is always shown and counted.
+    a, b = player_results(Game(1, 1, 2, 380, stored))
+    assert (a.spread, b.spread) == (380 - stored, stored - 380)
 
 
 def test_score_validation_messages() -> None:
@@ -125,7 +136,8 @@ def test_penalty_applies_before_the_result() -> None:
     result = adjudicate(415, 400, seconds_over_a=61)
     assert (result.score_a, result.score_b, result.penalty_a, result.penalty_b) == (395, 400, 20, 0)
     assert result.forfeit is None
-    assert adjudicate(10, 400, seconds_over_a=600).score_a == 0
+    # Not clamped at 0: the opponent gets the whole penalty as spread.
+    assert adjudicate(10, 400, seconds_over_a=600).score_a == -90
 
 
 def test_apsp_overrun_forfeit_margin_at_least_150() -> None:
@@ -151,3 +163,77 @@ def test_kind_may_be_given_as_its_stored_text() -> None:
     assert game.kind is GameKind.BYE
     with pytest.raises(ValueError):
         Game(1, 4, kind="walkover")  # type: ignore[arg-type]
+
+
+def test_the_audit_case_is_stored_negative_and_counted() -> None:
+    # 380 v 60, the opponent 10:00 over: 100 off, stored as -40, a 420 win.
+    result = adjudicate(380, 60, seconds_over_b=600)
+    assert (result.score_a, result.score_b, result.penalty_b) == (380, -40, 100)
+    a, _ = player_results(Game(1, 1, 2, result.score_a, result.score_b))
+    assert (a.wins, a.spread) == (1.0, 420)
+
+
+def test_stored_scores_have_one_documented_range() -> None:
+    assert validate_stored_scores(MIN_STORED_SCORE, MAX_SCORE) == (MIN_STORED_SCORE, MAX_SCORE)
+    with pytest.raises(ScoreError, match="stored as -210") as caught:
+        adjudicate(50, 300, seconds_over_a=26 * 60)  # 260 off a score of 50
+    assert caught.value.side == "a"
+    with pytest.raises(ScoreError, match="player B's score would be stored as -471"):
+        validate_stored_scores(300, -471)
+    with pytest.raises(ScoreError, match="2000"):
+        validate_stored_scores(2000, 300)
+    with pytest.raises(ScoreError, match="overtime") as caught:
+        adjudicate(300, 300, seconds_over_b=MAX_OVERTIME_SECONDS + 1)
+    assert (caught.value.side, caught.value.field) == ("b", "overtime")
+    with pytest.raises(ScoreError, match="Ann's score"):
+        adjudicate(-1, 300, names=("Ann", "Bob"))
+
+
+# Seed 002 (APSP): "If in any game a player overruns the allotted time by 15 minutes the game shall be
+# forfeit by that player. The margin shall be the margin when the 15 minutes is reached (after imposing
+# time penalties) or 150 points, whichever is the greater."
+APSP = TimeControl(forfeit_after_seconds=15 * 60)
+
+
+def test_overrun_forfeit_seed_002_margin_of_150_when_close() -> None:
+    # 400-300 at the table, A 15 minutes over: 150 off puts A at 250, 50 behind: the margin is 150.
+    result = adjudicate(400, 300, seconds_over_a=15 * 60, time_control=APSP)
+    assert (result.score_a, result.score_b, result.penalty_a, result.forfeit) == (150, 300, 150, "a")
+
+
+def test_overrun_forfeit_seed_002_larger_margin_stands() -> None:
+    # 300-420, A 15 minutes over: 150 off, 150-420 is a 270 margin, larger than 150: it stands.
+    result = adjudicate(300, 420, seconds_over_a=15 * 60, time_control=APSP)
+    assert (result.score_a, result.score_b, result.forfeit) == (150, 420, "a")
+
+
+def test_overrun_penalty_stops_at_the_limit() -> None:
+    # The margin is the one "when the 15 minutes is reached": a clock stopped at 16:30 costs 150, not 170.
+    result = adjudicate(500, 300, seconds_over_b=16 * 60 + 30, time_control=APSP)
+    assert (result.score_a, result.score_b, result.penalty_b, result.forfeit) == (500, 150, 150, "b")
+    a, b = player_results(Game(1, 1, 2, result.score_a, result.score_b))
+    assert (a.wins, b.wins, a.spread) == (1.0, 0.0, 350)
+
+
+def test_without_the_setting_an_overrun_is_only_penalised() -> None:
+    result = adjudicate(400, 300, seconds_over_a=15 * 60)
+    assert (result.score_a, result.score_b, result.forfeit) == (250, 300, None)
+
+
+# Seed 001: "In case of a tie, the player with the highest score before adding or deducting unplaced
+# letters wins."
+def test_tie_broken_by_score_before_tile_adjustment() -> None:
+    result = adjudicate(400, 400, ahead_before_tiles="b", ties_by_score_before_tiles=True)
+    assert result.tie_winner == "b"
+    a, b = player_results(Game(1, 1, 2, 400, 400, tie_winner=2))
+    assert (a.wins, a.losses, b.wins, b.losses, a.spread, a.letter, b.letter) == (0.0, 1.0, 1.0, 0.0, 0, "L", "W")
+
+
+def test_tie_rule_asks_only_when_level() -> None:
+    with pytest.raises(TieUndecided):
+        adjudicate(400, 400, ties_by_score_before_tiles=True)
+    assert adjudicate(401, 400, ties_by_score_before_tiles=True).tie_winner is None
+    assert adjudicate(400, 400, ahead_before_tiles="level", ties_by_score_before_tiles=True).tie_winner is None
+    assert adjudicate(400, 400, ahead_before_tiles="a").tie_winner is None  # the event does not use the rule
+    a, b = player_results(Game(1, 1, 2, 400, 400))
+    assert a.wins == b.wins == 0.5

@@ -22,6 +22,12 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         try:
+            for path in (options["file"], options["config"]):
+                if path is not None and path.stat().st_size > tsh.MAX_FILE_BYTES:
+                    raise CommandError(
+                        f"{path}: over {tsh.MAX_FILE_BYTES // 1_000_000} MB, larger than any .t file of "
+                        f"{tsh.MAX_PLAYERS} players and {tsh.MAX_ROUNDS} rounds. Nothing was imported."
+                    )
             text = tsh.decode_tsh_bytes(options["file"].read_bytes())
             config = tsh.decode_tsh_bytes(options["config"].read_bytes()) if options["config"] else None
         except OSError as error:

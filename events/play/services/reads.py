@@ -8,6 +8,9 @@ who withdrew is ranked through the rounds they played and listed apart after tha
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
+
+from django.db.models import Q
 
 from events.core import results
 from events.core import standings as pure_standings
@@ -32,6 +35,8 @@ GAME_FIELDS = (
     "score_b",
     "spread_a",
     "first",
+    "overrun",
+    "ahead_before_tiles",
 )
 
 
@@ -45,6 +50,9 @@ def pure_game(row: dict, *, scored: bool = True) -> results.Game:
         award = abs(row["spread_a"]) if row["spread_a"] is not None else None
     if kind is results.GameKind.NORMAL and not scored:
         return results.Game(row["round_number"], a, b, first=first)
+    ahead = row.get("ahead_before_tiles")
+    level = kind is results.GameKind.NORMAL and row["score_a"] is not None and row["score_a"] == row["score_b"]
+    tie_winner = {"a": a, "b": b}.get(ahead) if level and not row.get("overrun") else None
     return results.Game(
         row["round_number"],
         a,
@@ -54,6 +62,7 @@ def pure_game(row: dict, *, scored: bool = True) -> results.Game:
         kind=kind,
         first=first,
         award=award,
+        tie_winner=tie_winner,
     )
 
 
@@ -86,9 +95,22 @@ class StandingRow:
 
 
 @dataclass(frozen=True)
+class TimeNote:
+    """Where time changed a recorded score, from one player's side: scores as played, own penalty, and
+    who overran (APSP forfeit): "me", "opponent" or ""."""
+
+    own_played: int | None
+    opp_played: int | None
+    own_penalty: int
+    opp_penalty: int
+    overrun: str
+
+
+@dataclass(frozen=True)
 class ScorecardLine:
     line: pure_standings.ScorecardLine
     opponent: DivisionPlayer | None
+    time: TimeNote | None = None
 
 
 @dataclass
@@ -110,7 +132,29 @@ class DivisionRead:
 
     def scorecard(self, player_id: int) -> list[ScorecardLine]:
         lines = pure_standings.scorecard(player_id, self.entrants, self.games, self.options)
-        return [ScorecardLine(line, self.seats.get(line.opponent) if line.opponent else None) for line in lines]
+        notes = self.time_notes
+        return [
+            ScorecardLine(
+                line, self.seats.get(line.opponent) if line.opponent else None, notes.get((line.round, player_id))
+            )
+            for line in lines
+        ]
+
+    @cached_property
+    def time_notes(self) -> dict[tuple[int, int], TimeNote]:
+        """(round, player) -> TimeNote for confirmed games whose score time changed (one query, when a
+        scorecard is drawn)."""
+        games = Game.objects.filter(division=self.division, status=GameStatus.CONFIRMED, kind="normal").filter(
+            Q(overtime_a__gt=0) | Q(overtime_b__gt=0) | ~Q(overrun="")
+        )
+        notes = {}
+        for g in games:
+            for side, other, player in (("a", "b", g.player_a_id), ("b", "a", g.player_b_id)):
+                overrun = "me" if g.overrun == side else "opponent" if g.overrun == other else ""
+                notes[(g.round_number, player)] = TimeNote(
+                    g.played(side), g.played(other), g.penalty(side), g.penalty(other), overrun
+                )
+        return notes
 
 
 def read_division(division: Division) -> DivisionRead:

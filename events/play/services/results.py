@@ -25,11 +25,86 @@ def _snapshot(game: Game) -> dict:
         "status": game.status,
         "score_a": game.score_a,
         "score_b": game.score_b,
+        "played_a": game.played_a,
+        "played_b": game.played_b,
         "spread_a": game.spread_a,
         "first": game.first,
         "overtime_a": game.overtime_a,
         "overtime_b": game.overtime_b,
+        "overrun": game.overrun,
+        "ahead_before_tiles": game.ahead_before_tiles,
+        "player_a": game.player_a_id,
+        "player_b": game.player_b_id,
     }
+
+
+def person_name(user) -> str | None:
+    """How a person who changed something is shown: their name, never their login email."""
+    if user is None:
+        return None
+    player = getattr(user, "player", None)
+    if player is not None:
+        return player.name
+    return user.get_full_name() or (user.username if "@" not in user.username else f"User {user.pk}")
+
+
+def _clock(seconds) -> str:
+    seconds = int(seconds or 0)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def describe_snapshot(snap: dict, names: dict) -> str:
+    """A recorded result (a GameChange's before or after) as a person reads it:
+    "380–-40 (played 380–60; Bob 10:00 over) · confirmed"."""
+    if not snap:
+        return "—"
+    a = names.get(snap.get("player_a"), "player A")
+    b = names.get(snap.get("player_b"), "player B")
+    kind, status, spread = snap.get("kind"), snap.get("status", ""), snap.get("spread_a")
+    notes: list[str] = []
+    if kind in (GameKind.FORFEIT, GameKind.LATE_FORFEIT):
+        late = "late-arrival " if kind == GameKind.LATE_FORFEIT else ""
+        text = f"{late}forfeit by {a}" + (f" ({spread:+d})" if spread is not None else "")
+    elif kind == GameKind.BYE:
+        text = "bye" + (f" ({spread:+d})" if spread is not None else "")
+    elif kind == GameKind.VOID:
+        text = "void"
+    elif snap.get("score_a") is None:
+        text = "no result"
+    else:
+        sa, sb = snap["score_a"], snap["score_b"]
+        text = f"{a} {sa}–{sb} {b}"
+        pa, pb = snap.get("played_a"), snap.get("played_b")
+        if pa is not None and (pa, pb) != (sa, sb):
+            notes.append(f"played {pa}–{pb}")
+        for name, key in ((a, "overtime_a"), (b, "overtime_b")):
+            if snap.get(key):
+                notes.append(f"{name} {_clock(snap[key])} over")
+        overrun = snap.get("overrun")
+        if overrun:
+            notes.append(f"{a if overrun == 'a' else b} overran: game forfeited")
+        ahead = snap.get("ahead_before_tiles")
+        if ahead in ("a", "b") and sa == sb:
+            notes.append(f"tie won by {a if ahead == 'a' else b} (ahead before the tile adjustment)")
+    if notes:
+        text += f" ({'; '.join(notes)})"
+    return f"{text} · {status}" if status else text
+
+
+def change_names(change: GameChange) -> dict:
+    game = change.game
+    names = {game.player_a_id: game.player_a.name}
+    if game.player_b_id:
+        names[game.player_b_id] = game.player_b.name
+    return names
+
+
+def who_confirms(game: Game, submitter_side: str) -> str:
+    """Who confirms a result a player submitted: their opponent if they have an account, else a director."""
+    opponent = game.player_b if submitter_side == "a" else game.player_a
+    if opponent is not None and opponent.user_id:
+        return f"{opponent.name} confirms it now"
+    return f"a director confirms it ({opponent.name if opponent else 'your opponent'} has no account here)"
 
 
 def _lock_game(game: Game) -> Game:
@@ -62,26 +137,66 @@ def _later_round_published(game: Game) -> bool:
     ).exists()
 
 
-def _check_result_input(game: Game, score_a: int, score_b: int) -> None:
+def _check_result_input(game: Game) -> None:
     if game.round.status == RoundStatus.DRAFT:
         raise PlayError(f"Round {game.round_number} is not published yet.")
     if game.kind != GameKind.NORMAL or not game.player_b_id:
         raise PlayError("This is a bye or forfeit: it has no scores to enter.")
+
+
+def time_control(event) -> results.TimeControl:
+    """The event's clock rules: overtime penalties, and the APSP overrun forfeit when the event uses it."""
+    return results.TimeControl(forfeit_after_seconds=15 * 60 if event.overrun_forfeit else None)
+
+
+def adjudicate(
+    game: Game, score_a, score_b, overtime_a=0, overtime_b=0, ahead_before_tiles: str | None = None
+) -> results.Adjudication:
+    """The one check of a result, whichever door it comes through: the pure core's rule on scores as
+    played, overtime and scores as stored, with the players' names in its messages."""
+    names = (game.player_a.name, game.player_b.name if game.player_b else "player B")
+    event = game.division.event
     try:
-        results.validate_scores(int(score_a), int(score_b))
-    except (TypeError, ValueError) as error:
+        values = [_whole_number(v, label) for v, label in ((score_a, "score"), (score_b, "score"))]
+        overtimes = [_whole_number(v, "overtime") for v in (overtime_a, overtime_b)]
+        return results.adjudicate(
+            values[0],
+            values[1],
+            overtimes[0],
+            overtimes[1],
+            time_control(event),
+            ahead_before_tiles=ahead_before_tiles or None,
+            ties_by_score_before_tiles=event.ties_by_score_before_tiles,
+            names=names,
+        )
+    except results.TieUndecided as error:
+        raise PlayError(str(error), field="ahead_before_tiles") from None
+    except results.ScoreError as error:
+        message = str(error)
+        raise PlayError(message[:1].upper() + message[1:] + ".", field=f"{error.field}_{error.side or 'a'}") from None
+    except results.ResultError as error:
         raise PlayError(str(error), field="score_a") from None
 
 
-def _apply_scores(game: Game, score_a: int, score_b: int, overtime_a: int, overtime_b: int, first: str) -> None:
-    """Scores as played, less overtime penalties (10 points a minute or part of one), before the result."""
+def _whole_number(value, label: str) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    try:
+        return int(str(value).strip())
+    except (TypeError, ValueError):
+        raise PlayError(f"A {label} must be a whole number.", field=f"{label}_a") from None
+
+
+def _apply_scores(game: Game, played_a, played_b, overtime_a, overtime_b, first: str, decided) -> None:
+    """Scores as played, the overtime, and the result stored from them (after penalties, overrun forfeit)."""
     if first not in ("", "a", "b"):
         raise PlayError("Say who went first: player A, player B, or leave it empty.", field="first")
-    if overtime_a < 0 or overtime_b < 0:
-        raise PlayError("Overtime cannot be negative.", field="overtime_a")
-    game.score_a = int(score_a) - results.overtime_penalty(overtime_a)
-    game.score_b = int(score_b) - results.overtime_penalty(overtime_b)
-    game.overtime_a, game.overtime_b = overtime_a, overtime_b
+    game.played_a, game.played_b = int(played_a), int(played_b)
+    game.score_a, game.score_b = decided.score_a, decided.score_b
+    game.overtime_a, game.overtime_b = int(overtime_a), int(overtime_b)
+    game.overrun = decided.forfeit or ""
+    level = decided.score_a == decided.score_b and game.division.event.ties_by_score_before_tiles
+    game.ahead_before_tiles = (decided.tie_winner or "level") if level and not decided.forfeit else ""
     game.first = first or game.first
 
 
@@ -98,9 +213,19 @@ def _audit(game: Game, actor, action: str, before: dict, reason: str = "") -> No
 
 @transaction.atomic
 def submit_result(
-    actor, game: Game, score_a: int, score_b: int, *, overtime_a: int = 0, overtime_b: int = 0, first: str = ""
+    actor,
+    game: Game,
+    score_a: int,
+    score_b: int,
+    *,
+    overtime_a: int = 0,
+    overtime_b: int = 0,
+    first: str = "",
+    reason: str = "",
+    ahead_before_tiles: str | None = None,
 ) -> Game:
-    """A player reports their own game (overtime in seconds). A director's entry is confirmed at once."""
+    """A player reports their own game, scores as played and overtime in seconds; the result is stored after
+    penalties. A director's entry is confirmed at once; a director's correction keeps its reason."""
     game = _lock_game(game)
     director = _is_director(actor, game)
     if not director:
@@ -108,7 +233,8 @@ def submit_result(
     side = _side(actor, game)
     if not director and side is None:
         raise PermissionDenied("You can only submit the result of your own game.")
-    _check_result_input(game, score_a, score_b)
+    _check_result_input(game)
+    decided = adjudicate(game, score_a, score_b, overtime_a, overtime_b, ahead_before_tiles)
     if not director:
         if game.status == GameStatus.CONFIRMED:
             raise PlayError("This result is already confirmed; ask a director to correct it.")
@@ -119,7 +245,7 @@ def submit_result(
         if _later_round_published(game):
             raise PlayError("The next round is out: only a director can enter this result now.")
     before = _snapshot(game)
-    _apply_scores(game, score_a, score_b, overtime_a, overtime_b, first)
+    _apply_scores(game, score_a, score_b, overtime_a, overtime_b, first, decided)
     game.submitted_by, game.submitted_at = actor, timezone.now()
     if director:
         move(game, GameStatus.CONFIRMED)
@@ -127,7 +253,8 @@ def submit_result(
     else:
         move(game, GameStatus.SUBMITTED)
     game.save()
-    _audit(game, actor, "entered" if director else "submitted", before)
+    action = "submitted" if not director else "corrected" if before["status"] != GameStatus.PAIRED else "entered"
+    _audit(game, actor, action, before, (reason or "").strip())
     complete_if_done(game.round)
     if director and before["status"] == GameStatus.CONFIRMED:
         result_corrected.send(sender=Game, game=game, actor=actor)
@@ -147,7 +274,7 @@ def confirm_result(actor, game: Game) -> Game:
         if side is None:
             raise PermissionDenied("Only the opponent or a director can confirm this result.")
         if game.submitted_by_id == actor.id:
-            raise PlayError("Your opponent confirms the result you submitted.")
+            raise PlayError(f"You submitted this result: {who_confirms(game, side)}.")
     before = _snapshot(game)
     move(game, GameStatus.CONFIRMED)
     game.confirmed_by, game.confirmed_at = actor, timezone.now()
@@ -199,6 +326,8 @@ def set_unplayed(actor, game: Game, kind: str, *, reason: str = "", forfeited_by
         raise PlayError("Choose forfeit, late-arrival forfeit or void.", field="kind")
     before = _snapshot(game)
     game.kind, game.spread_a, game.score_a, game.score_b = kind, spreads[kind], None, None
+    game.played_a = game.played_b = None
+    game.overrun = game.ahead_before_tiles = ""
     move(game, GameStatus.CONFIRMED)
     game.confirmed_by, game.confirmed_at = actor, timezone.now()
     game.save()
@@ -209,7 +338,7 @@ def set_unplayed(actor, game: Game, kind: str, *, reason: str = "", forfeited_by
     return game
 
 
-ROUND_LINE = re.compile(r"^\s*(\d+)\s+(-?\d+)\s+(\d+)\s+(-?\d+)\s*$")
+ROUND_LINE = re.compile(r"^\s*(\d{1,9})\s+(-?\d{1,9})\s+(\d{1,9})\s+(-?\d{1,9})\s*$")
 
 
 @transaction.atomic
@@ -225,7 +354,9 @@ def enter_round_results(actor, rnd: Round, text: str) -> list[Game]:
     number_to_player = dict(DivisionPlayer.objects.filter(division=rnd.division).values_list("number", "player_id"))
     games = {
         frozenset((g.player_a_id, g.player_b_id)): g
-        for g in rnd.games.filter(kind=GameKind.NORMAL, player_b__isnull=False)
+        for g in rnd.games.filter(kind=GameKind.NORMAL, player_b__isnull=False).select_related(
+            "player_a", "player_b", "division__event"
+        )
     }
     planned: list[tuple[Game, int, int]] = []
     seen: set[int] = set()
@@ -252,9 +383,9 @@ def enter_round_results(actor, rnd: Round, text: str) -> list[Game]:
         seen.add(game.pk)
         score_a, score_b = (s1, s2) if game.player_a_id == p1 else (s2, s1)
         try:
-            results.validate_scores(score_a, score_b)
-        except ValueError as error:
-            raise PlayError(f"Line {line_no}: {error}", field="text") from None
+            adjudicate(game, score_a, score_b)
+        except PlayError as error:
+            raise PlayError(f"Line {line_no}: {error.message}", field="text") from None
         planned.append((game, score_a, score_b))
     if not planned:
         raise PlayError("Enter at least one result.", field="text")

@@ -37,6 +37,7 @@ from ratings.services import ratings_as_of
 
 from .common import PlayError, check_open, lock_division, require_director
 from .rounds import missed_round
+from .tsh_io import check_division_name
 
 
 @transaction.atomic
@@ -321,7 +322,7 @@ def save_division(
     """
     event = Event.objects.select_for_update().get(pk=event.pk)
     require_director(actor, event)
-    name = (name or "").strip()
+    name = check_division_name((name or "").strip())  # it travels into .t files and config.tsh
     if not name:
         raise PlayError("Name the division.", field="name")
     if rating_min is not None and rating_max is not None and rating_min > rating_max:

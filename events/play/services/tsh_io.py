@@ -17,7 +17,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 
-from events.core import tsh
+from events.core import results, tsh
 from events.core.standings import format_round_spread_caps
 from events.models import Division, DivisionPlayer, Event, EventStatus, Game, GameKind, GameStatus, Round, RoundStatus
 from players import services as player_services
@@ -113,10 +113,23 @@ def _match_players(f: tsh.TshFile) -> dict[int, Player | None]:
 
 
 def _check_consistency(f: tsh.TshFile, line_of: dict[int, int]) -> None:
+    """Pairings agree both ways; every score is one the site may store (the same rule as a result entered
+    on a page: `validate_stored_score`; a bye's or forfeit's spread: `validate_award`)."""
     count = len(f.players)
     for p in f.players:
         if len(p.scores) > len(p.opponents):
             raise PlayError(f"Line {line_of[p.number]}: more scores than opponents.", field="file")
+        wrong = p.integer_extras_error()
+        if wrong:
+            raise PlayError(f"Line {line_of[p.number]}: {wrong}.", field="file")
+        for r, score in enumerate(p.scores):
+            try:
+                if p.opponents[r] == 0:
+                    results.validate_award(score, f"round {r + 1}'s spread")
+                elif p.opponents[r] != tsh.UNPAIRED:
+                    results.validate_stored_score(score, f"round {r + 1}'s score")
+            except results.ResultError as error:
+                raise PlayError(f"Line {line_of[p.number]}: {error}.", field="file") from None
         for r, opp in enumerate(p.opponents):
             if opp in (0, tsh.UNPAIRED):
                 continue
@@ -163,7 +176,14 @@ def import_tsh(
     division_name: str | None = None,
     title: str | None = None,
 ) -> ImportReport:
-    """Creates (or fills) an event's division from a `.t` file. All or nothing."""
+    """Creates (or fills) an event's division from a `.t` file. All or nothing: a refusal names the line
+    and saves nothing (players, rounds and games are created in one transaction)."""
+    if len(text) > tsh.MAX_FILE_BYTES or (config_text and len(config_text) > tsh.MAX_FILE_BYTES):
+        raise PlayError(
+            f"The file is over {tsh.MAX_FILE_BYTES // 1_000_000} MB: a .t file of {tsh.MAX_PLAYERS} players and "
+            f"{tsh.MAX_ROUNDS} rounds is smaller. Is it the right file?",
+            field="file",
+        )
     try:
         f = tsh.parse_t(text)
         config = tsh.parse_config(config_text) if config_text else None
@@ -180,8 +200,11 @@ def import_tsh(
         name = title or (config.settings.get("event_name", "").strip("'\" ") if config else "") or "Imported event"
         event = _new_event(actor, event_slug, name, config, rounds)
     require_director(actor, event)
+    if config and config.max_rounds is not None and not 1 <= config.max_rounds <= tsh.MAX_ROUNDS:
+        raise PlayError(f"config.tsh: max_rounds must be 1 to {tsh.MAX_ROUNDS}.", field="config")
     if division_name is None:
         division_name = next(iter(config.divisions), "A") if config and config.divisions else "A"
+    division_name = check_division_name(division_name)
     division, _ = Division.objects.get_or_create(event=event, name=division_name)
     if division.seats.exists() or division.rounds.exists():
         raise PlayError(
@@ -229,7 +252,7 @@ def import_tsh(
     )
     games: list[Game] = []
     for p in f.players:
-        p12 = p.p12
+        p12, boards = p.p12, p.extra_ints("board")  # once a player, not once a round
         for r, opp in enumerate(p.opponents):
             score = p.scores[r] if r < len(p.scores) else None
             rnd = round_objs[r]
@@ -269,7 +292,7 @@ def import_tsh(
                     score_b=other_score if scored else None,
                     first=_first(p12, r),
                     status=GameStatus.CONFIRMED if scored else GameStatus.PAIRED,
-                    board=_board(p, r),
+                    board=boards[r] if r < len(boards) and boards[r] > 0 else None,
                 )
             )
     Game.objects.bulk_create(games)
@@ -279,9 +302,35 @@ def import_tsh(
     return report
 
 
-def _board(p: tsh.TshPlayer, r: int) -> int | None:
-    boards = p.extra_ints("board")
-    return boards[r] if r < len(boards) and boards[r] > 0 else None
+def check_division_name(name: str) -> str:
+    """A division name that every page and a tsh file can carry: one line, no control characters."""
+    name = (name or "").strip()
+    if not name:
+        raise PlayError("Name the division.", field="division")
+    if len(name) > Division._meta.get_field("name").max_length or _UNSAFE_NAME.search(name):
+        raise PlayError(
+            "A division name is one line of at most 50 characters, without control characters.", field="division"
+        )
+    return name
+
+
+_UNSAFE_NAME = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
+_CONFIG_WORD = re.compile(r"[^\w.-]+")
+_RATING_LIKE_WORD = re.compile(r"^[0-9]+(?:[.+][0-9]+)*$")
+
+
+def tsh_player_name(name: str) -> str:
+    """A player's name as a .t line can carry it: one line, no `;` (it starts the scores), not starting
+    with `#` (a comment), no inner word made only of digits (it would be read as the rating)."""
+    name = " ".join(_UNSAFE_NAME.sub(" ", name).replace(";", ",").split()).lstrip("#").strip() or "?"
+    words = name.split()
+    return " ".join(w + "." if i < len(words) - 1 and _RATING_LIKE_WORD.match(w) else w for i, w in enumerate(words))
+
+
+def tsh_division_name(name: str) -> str:
+    """A division name as config.tsh and a file name can carry it: one word, no line breaks (tsh reads
+    `division NAME FILE` by whitespace)."""
+    return _CONFIG_WORD.sub("_", name.strip()).strip("_") or "division"
 
 
 def export_tsh(division: Division) -> str:
@@ -326,7 +375,7 @@ def export_tsh(division: Division) -> str:
             played.pop()
         players.append(
             tsh.TshPlayer(
-                name=s.tsh_extras.get(NAME_KEY) or tsh_name(s.player),
+                name=tsh_player_name(s.tsh_extras.get(NAME_KEY) or tsh_name(s.player)),
                 rating=s.rating,
                 opponents=opponents[s.number],
                 scores=[0 if v is None else v for v in played],
@@ -346,10 +395,13 @@ def _off_spread(division: Division) -> int:
 
 def _config(event: Event) -> tsh.TshConfig:
     config = tsh.TshConfig(
-        divisions={d.name: f"{d.name.lower()}.t" for d in event.divisions.all()},
+        divisions={tsh_division_name(d.name): f"{tsh_division_name(d.name).lower()}.t" for d in event.divisions.all()},
         max_rounds=event.number_of_games or None,
         rating_system="nsa2008" if event.rated else None,
-        settings={"event_name": f'"{event.title}"', "event_date": f'"{event.starts_on:%B %-d, %Y}"'},
+        settings={
+            "event_name": '"' + re.sub(r'[\x00-\x1f\x7f\u2028\u2029"]+', " ", event.title) + '"',
+            "event_date": f'"{event.starts_on:%B %-d, %Y}"',
+        },
     )
     config.spread_cap = event.standings_spread_cap()
     return config
@@ -361,5 +413,5 @@ def export_config(event: Event) -> str:
 
 def export_archive(event: Event) -> str:
     config = _config(event)
-    files = {f"{d.name.lower()}.t": tsh.parse_t(export_tsh(d)) for d in event.divisions.all()}
+    files = {f"{tsh_division_name(d.name).lower()}.t": tsh.parse_t(export_tsh(d)) for d in event.divisions.all()}
     return tsh.write_archive(config, files)

@@ -9,7 +9,6 @@ from django.views.decorators.http import require_POST
 
 from clubsite.errors import ServiceError
 from clubsite.ui import run_service
-from events.core import results as pure_results
 from events.models import (
     DivisionPlayer,
     Event,
@@ -19,6 +18,7 @@ from events.models import (
     RoundStatus,
 )
 from events.play import services as play
+from events.play.services import results as result_services
 from players.roles import player_of
 
 from ..forms import (
@@ -41,13 +41,10 @@ def _game_for_director(request, slug: str, game_pk: int) -> tuple[Event, Game]:
 
 def _played_scores(game: Game) -> dict:
     """The scores as played (before overtime penalties) for a correction form."""
-
-    def played(score, overtime):
-        return None if score is None else score + pure_results.overtime_penalty(overtime)
-
     return {
-        "score_a": played(game.score_a, game.overtime_a),
-        "score_b": played(game.score_b, game.overtime_b),
+        "score_a": game.played("a"),
+        "score_b": game.played("b"),
+        "ahead_before_tiles": game.ahead_before_tiles,
         "overtime_a": format_overtime(game.overtime_a),
         "overtime_b": format_overtime(game.overtime_b),
         "first": game.first,
@@ -78,6 +75,8 @@ def game_result(request, slug: str, game_pk: int):
                     overtime_a=data["overtime_a"],
                     overtime_b=data["overtime_b"],
                     first=data["first"],
+                    reason=data["reason"],
+                    ahead_before_tiles=data.get("ahead_before_tiles") or None,
                 )
             else:
                 kind, _, side = outcome.rpartition("_") if outcome != GameKind.VOID else (GameKind.VOID, "", "a")
@@ -87,7 +86,9 @@ def game_result(request, slug: str, game_pk: int):
         else:
             messages.success(request, f"Result of board {game.board or '-'} saved.")
             return redirect("events:play_round", event.slug, game.division_id, game.round_number)
-    changes = list(game.changes.select_related("changed_by").order_by("-changed_at")[:20])
+    changes = list(game.changes.select_related("changed_by__player").order_by("-changed_at", "-pk")[:20])
+    for change in changes:
+        change.who = result_services.person_name(change.changed_by)
     context = {"event": event, "division": game.division, "game": game, "form": form, "changes": changes}
     return render(request, "events/play/game_result.html", context)
 
@@ -146,6 +147,11 @@ def my_game(request, slug: str, *, bound=None):
         g.my_overtime, g.opponent_overtime = getattr(g, f"overtime_{side}"), getattr(g, f"overtime_{other}")
         g.my_spread = g.spread_a if side == "a" or g.spread_a is None else -g.spread_a
         g.submitted_by_me = g.submitted_by_id == request.user.id
+        g.my_played, g.opponent_played = g.played(side), g.played(other)
+        g.my_penalty, g.opponent_penalty = g.penalty(side), g.penalty(other)
+        g.i_overran, g.opponent_overran = g.overrun == side, g.overrun == other
+        g.tie_won_by_me = g.tie_winner == side
+        g.tie_won_by_opponent = g.tie_winner == other
         g.playable = g.kind == GameKind.NORMAL and g.player_b_id is not None
         if g.playable and g.status == GameStatus.PAIRED:
             g.form = bound if bound is not None and bound.game_pk == g.pk else MyResultForm(prefix=f"g{g.pk}")
@@ -155,7 +161,9 @@ def my_game(request, slug: str, *, bound=None):
 
 def _players_game(request, slug: str, game_pk: int) -> tuple[Event, Game]:
     event = _event(request, slug)
-    game = get_object_or_404(Game.objects.select_related("division"), pk=game_pk, division__event=event)
+    game = get_object_or_404(
+        Game.objects.select_related("division", "player_a", "player_b"), pk=game_pk, division__event=event
+    )
     return event, game
 
 
@@ -172,9 +180,9 @@ def submit(request, slug: str, game_pk: int):
         try:
             play.submit_result(request.user, game, **form.for_side(_side(game, player)))
         except ServiceError as error:
-            messages.error(request, error.message)
+            form.add_service_error(error)
         else:
-            messages.success(request, "Result submitted: your opponent confirms it now.")
+            messages.success(request, f"Result submitted: {result_services.who_confirms(game, _side(game, player))}.")
             return redirect("events:play_my_game", event.slug)
     return my_game(request, slug, bound=form)
 

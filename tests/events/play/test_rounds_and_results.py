@@ -63,7 +63,7 @@ def test_player_submits_opponent_confirms(director, make_division):
     assert (game.score_a, game.score_b, game.status) == (380, 300, GameStatus.SUBMITTED)  # 2 minutes' penalty
     with pytest.raises(play.PlayError, match="already submitted"):
         play.submit_result(b, game, 300, 400)
-    with pytest.raises(play.PlayError, match="Your opponent confirms"):
+    with pytest.raises(play.PlayError, match="You submitted this result: .* confirms it now"):
         play.confirm_result(a, game)
     play.confirm_result(b, game)
     game.refresh_from_db()

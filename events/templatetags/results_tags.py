@@ -1,0 +1,52 @@
+"""Showing results: scores as played and penalties, audit-trail entries, the round's board table."""
+
+from django import template
+
+from events.play.services import results as result_services
+
+register = template.Library()
+
+
+@register.filter
+def person(user) -> str:
+    """Who changed a result: a name, never a login email."""
+    return result_services.person_name(user) or "—"
+
+
+@register.filter
+def before_text(change) -> str:
+    return result_services.describe_snapshot(change.before, result_services.change_names(change))
+
+
+@register.filter
+def after_text(change) -> str:
+    return result_services.describe_snapshot(change.after, result_services.change_names(change))
+
+
+@register.filter
+def played(game, side: str):
+    return game.played(side)
+
+
+@register.filter
+def penalty(game, side: str) -> int:
+    return game.penalty(side)
+
+
+@register.filter
+def overtime(game, side: str) -> str:
+    seconds = getattr(game, f"overtime_{side}", 0) or 0
+    return f"{seconds // 60}:{seconds % 60:02d}" if seconds else ""
+
+
+@register.filter
+def board_table(games, unplayed) -> list:
+    """Every board of the round in board order: played games and forfeits between two paired players (a
+    forfeited board stays on its board); byes and games without an opponent are listed below the table."""
+    rows = list(games) + [g for g in unplayed if g.player_b_id]
+    return sorted(rows, key=lambda g: (g.board is None, g.board or 0, g.pk))
+
+
+@register.filter
+def off_board(unplayed) -> list:
+    return [g for g in unplayed if not g.player_b_id]

@@ -169,7 +169,7 @@ def wall_display(request, slug: str, pk: int, kind: str):
         rows = read_division(division).standings() if rnd else []
     elif rnd:
         rows = wall.boards(division, rnd) if kind == "pairings" else wall.find_my_table(division, rnd)
-    per_page = _int_param(request, "rows", per_page, 4, 60)
+    per_page = _int_param(request, "rows", per_page, 2, 60)
     pages = _pages(rows, per_page)
     if kind == "find":  # two columns of names per page
         half = (per_page + 1) // 2
@@ -235,7 +235,7 @@ def print_round(request, slug: str, pk: int, number: int, kind: str):
         "sheets": sheets,
         "cards": printing.scorecards(sheets),
         "by_name": printing.find_my_table(division, rnd),
-        "turns": range(1, 15),
+        "turns": range(1, 14),
     }
     return render(request, f"events/play/print_{kind}.html", context)
 

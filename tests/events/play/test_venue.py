@@ -357,3 +357,20 @@ def test_a_director_draws_on_the_page(client, make_division, director):
     response = client.post(url, {"draw-winners": "1", "draw-note": "Voucher"})
     assert response.status_code == 302
     assert LuckyDraw.objects.get().note == "Voucher"  # players of a published round are in the draw
+
+
+def test_a_player_checks_in_on_their_phone_with_the_venue_code(client, venue):
+    event, director, division, entrants, waiting = venue
+    user = UserFactory()
+    entrants[2].player.user = user
+    entrants[2].player.save()
+    client.force_login(user)
+    url = reverse("events:play_my_check_in", args=[event.slug])
+    with time_machine.travel(BEFORE_CLOSE, tick=False):
+        page = client.post(url, {"code": "NOPE00"}).content.decode()
+        assert "That is not the code shown at the venue." in page and 'for="id_code"' in page
+        assert client.post(url, {"code": checkin.venue_code(event)}).status_code == 302
+        page = client.get(url).content.decode()
+    assert "you checked in at 09:10" in page
+    assert_no_inline_js(page)
+    assert CheckIn.objects.get(entry=entrants[2]).by_self

@@ -17,6 +17,8 @@ __all__ = [
     "GameStatus",
     "Game",
     "GameChange",
+    "CheckIn",
+    "LuckyDraw",
 ]
 
 
@@ -268,3 +270,38 @@ class GameChange(models.Model):
 
     def __str__(self):
         return f"{self.game} {self.action}"
+
+
+class CheckIn(models.Model):
+    """An entrant reported at the venue (ticked off by a director, or by the player with the venue code)."""
+
+    entry = models.OneToOneField("events.Entry", on_delete=models.CASCADE, related_name="check_in")
+    checked_in_at = models.DateTimeField()
+    checked_in_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    by_self = models.BooleanField(default=False, help_text="The player checked in with the venue code")
+
+    def __str__(self):
+        return f"{self.entry} checked in"
+
+
+class LuckyDraw(models.Model):
+    """A lucky draw among a division's eligible non-prize-winners, stored so anyone can re-run and check it:
+    the same seed and the same ordered candidates always give the same winners (events.core.draw)."""
+
+    division = models.ForeignKey(Division, on_delete=models.CASCADE, related_name="lucky_draws")
+    seed = models.BigIntegerField()
+    winners_wanted = models.PositiveIntegerField()
+    candidates = models.JSONField(default=list, help_text="Player ids, in the order drawn from")
+    winners = models.JSONField(default=list, help_text="Player ids, in the order drawn")
+    excluded = models.JSONField(default=list, help_text="Prize winners left out (player ids)")
+    note = models.CharField(max_length=200, blank=True)
+    drawn_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    drawn_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["division", "-drawn_at", "-pk"]
+
+    def __str__(self):
+        return f"{self.division} lucky draw {self.seed}"

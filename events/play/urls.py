@@ -3,6 +3,7 @@
 from django.urls import path
 
 from . import views
+from .views import venue
 
 urlpatterns = [
     path("", views.hub, name="play_hub"),
@@ -35,6 +36,16 @@ urlpatterns = [
     path("division/<int:pk>/withdraw/<int:number>/", views.withdraw, name="play_withdraw"),
     path("division/<int:pk>/late-entrant/", views.late_entrant, name="play_late_entrant"),
     path("division/<int:pk>/division.t", views.download_t, name="play_download_t"),
+    path("check-in/", venue.check_in, name="play_check_in"),
+    path("check-in/me/", venue.my_check_in, name="play_my_check_in"),
+    path("check-in/entry/<int:entry_pk>/", venue.check_in_mark, name="play_check_in_mark"),
+    path("check-in/no-shows/", venue.withdraw_no_shows, name="play_withdraw_no_shows"),
+    path("check-in/fill/", venue.fill_places, name="play_fill_places"),
+    path("division/<int:pk>/wall/version.json", venue.wall_version, name="play_wall_version"),
+    path("division/<int:pk>/wall/<slug:kind>/", venue.wall_display, name="play_wall"),
+    path("division/<int:pk>/print/", venue.print_latest, name="play_print_latest"),
+    path("division/<int:pk>/print/<int:number>/<slug:kind>/", venue.print_round, name="play_print"),
+    path("division/<int:pk>/lucky-draw/", venue.lucky_draw, name="play_lucky_draw"),
     path("config.tsh", views.download_config, name="play_download_config"),
     path("tsh-archive.txt", views.download_archive, name="play_download_archive"),
 ]

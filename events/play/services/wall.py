@@ -1,0 +1,104 @@
+"""What the wall displays at the venue show: the latest published round's pairings, the standings and a
+"find my table" list; and a version that changes whenever any of them would, for the screens to poll.
+
+Drafts never show: a round is on the wall once it is published. Standings come from the one read of the
+division (reads.read_division) as on every other page."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+
+from django.db.models import Count, Max, Q, Sum
+
+from events.models import Division, DivisionPlayer, Game, GameKind, GameStatus, Round, RoundStatus
+
+
+def _seats_by_player(division: Division) -> dict[int, DivisionPlayer]:
+    return {s.player_id: s for s in DivisionPlayer.objects.filter(division=division).select_related("player")}
+
+
+def shown_round(division: Division) -> Round | None:
+    """The latest published (or complete) round, or None before the first is published."""
+    return division.rounds.exclude(status=RoundStatus.DRAFT).order_by("-number").first()
+
+
+def wall_version(division: Division) -> str:
+    """A short fingerprint of everything the walls show (three small aggregate queries): it changes when a
+    round is published or completed, a result is submitted, confirmed or corrected, or a player leaves."""
+    rounds = Round.objects.filter(division=division).exclude(status=RoundStatus.DRAFT)
+    r = rounds.aggregate(n=Count("pk"), last=Max("number"), complete=Count("pk", filter=Q(status=RoundStatus.COMPLETE)))
+    g = (
+        Game.objects.filter(division=division)
+        .exclude(round__status=RoundStatus.DRAFT)
+        .aggregate(
+            n=Count("pk"),
+            confirmed=Count("pk", filter=Q(status=GameStatus.CONFIRMED)),
+            submitted=Max("submitted_at"),
+            confirmed_at=Max("confirmed_at"),
+            a=Sum("score_a"),
+            b=Sum("score_b"),
+            spread=Sum("spread_a"),
+            boards=Sum("board"),
+            players=Sum("player_a_id"),
+        )
+    )
+    s = DivisionPlayer.objects.filter(division=division).aggregate(
+        n=Count("pk"), withdrawn=Count("pk", filter=Q(withdrawn_after_round__isnull=False))
+    )
+    text = repr((sorted(r.items()), sorted(g.items()), sorted(s.items()), division.finalised_at))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+@dataclass
+class Board:
+    board: int | None
+    first: DivisionPlayer
+    second: DivisionPlayer | None
+    first_score: int | None
+    second_score: int | None
+    kind: str  # a label for byes, forfeits and missed rounds; "" for a game
+    confirmed: bool
+
+
+def boards(division: Division, rnd: Round) -> list[Board]:
+    """The round's boards in board order (the one who goes first on the left), unplayed rounds last."""
+    seats = _seats_by_player(division)
+    rows = []
+    for g in rnd.games.order_by("board", "pk"):
+        a, b = seats[g.player_a_id], seats.get(g.player_b_id)
+        sa, sb = g.score_a, g.score_b
+        if g.first == "b" and b is not None:
+            a, b, sa, sb = b, a, sb, sa
+        rows.append(
+            Board(
+                board=g.board,
+                first=a,
+                second=b,
+                first_score=sa,
+                second_score=sb,
+                kind="" if g.kind == GameKind.NORMAL else g.get_kind_display(),
+                confirmed=g.status == GameStatus.CONFIRMED,
+            )
+        )
+    rows.sort(key=lambda row: (row.board is None, row.board or 0, row.first.player.name.casefold()))
+    return rows
+
+
+@dataclass
+class Finder:
+    name: str
+    number: int
+    board: int | None
+    opponent: DivisionPlayer | None
+    kind: str
+
+
+def find_my_table(division: Division, rnd: Round) -> list[Finder]:
+    """Every player of the round, alphabetically by name, with their board and opponent."""
+    found = []
+    for row in boards(division, rnd):
+        found.append(Finder(row.first.player.name, row.first.number, row.board, row.second, row.kind))
+        if row.second is not None:
+            found.append(Finder(row.second.player.name, row.second.number, row.board, row.first, row.kind))
+    return sorted(found, key=lambda f: (f.name.casefold(), f.number))

@@ -1,0 +1,289 @@
+"""Pages for the day at the venue: check-in at reporting time, the wall displays, printed round material and
+the lucky draw. Thin as every page: reads, forms and a call to events.play.services for each write."""
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from clubsite.ui import ServiceFormMixin, run_service
+from events.models import Division, Entry, Round, RoundStatus
+from events.play.services import checkin, luckydraw, printing, wall
+from events.play.services.reads import read_division
+from players.roles import player_of
+
+from .common import _directed_event, _division, _event, _round
+
+WALL_KINDS = {"pairings": ("Pairings", 10), "standings": ("Standings", 12), "find": ("Find my table", 24)}
+PRINT_KINDS = {"scorecards": "Scorecards", "pairings": "Pairings by name", "slips": "Result slips"}
+
+
+# Check-in ----------------------------------------------------------------------------------------------
+
+
+def _check_in_url(event, query: str = "", anchor: str = "") -> str:
+    url = reverse("events:play_check_in", args=[event.slug])
+    return url + (f"?q={query}" if query else "") + (f"#{anchor}" if anchor else "")
+
+
+def check_in(request, slug: str):
+    """The director's check-in list, phone first: tick people off, then settle the missing and the waiting list."""
+    event = _directed_event(request, slug)
+    report = checkin.check_in_list(event)
+    query = request.GET.get("q", "").strip()[:60]
+    shown = report.entrants
+    if query:
+        shown = [r for r in shown if query.casefold() in r.entry.player.name.casefold()]
+    moment = timezone.now()
+    context = {
+        "event": event,
+        "report": report,
+        "shown": shown,
+        "query": query,
+        "due": report.reporting.no_shows_due(moment),
+        "closes_at": report.reporting.closes_at,
+        "given_up_at": report.reporting.places_given_up_at,
+        "code": checkin.venue_code(event),
+        "self_url": request.build_absolute_uri(reverse("events:play_my_check_in", args=[event.slug])),
+        "many_divisions": len(report.divisions) > 1,
+    }
+    return render(request, "events/play/checkin.html", context)
+
+
+@login_required
+@require_POST
+def check_in_mark(request, slug: str, entry_pk: int):
+    event = _directed_event(request, slug)
+    entry = get_object_or_404(Entry.objects.select_related("player"), pk=entry_pk, event=event)
+    name = entry.player.name
+    if request.POST.get("action") == "undo":
+        run_service(request, lambda: checkin.undo_check_in(request.user, entry), f"{name} is no longer checked in.")
+    else:
+        run_service(request, lambda: checkin.check_in(request.user, entry), f"{name} is checked in.")
+    return redirect(_check_in_url(event, request.POST.get("q", "").strip()[:60], f"entry-{entry.pk}"))
+
+
+@login_required
+@require_POST
+def withdraw_no_shows(request, slug: str):
+    event = _directed_event(request, slug)
+    if not request.POST.get("called"):
+        messages.error(request, "Tick that you have called their names before withdrawing anyone.")
+        return redirect(_check_in_url(event, anchor="missing"))
+    ids = [int(v) for v in request.POST.getlist("entry") if v.isdigit()]
+    gone = run_service(request, lambda: checkin.withdraw_no_shows(request.user, event, ids))
+    if gone:
+        names = ", ".join(e.player.name for e in gone)
+        messages.success(request, f"{len(gone)} withdrawn (not here at reporting time): {names}.")
+    return redirect(_check_in_url(event, anchor="waiting"))
+
+
+@login_required
+@require_POST
+def fill_places(request, slug: str):
+    event = _directed_event(request, slug)
+    entry_pk = request.POST.get("entry", "")
+    if entry_pk.isdigit():
+        entry = get_object_or_404(Entry.objects.select_related("player"), pk=int(entry_pk), event=event)
+        division_pk = request.POST.get("division", "")
+        division = Division.objects.filter(event=event, pk=division_pk).first() if division_pk.isdigit() else None
+        seat = run_service(request, lambda: checkin.seat_from_waiting_list(request.user, entry, division))
+        seated = [seat] if seat else []
+    else:
+        seated = run_service(request, lambda: checkin.fill_places(request.user, event)) or []
+    if seated:
+        names = ", ".join(f"{s.player.name} ({s.division.name} #{s.number})" for s in seated)
+        messages.success(request, f"Places taken from the waiting list: {names}.")
+    return redirect(_check_in_url(event, anchor="waiting"))
+
+
+class SelfCheckInForm(ServiceFormMixin, forms.Form):
+    code = forms.CharField(
+        label="Code shown at the venue",
+        max_length=12,
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "characters", "class": "fs-4"}),
+    )
+
+
+@login_required
+def my_check_in(request, slug: str):
+    """A player checks themselves in with the code shown at the venue (the sign's QR code opens this page)."""
+    event = _event(request, slug)
+    player = player_of(request.user)
+    entry = None
+    if player:
+        entry = (
+            Entry.objects.filter(
+                event=event, player=player, status__in=(*checkin.ENTRANT_STATUSES, *checkin.WAITING_STATUSES)
+            )
+            .select_related("player", "check_in")
+            .first()
+        )
+    form = SelfCheckInForm(request.POST or None)
+    if request.method == "POST" and entry and form.is_valid():
+        done = run_service(
+            request,
+            lambda: checkin.check_in(request.user, entry, code=form.cleaned_data["code"]),
+            "You are checked in. Good luck!",
+            form=form,
+        )
+        if done:
+            return redirect("events:play_my_check_in", event.slug)
+    checked = getattr(entry, "check_in", None) if entry else None
+    return render(
+        request,
+        "events/play/checkin_me.html",
+        {"event": event, "entry": entry, "checked": checked, "form": form},
+    )
+
+
+# Wall displays -----------------------------------------------------------------------------------------
+
+
+def _int_param(request, name: str, default: int, low: int, high: int) -> int:
+    value = request.GET.get(name, "")
+    return min(max(int(value), low), high) if value.isdigit() else default
+
+
+def _pages(rows: list, size: int) -> list[list]:
+    return [rows[i : i + size] for i in range(0, len(rows), size)] or [[]]
+
+
+@never_cache
+def wall_display(request, slug: str, pk: int, kind: str):
+    """A projector or TV page, no login needed: large type, paging by itself, reloading when results change.
+    Only published rounds show (drafts never, even to a director)."""
+    if kind not in WALL_KINDS:
+        raise Http404("No such display")
+    event = _event(request, slug)
+    division = _division(event, pk)
+    title, per_page = WALL_KINDS[kind]
+    rnd = wall.shown_round(division)
+    rows = []
+    if kind == "standings":
+        rows = read_division(division).standings() if rnd else []
+    elif rnd:
+        rows = wall.boards(division, rnd) if kind == "pairings" else wall.find_my_table(division, rnd)
+    per_page = _int_param(request, "rows", per_page, 2, 60)
+    pages = _pages(rows, per_page)
+    if kind == "find":  # two columns of names per page
+        half = (per_page + 1) // 2
+        pages = [[page[:half], page[half:]] for page in pages]
+    context = {
+        "event": event,
+        "division": division,
+        "kind": kind,
+        "title": title,
+        "round": rnd,
+        "pages": pages,
+        "version": wall.wall_version(division),
+        "poll": _int_param(request, "poll", 10, 1, 300),
+        "turn": _int_param(request, "seconds", 12, 3, 300),
+        "kinds": WALL_KINDS,
+    }
+    return render(request, f"events/play/wall_{kind}.html", context)
+
+
+@never_cache
+def wall_version(request, slug: str, pk: int):
+    """What the wall displays poll: a fingerprint that changes with any result, pairing or withdrawal."""
+    event = _event(request, slug)
+    division = _division(event, pk)
+    return JsonResponse({"version": wall.wall_version(division)})
+
+
+# Printed round material --------------------------------------------------------------------------------
+
+
+def print_latest(request, slug: str, pk: int):
+    """The newest round's printouts (a draft included, for its directors)."""
+    event = _event(request, slug)
+    division = _division(event, pk)
+    rounds = division.rounds.order_by("-number")
+    if not event.directing:
+        rounds = rounds.exclude(status=RoundStatus.DRAFT)
+    rnd = rounds.first()
+    if rnd is None:
+        messages.info(request, "Nothing to print yet: pair round 1 first.")
+        return redirect("events:play_division", event.slug, division.pk)
+    return redirect("events:play_print", event.slug, division.pk, rnd.number, "scorecards")
+
+
+def print_round(request, slug: str, pk: int, number: int, kind: str):
+    if kind not in PRINT_KINDS:
+        raise Http404("No such printout")
+    event = _event(request, slug)
+    division = _division(event, pk)
+    rnd = _round(division, number, directing=event.directing)
+    sheets = printing.round_sheets(division, rnd)
+    rounds = Round.objects.filter(division=division).order_by("number")
+    if not event.directing:
+        rounds = rounds.exclude(status=RoundStatus.DRAFT)
+    context = {
+        "event": event,
+        "division": division,
+        "round": rnd,
+        "kind": kind,
+        "title": PRINT_KINDS[kind],
+        "kinds": PRINT_KINDS,
+        "rounds": list(rounds),
+        "sheets": sheets,
+        "cards": printing.scorecards(sheets),
+        "by_name": printing.find_my_table(division, rnd),
+        "turns": range(1, 14),
+    }
+    return render(request, f"events/play/print_{kind}.html", context)
+
+
+# Lucky draw --------------------------------------------------------------------------------------------
+
+
+class LuckyDrawForm(ServiceFormMixin, forms.Form):
+    winners = forms.IntegerField(label="Number of winners", min_value=1, max_value=500, initial=1)
+    note = forms.CharField(label="Prize (optional)", max_length=200, required=False)
+
+
+def lucky_draw(request, slug: str, pk: int):
+    event = _event(request, slug)
+    division = _division(event, pk)
+    form = LuckyDrawForm(request.POST or None, prefix="draw") if event.directing else None
+    if request.method == "POST":
+        if not event.directing:
+            return redirect("events:play_lucky_draw", event.slug, division.pk)
+        if form.is_valid():
+            data = form.cleaned_data
+            done = run_service(
+                request,
+                lambda: luckydraw.run_lucky_draw(request.user, division, data["winners"], note=data["note"]),
+                "Drawn. The seed is recorded so the draw can be checked.",
+                form=form,
+            )
+            if done:
+                return redirect("events:play_lucky_draw", event.slug, division.pk)
+    read = read_division(division)
+    names = {pid: seat for pid, seat in read.seats.items()}
+    draws = []
+    for d in division.lucky_draws.all():
+        draws.append(
+            {
+                "draw": d,
+                "winners": [names.get(p) for p in d.winners],
+                "candidates": [names.get(p) for p in d.candidates],
+                "checked": luckydraw.check_lucky_draw(d),
+            }
+        )
+    pool = luckydraw.eligible(division)
+    context = {
+        "event": event,
+        "division": division,
+        "form": form,
+        "draws": draws,
+        "pool": [names[p] for p in pool.candidates if p in names],
+        "excluded": len(set(pool.prize_winners) | set(pool.earlier_winners)),
+    }
+    return render(request, "events/play/lucky_draw.html", context)

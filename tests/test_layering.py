@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("clubsite", "players", "events", "ratings", "outbox")
+APPS = ("clubsite", "players", "events", "ratings", "outbox", "wordjudge")
 PURE_CORES = ("events.core", "ratings.engine")
 
 

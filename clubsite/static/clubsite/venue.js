@@ -1,11 +1,7 @@
-/* The venue pages: print buttons, and wall displays that page through long lists and reload themselves
-   when a result or pairing changes. No inline handlers: everything is bound here, from data attributes. */
+/* Wall displays that page through long lists and reload themselves when a result or pairing changes.
+   No inline handlers: everything is bound here, from data attributes (print buttons: site.js). */
 (function () {
   "use strict";
-
-  document.querySelectorAll("[data-print]").forEach(function (button) {
-    button.addEventListener("click", function () { window.print(); });
-  });
 
   var wall = document.querySelector("[data-wall]");
   if (!wall) { return; }

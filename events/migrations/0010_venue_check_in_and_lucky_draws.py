@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('events', '0004_event_round_spread_caps'),
+        ('events', '0009_overrun_forfeit_and_ties_before_tiles'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -46,6 +46,7 @@ INSTALLED_APPS = [
     "players",
     "events",
     "ratings",
+    "wordjudge",
 ]
 
 MIDDLEWARE = [

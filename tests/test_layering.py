@@ -6,8 +6,8 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("clubsite", "players", "events", "ratings")
-PURE_CORES = ("events.core", "ratings.engine")
+APPS = ("clubsite", "players", "events", "ratings", "wordjudge")
+PURE_CORES = ("events.core", "ratings.engine", "wordjudge.core")
 
 
 def _module_name(path: Path) -> str:

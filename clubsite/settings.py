@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "events",
     "ratings",
     "outbox",
+    "wordjudge",
 ]
 
 MIDDLEWARE = [

@@ -41,6 +41,7 @@ urlpatterns = [
     path("members/", include("players.urls")),
     path("events/", include("events.urls")),
     path("ratings/", include("ratings.urls")),
+    path("judge/", include("wordjudge.urls")),
     path("admin/", admin.site.urls),
     path("api/me/", players_api.MeView.as_view(), name="api-me"),
     path("api/auth/token/", players_api.TokenView.as_view(), name="api-token"),

@@ -8,6 +8,7 @@ from clubsite.errors import ServiceError
 from . import services
 from .models import (
     Category,
+    CheckIn,
     Division,
     DivisionPlayer,
     Entry,
@@ -16,6 +17,7 @@ from .models import (
     Game,
     GameChange,
     GroupEntry,
+    LuckyDraw,
     Payment,
     PlayUpRequest,
     Prize,
@@ -170,6 +172,22 @@ class PlayUpRequestAdmin(ReadOnlyAdmin):
     list_display = ["entry", "division_name", "created_at"]
     search_fields = ["entry__player__full_name", "entry__event__title"]
     list_select_related = ["entry__player", "entry__event"]
+
+
+@admin.register(CheckIn)
+class CheckInAdmin(ReadOnlyAdmin):
+    list_display = ["entry", "checked_in_at", "checked_in_by", "by_self"]
+    search_fields = ["entry__player__full_name", "entry__event__title"]
+    list_select_related = ["entry__player", "entry__event", "checked_in_by"]
+
+
+@admin.register(LuckyDraw)
+class LuckyDrawAdmin(ReadOnlyAdmin):
+    """Draws are made through the lucky draw page; kept here to be checked, never edited."""
+
+    list_display = ["division", "seed", "winners_wanted", "drawn_by", "drawn_at"]
+    search_fields = ["division__event__title", "division__name"]
+    list_select_related = ["division__event", "drawn_by"]
 
 
 @admin.register(Round)

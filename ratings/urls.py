@@ -1,10 +1,11 @@
 from django.urls import path
 
-from . import views
+from . import calculator, views
 
 app_name = "ratings"
 urlpatterns = [
     path("", views.rating_list, name="list"),
+    path("calculator/", calculator.rating_calculator, name="calculator"),
     path("lists/<slug:slug>/", views.rating_list, name="list_detail"),
     path("lists/<slug:slug>/ratings.csv", views.rating_list_csv, name="list_csv"),
     path("lists/<slug:slug>/snapshots/", views.snapshot_index, name="snapshots"),

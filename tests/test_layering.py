@@ -7,7 +7,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 APPS = ("clubsite", "players", "events", "ratings", "outbox", "wordjudge")
-PURE_CORES = ("events.core", "ratings.engine")
+PURE_CORES = ("events.core", "ratings.engine", "wordjudge.core")
 
 
 def _module_name(path: Path) -> str:

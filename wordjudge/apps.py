@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class WordJudgeConfig(AppConfig):
+    name = "wordjudge"
+    verbose_name = "Word judge"

@@ -134,7 +134,7 @@ def test_director_pairs_five_rounds_players_report_on_phones_and_the_event_is_ra
         if rnd == 1:
             j.shot("a player's result form on a phone", mine)
         card.get_by_role("button", name="Submit result").click()
-        assert mine.get_by_text("Result submitted: your opponent confirms it now.").is_visible()
+        assert mine.get_by_text(f"Result submitted: {name2} confirms it now.").is_visible()
         assert mine.get_by_text(f"Waiting for {name2} to confirm.").is_visible()
         theirs = phone_of(name2)
         assert theirs.get_by_text(f"{name1} reported this result. Is it right?").is_visible()

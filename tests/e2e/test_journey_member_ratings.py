@@ -30,7 +30,7 @@ def test_member_finds_rating_history_chart_and_last_event_report(journey, member
         # Mona (index 3) also beats the three players above her in the second event: seven wins of seven.
         play(event, round_robin(players, upsets={(0, 3), (1, 3), (2, 3)} if n else set()))
         services.rate_event(event)
-    last = RatingChange.objects.get(player=mona, event__title="Jurong Green Open")
+    last = RatingChange.objects.get(player=mona, division__event__title="Jurong Green Open")
     standing = PlayerRating.objects.get(rating_list=ratings, player=mona)
     rank = PlayerRating.objects.filter(rating_list=ratings, rating__gt=standing.rating).count() + 1
 

@@ -1,6 +1,7 @@
 """Pairing as the director sees it: one list of systems, refusals and Gibsonization in people's names."""
 
 import importlib
+import re
 
 import pytest
 from django.apps import apps
@@ -17,7 +18,6 @@ pytestmark = pytest.mark.django_db
 
 
 def options(html: str, select_name: str) -> list[str]:
-    import re
 
     select = re.search(rf'<select name="{select_name}".*?</select>', html, re.S).group(0)
     return re.findall(r'<option value="([^"]*)"', select)
@@ -75,7 +75,6 @@ def pair_and_play(director, division, system, n):
 
 
 def test_a_repeat_refusal_names_players_by_seat_and_name(client, director, make_division):
-    import re
 
     division = make_division(4)
     for seat, name in zip(
@@ -88,7 +87,7 @@ def test_a_repeat_refusal_names_players_by_seat_and_name(client, director, make_
     html = page(client.post(url("play_pair", division), {"system": "koth", "max_repeats": 0, "avoid_repeats": "on"}))
     refusal = html.split('id="pairing-refused"', 1)[1].split("</p>", 1)[0]
     assert "Round 4: no pairing avoids every repeat" in refusal
-    assert "#1 Chua Xavier v #" in refusal and "(met once)" in refusal
+    assert re.search(r"#1 Chua Xavier v #\d|#\d [^;]+ v #1 Chua Xavier", refusal) and "(met once)" in refusal
     assert not re.search(r"(?<![#\w])\d+ v ", refusal)  # no bare ids
 
 

@@ -23,8 +23,9 @@ from datetime import time as clock
 
 import numpy as np
 from django.db import connection, transaction
-from django.db.models import NOT_PROVIDED
 from django.utils import timezone
+
+from bench.bulk import copy_rows, flush_history, next_id, reset_sequences
 
 LIST_SLUG = "scale-ratings"
 ASSOCIATION_SLUG = "scale"
@@ -47,80 +48,6 @@ class ScaleReport:
     games: int
     entries: int
     seconds: float
-
-
-class UnfilledColumn(Exception):
-    """A NOT NULL column that the generator neither fills nor can take a default for."""
-
-
-def _fill(model, columns: list[str], now: datetime) -> tuple[list[str], tuple]:
-    """Every column of the model's table: the `columns` given (by attribute or column name), in that
-    order, then every other concrete field with its default from the model's `_meta`, ready for
-    the database. A field added later with a default needs no change here; one without a default
-    that may not be null is named in the error instead of failing in the middle of COPY."""
-    fields = [f for f in model._meta.concrete_fields if not getattr(f, "generated", False)]
-    by_name = {name: f for f in fields for name in (f.attname, f.column)}
-    unknown = [c for c in columns if c not in by_name]
-    if unknown:
-        raise UnfilledColumn(f"{model.__name__} has no column {', '.join(unknown)}")
-    given = {by_name[c].column for c in columns}
-    rest, values = [], []
-    for field in fields:
-        if field.column in given or field.db_default is not NOT_PROVIDED:
-            continue  # a column with a database default is left to the database
-        if getattr(field, "auto_now", False) or getattr(field, "auto_now_add", False):
-            value = now.date() if field.get_internal_type() == "DateField" else now
-        else:
-            value = field.get_default()
-        if value is None and not field.null:
-            raise UnfilledColumn(
-                f"{model.__name__}.{field.name} may not be null and has no default: give the generator a value for it"
-            )
-        rest.append(field.column)
-        values.append(field.get_db_prep_save(value, connection))
-    return [by_name[c].column for c in columns] + rest, tuple(values)
-
-
-def _copy(model, columns: list[str], rows, *, now: datetime | None = None) -> None:
-    """Bulk insert of rows that give `columns`; every other column gets the model's default.
-    COPY on PostgreSQL, executemany elsewhere."""
-    table = connection.ops.quote_name(model._meta.db_table)
-    names, defaults = _fill(model, columns, now or timezone.now())
-    rows = (tuple(row) + defaults for row in rows) if defaults else rows
-    quoted = ", ".join(connection.ops.quote_name(n) for n in names)
-    if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            with cursor.cursor.copy(f"COPY {table} ({quoted}) FROM STDIN") as copy:
-                for row in rows:
-                    copy.write_row(row)
-        return
-    sql = f"INSERT INTO {table} ({quoted}) VALUES ({', '.join(['%s'] * len(names))})"
-    batch = []
-    with connection.cursor() as cursor:
-        for row in rows:
-            batch.append(row)
-            if len(batch) >= 5000:
-                cursor.executemany(sql, batch)
-                batch.clear()
-        if batch:
-            cursor.executemany(sql, batch)
-
-
-def _next_id(model) -> int:
-    """The first free id (the generator runs alone, inside one transaction)."""
-    from django.db.models import Max
-
-    return (model.objects.aggregate(m=Max("pk"))["m"] or 0) + 1
-
-
-def _reset_sequences(models) -> None:
-    if connection.vendor != "postgresql":
-        return
-    from django.core.management.color import no_style
-
-    with connection.cursor() as cursor:
-        for sql in connection.ops.sequence_reset_sql(no_style(), models):
-            cursor.execute(sql)
 
 
 def _aware(day: date, at: clock) -> datetime:
@@ -171,8 +98,8 @@ def generate(*, players: int, events: int, games: int, seed: int, log=print) -> 
             slug=LIST_SLUG, defaults={"association": association, "name": "Scale ratings", "lexicon": "CSW24"}
         )
         n_clubs = max(2, players // 500)
-        first_club = _next_id(Club)
-        _copy(
+        first_club = next_id(Club)
+        copy_rows(
             Club,
             ["id", "association_id", "name", "slug", "city", "country", "meets"],
             (
@@ -196,7 +123,7 @@ def generate(*, players: int, events: int, games: int, seed: int, log=print) -> 
         first_number = counter.value + 1
         counter.value += players
         counter.save()
-        first_player = _next_id(Player)
+        first_player = next_id(Player)
         strength = rng.normal(1300, 350, players).clip(300, 2300)
         clubs = rng.integers(0, n_clubs, players)
         # A fifth of the members are there from the start; the others join over the years.
@@ -205,7 +132,7 @@ def generate(*, players: int, events: int, games: int, seed: int, log=print) -> 
         activity = np.log(np.minimum(rng.pareto(1.2, players) + 0.05, 30.0))
         sur = rng.integers(0, len(SURNAMES), players)
         giv = rng.integers(0, len(GIVEN), players)
-        _copy(
+        copy_rows(
             Player,
             [
                 "id",
@@ -241,7 +168,7 @@ def generate(*, players: int, events: int, games: int, seed: int, log=print) -> 
                 for i in range(players)
             ),
         )
-        first_membership = _next_id(Membership)
+        first_membership = next_id(Membership)
 
         def membership(i: int):
             starts = first_day + timedelta(days=int(joined[i]))
@@ -260,7 +187,7 @@ def generate(*, players: int, events: int, games: int, seed: int, log=print) -> 
                 "",
             )
 
-        _copy(
+        copy_rows(
             Membership,
             [
                 "id",
@@ -282,9 +209,9 @@ def generate(*, players: int, events: int, games: int, seed: int, log=print) -> 
         days = np.sort(rng.integers(0, 365 * YEARS - 1, events))
         third = rng.random(events) < 0.1
 
-        first_event = _next_id(Event)
+        first_event = next_id(Event)
         event_day = [date.fromordinal(first_day.toordinal() + int(d)) for d in days]
-        _copy(
+        copy_rows(
             Event,
             _EVENT_COLUMNS,
             (
@@ -304,14 +231,14 @@ def generate(*, players: int, events: int, games: int, seed: int, log=print) -> 
                 for e in range(events)
             ),
         )
-        first_category = _next_id(Category)
-        _copy(
+        first_category = next_id(Category)
+        copy_rows(
             Category,
             ["id", "event_id", "name", "position", "school_level", "notes"],
             ((first_category + e, first_event + e, "Open", 0, "", "") for e in range(events)),
         )
-        first_division = _next_id(Division)
-        _copy(
+        first_division = next_id(Division)
+        copy_rows(
             Division,
             [
                 "id",
@@ -340,8 +267,8 @@ def generate(*, players: int, events: int, games: int, seed: int, log=print) -> 
             ),
         )
 
-        ids = {"entry": _next_id(Entry), "seat": _next_id(DivisionPlayer), "round": _next_id(Round)}
-        game_id = _next_id(Game)
+        ids = {"entry": next_id(Entry), "seat": next_id(DivisionPlayer), "round": next_id(Round)}
+        game_id = next_id(Game)
         buffers: dict[str, list] = {"entries": [], "seats": [], "rounds": [], "games": []}
         total_games = 0
         total_entries = 0
@@ -444,18 +371,18 @@ def generate(*, players: int, events: int, games: int, seed: int, log=print) -> 
             total_games += r_count * half
             pending += r_count * half
             if pending > 200_000 or e == events - 1:
-                _flush(buffers)
+                flush_history(buffers)
                 pending = 0
             if (e + 1) % log_every == 0 or e == events - 1:
                 log(f"  events {e + 1}/{events}, games {total_games}: {time.perf_counter() - started:.1f}s")
-        _reset_sequences([Club, Player, Membership, Event, Category, Division, Entry, DivisionPlayer, Round, Game])
+        reset_sequences([Club, Player, Membership, Event, Category, Division, Entry, DivisionPlayer, Round, Game])
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")
     return ScaleReport(players, events, total_games, total_entries, time.perf_counter() - started)
 
 
-# The event columns the history sets; every other column takes the model's default (see `_fill`).
+# The event columns the history sets; every other column takes the model's default (see bench.bulk.fill_defaults).
 _EVENT_COLUMNS = [
     "id",
     "slug",
@@ -510,74 +437,6 @@ def _event_row(pk, seed, e, day, rounds, third, owner, association, rating_list,
     )
 
 
-def _flush(buffers: dict[str, list]) -> None:
-    from events.models import DivisionPlayer, Entry, Game, Round
-
-    _copy(
-        Entry,
-        [
-            "id",
-            "event_id",
-            "category_id",
-            "player_id",
-            "status",
-            "accepted_at",
-            "confirmed_at",
-            "amount_due",
-            "amount_paid",
-            "concession_proof",
-            "school",
-            "phone",
-            "division_id",
-        ],
-        buffers["entries"],
-    )
-    _copy(
-        DivisionPlayer,
-        [
-            "id",
-            "division_id",
-            "player_id",
-            "entry_id",
-            "number",
-            "rating",
-            "joined_in_round",
-            "assigned_reason",
-            "placed_by_director",
-            "tsh_extras",
-        ],
-        buffers["seats"],
-    )
-    _copy(
-        Round,
-        ["id", "division_id", "number", "status", "pairing_system", "based_on_round", "published_at"],
-        buffers["rounds"],
-    )
-    _copy(
-        Game,
-        [
-            "id",
-            "division_id",
-            "round_id",
-            "round_number",
-            "board",
-            "kind",
-            "status",
-            "player_a_id",
-            "player_b_id",
-            "score_a",
-            "score_b",
-            "spread_a",
-            "first",
-            "overtime_a",
-            "overtime_b",
-        ],
-        buffers["games"],
-    )
-    for rows in buffers.values():
-        rows.clear()
-
-
 def rate_history(rating_list=None, *, log=print) -> float:
     """Rates every generated event on its list, in the order they began, through the ratings services.
 
@@ -601,13 +460,13 @@ def rate_history(rating_list=None, *, log=print) -> float:
             .values_list("pk", "starts_on")
             if pk not in ledger
         ]
-        first_id = _next_id(RatedEvent)
-        _copy(
+        first_id = next_id(RatedEvent)
+        copy_rows(
             RatedEvent,
             ["id", "rating_list_id", "event_id", "starts_on", "rated_at"],
             ((first_id + i, rating_list.pk, pk, day, now) for i, (pk, day) in enumerate(missing)),
         )
-        _reset_sequences([RatedEvent])
+        reset_sequences([RatedEvent])
     first = RatedEvent.objects.filter(rating_list=rating_list).order_by("starts_on").values_list("starts_on", flat=True)
     if not first:
         return 0.0

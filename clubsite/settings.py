@@ -214,7 +214,7 @@ SPECTACULAR_SETTINGS = {
         "PrizeKindEnum": "events.models.event.PrizeKind",
         "GameKindEnum": "events.models.play.GameKind",
         "EventStatusEnum": "events.models.event.EventStatus",
-        "EntryStatusEnum": "events.models.event.EntryStatus",
+        "EntryStatusEnum": "events.models.entries.EntryStatus",
         "GameStatusEnum": "events.models.play.GameStatus",
         "RoundStatusEnum": "events.models.play.RoundStatus",
         # The event's pairing system and the pairing form's system are the same list (events.core.pairing).

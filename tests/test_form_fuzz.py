@@ -11,7 +11,8 @@ from django.utils.datastructures import MultiValueDict
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from events.forms import EntryForm, EventForm, GroupContactForm, parse_option, student_formset
+from events.forms import EventForm, parse_option
+from events.forms.entering import EntryForm, GroupContactForm, student_formset
 from events.play.forms import ResultForm
 from ratings.forms import RatingImportForm
 from tests.events.factories import EventFactory, open_event

@@ -10,7 +10,7 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
-from bench.scale_data import UnfilledColumn, _fill
+from bench.bulk import UnfilledColumn, fill_defaults
 from events.models import Division, DivisionPlayer, Entry, Event, Game
 from players.models import Membership, Player
 from ratings.models import PlayerRating, RatedEvent, RatingList
@@ -45,7 +45,7 @@ def test_a_tiny_history_is_generated_and_rated_on_the_current_models():
 
 
 def test_every_column_not_given_takes_the_model_default():
-    columns, values = _fill(
+    columns, values = fill_defaults(
         Event, ["id", "slug", "title", "owner_id", "association_id", "starts_on", "ends_on"], now=timezone.now()
     )
     concrete = {f.column for f in Event._meta.concrete_fields}
@@ -57,4 +57,4 @@ def test_every_column_not_given_takes_the_model_default():
 
 def test_a_column_that_may_not_be_null_and_has_no_default_is_named():
     with pytest.raises(UnfilledColumn, match="owner"):
-        _fill(Event, ["id", "slug", "title"], now=timezone.now())
+        fill_defaults(Event, ["id", "slug", "title"], now=timezone.now())

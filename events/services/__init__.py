@@ -1,31 +1,19 @@
 """Every write about events goes through these functions: pages, the API, the admin and tasks share them.
 
-One module per use case: announcements (an event's lifecycle), status (the registration clock), places,
-eligibility, entries, groups, waitinglist, payments, notify (emails), export.
+One module per use case: announcements (writing an event), lifecycle, directors, status (the registration
+clock), places, eligibility, entries, groups, waitinglist and offers, payments, notify (emails), export.
 """
 
 from .announcements import (
     CATEGORY_FIELDS,
     EVENT_FIELDS,
-    account_for,
-    add_director,
-    before_event_refusal,
-    cancel_event,
-    close_registration,
-    complete_event,
-    complete_if_final,
     create_event,
     delete_category,
-    open_registration,
-    play_started,
-    publish_event,
-    remove_director,
     save_category,
-    set_directors,
-    start_event,
     update_event,
 )
 from .common import EventError, RegistrationError
+from .directors import account_for, add_director, remove_director, set_directors
 from .eligibility import categories_for, category_refusal, is_for_students
 from .entries import (
     cancel_entry,
@@ -38,6 +26,17 @@ from .entries import (
 )
 from .export import entries_for_export
 from .groups import group_total, register_group, replace_group_student
+from .lifecycle import (
+    before_event_refusal,
+    cancel_event,
+    close_registration,
+    complete_event,
+    complete_if_final,
+    open_registration,
+    play_started,
+    publish_event,
+    start_event,
+)
 from .notify import AUDIENCES, email_entrants
 from .payments import PAYABLE_STATUSES, group_balances, record_group_payment, record_payment
 from .places import Places, places, player_ratings, waitlist_position

@@ -1,27 +1,21 @@
-"""Announcing events: writing them, their categories, fees and prizes, and moving through the lifecycle."""
+"""Announcing events: writing them, their categories, fees and prizes. The lifecycle: lifecycle.py; directors:
+directors.py."""
 
 from datetime import datetime, time, timedelta
 from decimal import Decimal, InvalidOperation
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from allauth.account.models import EmailAddress
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
-from django.utils.formats import date_format
 from django.utils.text import slugify
 
 from clubsite.errors import PermissionDenied
-from clubsite.status import move
-from players.models import Association, Player, User
+from players.models import Association
 from players.roles import is_organiser
 
 from ..models import (
-    ACTIVE_ENTRY_STATUSES,
     Category,
-    Division,
     Entry,
-    EntryStatus,
     Event,
     EventStatus,
     Fee,
@@ -30,7 +24,7 @@ from ..models import (
     PrizeKind,
 )
 from ..models.event import validate_sensible_date
-from .common import EventError, lock_event, mail_after_commit, now, require_manager, site_url
+from .common import EventError, lock_event, require_manager
 from .offers import offer_free_places
 from .places import places
 from .status import sync_status
@@ -341,222 +335,3 @@ def delete_category(actor, category: Category) -> None:
         if Entry.objects.filter(category=category).exists():
             raise EventError(f"{category.name} has entries: move them to another category first.")
         category.delete()
-
-
-# --- lifecycle ----------------------------------------------------------------------------------
-
-
-def publish_event(actor, event: Event) -> Event:
-    """Makes a draft public. Registration opens at its opening time (or when the organiser opens it)."""
-    with transaction.atomic():
-        event = lock_event(event.pk)
-        require_manager(actor, event, "publish it")
-        if event.status != EventStatus.DRAFT:
-            raise EventError("This event is already published.")
-        if not event.categories.exists():
-            raise EventError("Add at least one category before publishing.")
-        if not event.registration_closes_at:
-            raise EventError("Set the closing date for registration before publishing.", field="registration_closes_at")
-        move(event, EventStatus.PUBLISHED)
-        event.published_at = now()
-        event.save()
-        sync_status(event)
-    return event
-
-
-def open_registration(actor, event: Event) -> Event:
-    """Opens registration now (it also opens by itself at the opening time)."""
-    with transaction.atomic():
-        event = sync_status(lock_event(event.pk))
-        require_manager(actor, event, "open registration")
-        if event.status == EventStatus.REGISTRATION_OPEN:
-            return event
-        moment = now()
-        if event.registration_closes_at and event.registration_closes_at <= moment:
-            raise EventError("The closing date has passed: set a later one first.", field="registration_closes_at")
-        move(event, EventStatus.REGISTRATION_OPEN)
-        if not event.registration_opens_at or event.registration_opens_at > moment:
-            event.registration_opens_at = moment
-        event.save()
-        offer_free_places(event)
-    return event
-
-
-def close_registration(actor, event: Event) -> Event:
-    """Stops registration now, before the closing date. Offers already made still run to their end."""
-    with transaction.atomic():
-        event = sync_status(lock_event(event.pk))
-        require_manager(actor, event, "close registration")
-        if event.status == EventStatus.REGISTRATION_CLOSED:
-            raise EventError("Registration is already closed.")
-        move(event, EventStatus.REGISTRATION_CLOSED)
-        event.registration_closed_at = now()
-        event.save()
-    return event
-
-
-def before_event_refusal(event: Event, doing: str) -> str | None:
-    """Why the event cannot be played or rated yet (its date, in its own time zone, is still to come), or None.
-
-    The one rule for starting play, starting the event by hand and rating it."""
-    today = timezone.localtime(now(), event.zone).date()
-    if event.starts_on > today:
-        return f"The event is on {date_format(event.starts_on, 'j F Y')}: you cannot {doing} before then."
-    return None
-
-
-def _begin(event: Event) -> None:
-    """Moves a published event to In progress (closing registration first). Call under the lock."""
-    if event.status == EventStatus.DRAFT:
-        raise EventError("Publish the event before play starts.")
-    if event.status == EventStatus.CANCELLED:
-        raise EventError("This event has been cancelled.")
-    if event.status in (EventStatus.IN_PROGRESS, EventStatus.COMPLETED):
-        return
-    if event.status == EventStatus.REGISTRATION_OPEN:
-        move(event, EventStatus.REGISTRATION_CLOSED)
-        event.registration_closed_at = now()
-    move(event, EventStatus.IN_PROGRESS)
-    event.save()
-
-
-def start_event(actor, event: Event) -> Event:
-    with transaction.atomic():
-        event = sync_status(lock_event(event.pk))
-        require_manager(actor, event, "start it")
-        refusal = before_event_refusal(event, "start it")
-        if refusal:
-            raise EventError(refusal)
-        if event.status == EventStatus.IN_PROGRESS:
-            raise EventError("The event is already under way.")
-        _begin(event)
-    return event
-
-
-def play_started(event: Event) -> Event:
-    """The first round was paired: the event is in progress. Refused before the event's date."""
-    with transaction.atomic():
-        event = sync_status(lock_event(event.pk))
-        if event.status in (EventStatus.IN_PROGRESS, EventStatus.COMPLETED):
-            return event  # started already (by hand, or another division paired first)
-        refusal = before_event_refusal(event, "pair a round")
-        if refusal:
-            raise EventError(refusal)
-        _begin(event)
-    return event
-
-
-LIVE_STATUSES = (
-    EventStatus.PUBLISHED,
-    EventStatus.REGISTRATION_OPEN,
-    EventStatus.REGISTRATION_CLOSED,
-    EventStatus.IN_PROGRESS,
-)
-
-
-def complete_if_final(event: Event) -> Event:
-    """Once every division is finalised the event is completed (through In progress if play never said so)."""
-    with transaction.atomic():
-        event = lock_event(event.pk)
-        finalised = list(Division.objects.filter(event=event).values_list("finalised_at", flat=True))
-        if not finalised or None in finalised or event.status not in LIVE_STATUSES:
-            return event  # a draft, cancelled or completed event is left as it is
-        _begin(event)
-        move(event, EventStatus.COMPLETED)
-        event.save()
-    return event
-
-
-def complete_event(actor, event: Event) -> Event:
-    with transaction.atomic():
-        event = lock_event(event.pk)
-        require_manager(actor, event, "complete it")
-        move(event, EventStatus.COMPLETED)
-        event.save()
-    return event
-
-
-def cancel_event(actor, event: Event, reason: str = "") -> Event:
-    """Cancels the event and every entry in it; each entrant is told."""
-    with transaction.atomic():
-        event = lock_event(event.pk)
-        require_manager(actor, event, "cancel it")
-        move(event, EventStatus.CANCELLED)
-        moment = now()
-        event.cancelled_at = moment
-        event.cancellation_reason = (reason or "").strip()
-        event.save()
-        entries = list(
-            Entry.objects.select_for_update(of=("self",))
-            .filter(event=event, status__in=ACTIVE_ENTRY_STATUSES)
-            .select_related("player", "group")
-        )
-        addresses = set()
-        paid = set()
-        for entry in entries:
-            for address in (entry.player.email, entry.group.email if entry.group_id else ""):
-                if address:
-                    addresses.add(address)
-                    if entry.amount_paid > 0:
-                        paid.add(address)
-        Entry.objects.filter(pk__in=[e.pk for e in entries]).update(status=EntryStatus.CANCELLED, ended_at=moment)
-        for address in sorted(addresses):
-            mail_after_commit(
-                "events/email/event_cancelled.txt",
-                f"Cancelled: {event.title}",
-                [address],
-                {"event": event, "paid": address in paid, "url": site_url(event.get_absolute_url())},
-            )
-    return event
-
-
-def set_directors(actor, event: Event, users) -> Event:
-    with transaction.atomic():
-        event = lock_event(event.pk)
-        require_manager(actor, event, "choose its directors")
-        event.directors.set(users)
-    return event
-
-
-def account_for(who: str) -> User | None:
-    """The account with this member number or email address (a verified address first), or None."""
-    who = (who or "").strip()
-    if not who:
-        return None
-    if who.isdigit():
-        player = Player.objects.filter(member_number=int(who), user__isnull=False).select_related("user").first()
-        return player.user if player else None
-    address = EmailAddress.objects.filter(email__iexact=who).select_related("user").order_by("-verified", "pk").first()
-    if address:
-        return address.user
-    return User.objects.filter(email__iexact=who, is_active=True).order_by("pk").first()
-
-
-def add_director(actor, event: Event, who: str) -> User:
-    """The organiser names a tournament director by member number or email address of their account."""
-    with transaction.atomic():
-        event = lock_event(event.pk)
-        require_manager(actor, event, "choose its directors")
-        if event.status in (EventStatus.COMPLETED, EventStatus.CANCELLED):
-            raise EventError(f"A {event.get_status_display().lower()} event needs no more directors.", field="who")
-        if not (who or "").strip():
-            raise EventError("Enter a member number or an email address.", field="who")
-        user = account_for(who)
-        if user is None or not user.is_active:
-            raise EventError(f"No account has the member number or email address {who.strip()}.", field="who")
-        name = user.get_full_name() or user.email
-        if user.pk == event.owner_id:
-            raise EventError(f"{name} organises this event and may already direct it.", field="who")
-        if event.directors.filter(pk=user.pk).exists():
-            raise EventError(f"{name} already directs this event.", field="who")
-        event.directors.add(user)
-    return user
-
-
-def remove_director(actor, event: Event, user_id: int) -> None:
-    with transaction.atomic():
-        event = lock_event(event.pk)
-        require_manager(actor, event, "choose its directors")
-        if not event.directors.filter(pk=user_id).exists():
-            raise EventError("That person does not direct this event.")
-        event.directors.remove(user_id)

@@ -12,16 +12,8 @@ from clubsite.ui import run_service
 from players.roles import player_of
 
 from .. import services
-from ..forms import (
-    ClassListForm,
-    EntryForm,
-    GroupContactForm,
-    GroupPaymentForm,
-    ReplaceStudentForm,
-    option_choices,
-    parse_option,
-    student_formset,
-)
+from ..forms import GroupPaymentForm, option_choices, parse_option
+from ..forms.entering import ClassListForm, EntryForm, GroupContactForm, ReplaceStudentForm, student_formset
 from ..models import Entry, EntryStatus, GroupEntry
 from ..permissions import can_manage_event
 from .common import _categories, _event_for

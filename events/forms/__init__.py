@@ -1,0 +1,284 @@
+"""Forms read and show input; the rules are in events.services. The event, categories and the organiser's
+forms are here; the entry forms (one player, a group, a class list) in forms/entering.py."""
+
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from crispy_forms.helper import FormHelper
+from crispy_forms.layout import Submit
+from django import forms
+from django.conf import settings
+from django.utils import timezone
+
+from clubsite.ui import ServiceFormMixin, date_input, datetime_input
+from players.models import Club
+
+from ..core.standings import format_round_spread_caps, parse_round_spread_caps
+from ..models import Category, Event, EventKind, PaymentMethod, PrizeKind
+from ..models.event import validate_sensible_date
+from ..services import AUDIENCES, CATEGORY_FIELDS, EVENT_FIELDS
+from ..templatetags.events_tags import format_money
+
+DATE = date_input()
+TIME = forms.TimeInput(attrs={"type": "time"}, format="%H:%M")
+DATETIME = datetime_input()
+ZONED_FIELDS = ("registration_opens_at", "registration_closes_at")
+
+
+def _helper(label: str | None = None, tag: bool = True) -> FormHelper:
+    helper = FormHelper()
+    helper.form_tag = tag
+    if label:
+        helper.add_input(Submit("submit", label))
+    return helper
+
+
+class EventForm(ServiceFormMixin, forms.ModelForm):
+    """The announcement. Registration times are entered in the event's own time zone."""
+
+    payment_methods = forms.MultipleChoiceField(
+        choices=[c for c in PaymentMethod.choices if c[0] != PaymentMethod.WAIVED],
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+    )
+    time_zone = forms.CharField(initial=settings.TIME_ZONE, help_text="For example Asia/Singapore")
+
+    class Meta:
+        model = Event
+        fields = list(EVENT_FIELDS)
+        widgets = {
+            "starts_on": DATE,
+            "ends_on": DATE,
+            "reporting_time": TIME,
+            "reporting_until": TIME,
+            "start_time": TIME,
+            "estimated_end_time": TIME,
+            "prize_presentation_time": TIME,
+            "prize_presentation_until": TIME,
+            "registration_opens_at": DATETIME,
+            "registration_closes_at": DATETIME,
+            "description": forms.Textarea(attrs={"rows": 6}),
+            "payment_instructions": forms.Textarea(attrs={"rows": 3}),
+            "rules_agreement": forms.Textarea(attrs={"rows": 3}),
+            "refund_policy": forms.Textarea(attrs={"rows": 2}),
+        }
+        help_texts = {
+            "registration_opens_at": "In the event's time zone. Leave empty to open registration by hand.",
+            "registration_closes_at": "In the event's time zone.",
+            "description": "Markdown: **bold**, lists, links.",
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = Club.objects.order_by("name")
+        self.fields["ends_on"].required = False
+        if self.instance.pk:
+            zone = self.instance.zone
+            for name in ZONED_FIELDS:
+                value = getattr(self.instance, name)
+                if value:
+                    self.initial[name] = timezone.localtime(value, zone).replace(tzinfo=None)
+        self.helper = _helper("Save event")
+
+    def clean(self):
+        data = super().clean()
+        try:
+            zone = ZoneInfo(data.get("time_zone") or settings.TIME_ZONE)
+        except (ZoneInfoNotFoundError, ValueError):
+            self.add_error("time_zone", "Choose a time zone such as Asia/Singapore.")
+            return data
+        for name in ZONED_FIELDS:
+            value = data.get(name)
+            if value:
+                try:
+                    validate_sensible_date(value)
+                except forms.ValidationError as error:
+                    # Refused before any time-zone arithmetic (year 1 cannot be moved to another zone).
+                    self.add_error(name, error)
+                    continue
+                # Typed as the event's wall-clock time, whatever the site's own zone is.
+                data[name] = timezone.make_aware(timezone.make_naive(value), zone)
+        if data.get("starts_on") and not data.get("ends_on"):
+            data["ends_on"] = data["starts_on"]
+        return data
+
+    def clean_round_spread_caps(self) -> str:
+        """Written back in one form ("200,100"), whatever spacing or brackets were typed."""
+        text = self.cleaned_data.get("round_spread_caps") or ""
+        try:
+            return format_round_spread_caps(parse_round_spread_caps(text))
+        except ValueError as error:
+            raise forms.ValidationError(f"{str(error).capitalize()}. Write the caps like 200,100,100.") from None
+
+    def _post_clean(self):
+        # The service validates and saves.
+        pass
+
+    def service_fields(self) -> dict:
+        return {name: self.cleaned_data.get(name) for name in self.Meta.fields}
+
+
+class CategoryForm(ServiceFormMixin, forms.ModelForm):
+    class Meta:
+        model = Category
+        fields = list(CATEGORY_FIELDS)
+        help_texts = {"quota": "Places in this category; empty for no limit."}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = _helper(tag=False)
+
+    def _post_clean(self):
+        pass
+
+
+class FeeForm(forms.Form):
+    id = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    name = forms.CharField(max_length=100, required=False, initial="Standard")
+    amount = forms.DecimalField(max_digits=8, decimal_places=2, required=False)
+    note = forms.CharField(max_length=100, required=False, help_text="e.g. incl. GST")
+    is_concession = forms.BooleanField(required=False, label="Concession")
+    proof_label = forms.CharField(max_length=100, required=False, label="Proof asked for")
+
+
+class PrizeForm(forms.Form):
+    id = forms.IntegerField(required=False, widget=forms.HiddenInput)
+    kind = forms.ChoiceField(choices=PrizeKind.choices, initial=PrizeKind.PLACE)
+    rank_from = forms.IntegerField(required=False, min_value=1, label="From")
+    rank_to = forms.IntegerField(required=False, min_value=1, label="To")
+    description = forms.CharField(max_length=200, required=False)
+    amount = forms.DecimalField(max_digits=9, decimal_places=2, required=False, label="Value")
+    class_min_rating = forms.IntegerField(required=False, min_value=0, label="Class from rating")
+    class_max_rating = forms.IntegerField(required=False, min_value=0, label="Class to rating")
+
+
+FeeFormSet = forms.formset_factory(FeeForm, extra=2, can_delete=True)
+PrizeFormSet = forms.formset_factory(PrizeForm, extra=3, can_delete=True)
+# A new category starts with rows enough for the usual 1st–5th, 6th–10th and a lucky draw.
+NewPrizeFormSet = forms.formset_factory(PrizeForm, extra=7, can_delete=True)
+
+
+def formset_rows(formset, required: str) -> list[dict]:
+    """The rows of a fees or prizes formset as the service takes them (blank new rows left out)."""
+    rows = []
+    for form in formset.forms:
+        if not form.has_changed() and not form.cleaned_data.get("id"):
+            continue
+        data = dict(form.cleaned_data)
+        if data.get("DELETE"):
+            if data.get("id"):
+                rows.append({"id": data["id"], "delete": True})
+            continue
+        data.pop("DELETE", None)
+        if not data.get("id") and data.get(required) in (None, ""):
+            continue
+        rows.append(data)
+    return rows
+
+
+def option_value(category, fee) -> str:
+    return f"{category.pk}:{fee.pk if fee else 0}"
+
+
+def option_choices(categories) -> list:
+    """Category-and-fee choices, grouped by category: choosing a fee chooses its category."""
+    choices = []
+    for category in categories:
+        fees = list(category.fees.all())
+        if not fees:
+            choices.append((option_value(category, None), f"{category.name}: free"))
+        for fee in fees:
+            label = f"{category.name}: {fee.name} {format_money(fee.amount)}"
+            if fee.note:
+                label += f" ({fee.note})"
+            if fee.is_concession and fee.proof_label:
+                label += f" – needs {fee.proof_label}"
+            choices.append((option_value(category, fee), label))
+    return choices
+
+
+def parse_option(value: str) -> tuple[int | None, int | None]:
+    try:
+        category, fee = (int(part) for part in (value or "").split(":"))
+    except ValueError:
+        return None, None
+    return category, fee or None
+
+
+class GroupPaymentForm(ServiceFormMixin, forms.Form):
+    """One payment (one cheque) for a whole group entry."""
+
+    amount = forms.DecimalField(max_digits=8, decimal_places=2)
+    method = forms.ChoiceField(choices=[c for c in PaymentMethod.choices if c[0] != PaymentMethod.WAIVED])
+    reference = forms.CharField(max_length=100, required=False, help_text="Cheque number or transfer reference")
+    note = forms.CharField(max_length=200, required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = _helper("Record one payment for the group")
+
+
+class PaymentForm(ServiceFormMixin, forms.Form):
+    amount = forms.DecimalField(
+        max_digits=8,
+        decimal_places=2,
+        required=False,
+        help_text="Not needed to waive the fee: all that is due is waived.",
+    )
+    method = forms.ChoiceField(choices=PaymentMethod.choices)
+    reference = forms.CharField(max_length=100, required=False, help_text="Cheque number or transfer reference")
+    note = forms.CharField(max_length=200, required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = _helper("Record payment")
+
+
+class MoveEntryForm(ServiceFormMixin, forms.Form):
+    option = forms.ChoiceField(label="Move to")
+
+    def __init__(self, *args, categories=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["option"].choices = option_choices(categories)
+        self.helper = _helper("Move entry")
+
+    def add_service_error(self, error):
+        self.add_error("option", error.message)
+
+
+class EmailEntrantsForm(ServiceFormMixin, forms.Form):
+    audience = forms.ChoiceField(choices=AUDIENCES, initial="all", required=False, label="Send to")
+    category = forms.ModelChoiceField(queryset=Category.objects.none(), required=False, empty_label="Every category")
+    subject = forms.CharField(max_length=200)
+    body = forms.CharField(widget=forms.Textarea(attrs={"rows": 8}), label="Message")
+
+    def __init__(self, *args, event=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if event is not None:
+            self.fields["category"].queryset = event.categories.order_by("position", "pk")
+        self.helper = _helper("Send")
+
+    def clean_audience(self) -> str:
+        return self.cleaned_data.get("audience") or "all"
+
+
+class DirectorForm(ServiceFormMixin, forms.Form):
+    who = forms.CharField(
+        max_length=254,
+        label="Member number or email address",
+        help_text="Of the director's account on this site.",
+    )
+
+
+class CancelEventForm(forms.Form):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}), required=False, label="Reason (sent to entrants)"
+    )
+
+
+class EventFilterForm(forms.Form):
+    when = forms.ChoiceField(choices=[("upcoming", "Upcoming"), ("past", "Past")], required=False)
+    club = forms.ModelChoiceField(queryset=Club.objects.order_by("name"), required=False, empty_label="All clubs")
+    kind = forms.ChoiceField(choices=[("", "All kinds"), *EventKind.choices], required=False)
+    month = forms.DateField(
+        required=False, input_formats=["%Y-%m"], widget=forms.DateInput(attrs={"type": "month"}, format="%Y-%m")
+    )

@@ -1,0 +1,169 @@
+"""Entries: one player's entry (alone or in a group entry), its status clock and its payments."""
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from .event import Category, Event, Fee, PaymentMethod
+
+__all__ = [
+    "GroupEntry",
+    "EntryStatus",
+    "Entry",
+    "Payment",
+    "ACTIVE_ENTRY_STATUSES",
+    "PLACE_HOLDING_STATUSES",
+]
+
+
+class GroupEntry(models.Model):
+    """A teacher, parent or guardian entering several students; each student is an Entry of its own."""
+
+    class Role(models.TextChoices):
+        TEACHER = "teacher", "Teacher-in-charge"
+        PARENT = "parent", "Parent"
+        GUARDIAN = "guardian", "Guardian"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="group_entries")
+    submitted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="group_entries")
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.TEACHER)
+    contact_name = models.CharField(max_length=200)
+    school = models.CharField(max_length=200, blank=True)
+    address = models.CharField(max_length=300)
+    phone = models.CharField(max_length=30)
+    email = models.EmailField()
+    rules_accepted_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "group entries"
+
+    def __str__(self):
+        return f"{self.contact_name} ({self.school or self.get_role_display()})"
+
+
+class EntryStatus(models.TextChoices):
+    PENDING_PAYMENT = "pending_payment", "Pending payment"
+    CONFIRMED = "confirmed", "Confirmed"
+    WAITLISTED = "waitlisted", "On the waiting list"
+    OFFERED = "offered", "Place offered"
+    EXPIRED = "expired", "Offer expired"
+    LAPSED = "lapsed", "Lapsed (unpaid)"
+    CANCELLED = "cancelled", "Cancelled"
+    WITHDRAWN = "withdrawn", "Withdrawn"
+
+
+# Statuses in which a player is "in" the event (at most one entry per player per event).
+ACTIVE_ENTRY_STATUSES = (
+    EntryStatus.PENDING_PAYMENT,
+    EntryStatus.CONFIRMED,
+    EntryStatus.WAITLISTED,
+    EntryStatus.OFFERED,
+)
+# Statuses that take one of the places (an offer holds its place while it runs).
+PLACE_HOLDING_STATUSES = (EntryStatus.PENDING_PAYMENT, EntryStatus.CONFIRMED, EntryStatus.OFFERED)
+
+
+class Entry(models.Model):
+    """One player's entry. Ordered first come, first served by `accepted_at`."""
+
+    TRANSITIONS = {
+        EntryStatus.PENDING_PAYMENT: {
+            EntryStatus.CONFIRMED,
+            EntryStatus.LAPSED,
+            EntryStatus.CANCELLED,
+            EntryStatus.WITHDRAWN,
+        },
+        EntryStatus.CONFIRMED: {EntryStatus.CANCELLED, EntryStatus.WITHDRAWN},
+        EntryStatus.WAITLISTED: {EntryStatus.OFFERED, EntryStatus.CANCELLED, EntryStatus.WITHDRAWN},
+        EntryStatus.OFFERED: {
+            EntryStatus.PENDING_PAYMENT,
+            EntryStatus.CONFIRMED,
+            EntryStatus.EXPIRED,
+            EntryStatus.CANCELLED,
+            EntryStatus.WITHDRAWN,
+        },
+        EntryStatus.EXPIRED: set(),
+        EntryStatus.LAPSED: set(),
+        EntryStatus.CANCELLED: set(),
+        EntryStatus.WITHDRAWN: set(),
+    }
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
+    category = models.ForeignKey(Category, on_delete=models.PROTECT, related_name="entries")
+    player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="entries")
+    group = models.ForeignKey(GroupEntry, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries")
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    status = models.CharField(max_length=20, choices=EntryStatus.choices)
+    accepted_at = models.DateTimeField(help_text="When the entry was accepted: first come, first served")
+    fee = models.ForeignKey(Fee, null=True, blank=True, on_delete=models.PROTECT, related_name="entries")
+    amount_due = models.DecimalField(max_digits=8, decimal_places=2, default=Decimal("0"))
+    amount_paid = models.DecimalField(max_digits=8, decimal_places=2, default=Decimal("0"))
+    concession_proof = models.CharField(max_length=100, blank=True)
+    rules_accepted_at = models.DateTimeField(null=True, blank=True)
+    school = models.CharField(max_length=200, blank=True, help_text="As given on the entry")
+    phone = models.CharField(max_length=30, blank=True)
+    payment_due_at = models.DateTimeField(null=True, blank=True)
+    offered_at = models.DateTimeField(null=True, blank=True)
+    offer_expires_at = models.DateTimeField(null=True, blank=True)
+    offer_reminded_at = models.DateTimeField(null=True, blank=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+    division = models.ForeignKey(
+        "events.Division", null=True, blank=True, on_delete=models.SET_NULL, related_name="entries"
+    )
+
+    class Meta:
+        ordering = ["event", "accepted_at", "pk"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "player"],
+                condition=Q(status__in=ACTIVE_ENTRY_STATUSES),
+                name="entry_one_active_per_player_per_event",
+            ),
+            models.CheckConstraint(condition=Q(amount_due__gte=0), name="entry_amount_due_not_negative"),
+            models.CheckConstraint(condition=Q(amount_paid__gte=0), name="entry_amount_paid_not_negative"),
+        ]
+        indexes = [
+            models.Index(fields=["event", "status", "accepted_at"]),
+            models.Index(fields=["status", "payment_due_at"]),
+            models.Index(fields=["status", "offer_expires_at"]),
+        ]
+
+    def __str__(self):
+        return f"{self.player} in {self.category} ({self.get_status_display()})"
+
+    @property
+    def balance(self) -> Decimal:
+        return max(self.amount_due - self.amount_paid, Decimal("0"))
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in ACTIVE_ENTRY_STATUSES
+
+    @property
+    def holds_place(self) -> bool:
+        return self.status in PLACE_HOLDING_STATUSES
+
+
+class Payment(models.Model):
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="payments")
+    amount = models.DecimalField(max_digits=8, decimal_places=2)
+    method = models.CharField(max_length=20, choices=PaymentMethod.choices)
+    reference = models.CharField(max_length=100, blank=True, help_text="For example the cheque number")
+    note = models.CharField(max_length=200, blank=True)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    recorded_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-recorded_at"]
+        constraints = [models.CheckConstraint(condition=Q(amount__gt=0), name="payment_positive")]
+
+    def __str__(self):
+        return f"{settings.CURRENCY} {self.amount} {self.get_method_display()} for {self.entry_id}"

@@ -42,6 +42,21 @@ EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "6"))
 CHECKS = [not_a_server_error, response_schema_conformance, content_type_conformance]
 
 
+@pytest.fixture(autouse=True)
+def _keep_the_test_connection():
+    """The calls go straight into the WSGI application, and every request ends with Django closing old
+    database connections, which would close the test's own (PostgreSQL then refuses the next query).
+    Django's test client disconnects that handler the same way for the duration of a request."""
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
 @pytest.fixture
 def world():
     """What a site has on a tournament weekend; returns the people and the real values of path parameters."""

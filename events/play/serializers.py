@@ -11,9 +11,9 @@ from events.models import (
     Game,
     GameChange,
     GameKind,
-    GameStatus,
     Round,
 )
+from events.play.services.reads import scores_visible
 from events.play.services.results import person_name
 
 
@@ -98,14 +98,8 @@ class GameSerializer(ModelSerializer):
         return self._seat(game, game.player_b)
 
     def _scores_shown(self, game) -> bool:
-        """Confirmed scores are public; a pending report only to its players and the directors."""
-        if game.status == GameStatus.CONFIRMED:
-            return True
-        user = self.context["request"].user
-        if self.context["directing"](game.division.event_id):
-            return True
-        mine = {game.player_a.user_id, game.player_b.user_id if game.player_b else None}
-        return user.is_authenticated and user.pk in mine
+        directing = self.context["directing"](game.division.event_id)
+        return scores_visible(game, self.context["request"].user, directing=directing)
 
     def get_score_a(self, game) -> int | None:
         return game.score_a if self._scores_shown(game) else None

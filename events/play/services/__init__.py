@@ -15,6 +15,7 @@ from .reads import (
     division_games,
     pure_game,
     read_division,
+    scores_visible,
     standings,
     standings_options,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "publish_assignments",
     "publish_round",
     "read_division",
+    "scores_visible",
     "pure_game",
     "rating_day",
     "ratings_on",

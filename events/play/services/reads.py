@@ -77,6 +77,16 @@ def division_games(division: Division, *, confirmed_only: bool) -> list[results.
     return [pure_game(r, scored=r["status"] == GameStatus.CONFIRMED or not confirmed_only) for r in rows]
 
 
+def scores_visible(game: Game, user, *, directing: bool) -> bool:
+    """Who may see a game's scores: everybody once confirmed; before that (submitted or disputed) only the
+    event's directors and the game's two players. The pages and the API both ask this."""
+    if game.status == GameStatus.CONFIRMED or directing:
+        return True
+    if not (user and user.is_authenticated):
+        return False
+    return user.pk in (game.player_a.user_id, game.player_b.user_id if game.player_b_id else None)
+
+
 def rating_class(seat: DivisionPlayer) -> str:
     """The tsh rating class a seat was imported with (for class prizes), or ''."""
     value = (seat.tsh_extras or {}).get("class", "")

@@ -99,11 +99,11 @@ def round_page(request, slug: str, pk: int, number: int, *, fast_form=None, swap
     div = _division(event, pk)
     rnd = _round(div, number, directing=event.directing)
     seats = _seats(div)
-    games = list(rnd.games.order_by("board", "pk"))
+    games = list(rnd.games.select_related("player_a", "player_b").order_by("board", "pk"))
     for game in games:
         game.seat_a = seats.get(game.player_a_id)
         game.seat_b = seats.get(game.player_b_id) if game.player_b_id else None
-        game.show_scores = game.status == GameStatus.CONFIRMED or event.directing
+        game.show_scores = play.scores_visible(game, request.user, directing=event.directing)
     normal = [g for g in games if g.kind == GameKind.NORMAL and g.player_b_id]
     unplayed = [g for g in games if g not in normal]
     context = {

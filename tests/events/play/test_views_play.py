@@ -480,3 +480,31 @@ def test_a_withdrawn_leader_is_ranked_while_they_played_and_every_table_agrees(c
     cross = page(client.get(url("play_cross_table", division)))
     cross_order = re.findall(r"<td>(\d+)</td><td class=\"text-nowrap\">", cross)
     assert cross_order == order(final)
+
+
+def test_a_pending_score_is_shown_to_its_players_and_directors_only_on_the_page_and_in_the_api(
+    client, director, make_division
+):
+    """One rule for who sees a submitted score, asked by the round page and the API alike."""
+    from rest_framework.test import APIClient
+
+    division = make_division(4, users=True)
+    rnd = play.pair_round(director, division, "koth", seed=1)
+    play.publish_round(director, rnd)
+    game = rnd.games.filter(kind=GameKind.NORMAL).select_related("player_a", "player_b").first()
+    play.submit_result(game.player_a.user, game, 432, 321)
+    other = rnd.games.filter(kind=GameKind.NORMAL).exclude(pk=game.pk).select_related("player_a").first()
+
+    def sees(user) -> tuple[bool, bool]:
+        web, api = client.__class__(), APIClient()
+        if user:
+            web.force_login(user)
+            api.force_authenticate(user)
+        on_page = "432" in page(web.get(url("play_round", division, rnd.number)))
+        on_api = api.get(f"/api/play/games/{game.pk}/").json()["score_a"] == 432
+        return on_page, on_api
+
+    assert sees(game.player_b.user) == (True, True)
+    assert sees(director) == (True, True)
+    assert sees(other.player_a.user) == (False, False)
+    assert sees(None) == (False, False)

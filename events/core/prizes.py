@@ -108,7 +108,8 @@ class HighGamePrize:
 class PrizeOptions:
     """`ties` is one of TIE_POLICIES; when None, `split_ties` chooses between split and higher.
 
-    `decisions` are the director's: prize name (as in `Award.prize`) → the tied player who receives it.
+    `decisions` are the director's: prize name (as in `Award.prize`) → the tied player who receives it,
+    the latest first (a tied player receives one prize of the tie: the latest decision naming them counts).
     """
 
     one_prize_per_player: bool = False
@@ -232,11 +233,16 @@ def _award_groups(
                 )
             )
         elif covered and tie and policy == TIE_DIRECTOR:
-            given: set[PlayerId] = set()
+            # Decisions in the order given (the latest first): a player receives one prize of the tie, so
+            # a later decision for a player overrides an earlier one that gave them another of its prizes.
+            names = {o.prize for o in covered}
+            winner: dict[str, PlayerId] = {}
+            for prize, chosen in options.decisions.items():
+                if prize in names and prize not in winner and chosen in players and chosen not in winner.values():
+                    winner[prize] = chosen
             for o in covered:
-                chosen = options.decisions.get(o.prize)
-                if chosen in players and chosen not in given:
-                    given.add(chosen)
+                chosen = winner.get(o.prize)
+                if chosen is not None:
                     note = "decided by the director"
                     awards.append(
                         Award(o.prize, o.description, (chosen,), o.amount, label, note, tied_with, decided=True)

@@ -90,8 +90,12 @@ def test_the_director_decides_a_tie() -> None:
 def test_a_director_decision_must_name_a_tied_player_once() -> None:
     outsider = awards_with(TIE_DIRECTOR, **{"2nd_place": 4})
     assert outsider[1].players == () and not outsider[1].decided
-    twice = awards_with(TIE_DIRECTOR, **{"2nd_place": 2, "3rd_place": 2})
+    twice = awards_with(TIE_DIRECTOR, **{"2nd_place": 2, "3rd_place": 2})  # the latest first
     assert twice[1].players == (2,) and twice[2].players == ()
+    moved = awards_with(TIE_DIRECTOR, **{"3rd_place": 2, "2nd_place": 2})
+    assert moved[1].players == () and moved[2].players == (2,)
+    swapped = awards_with(TIE_DIRECTOR, **{"3rd_place": 2, "2nd_place": 3})
+    assert (swapped[1].players, swapped[2].players) == ((3,), (2,))
 
 
 def test_ties_do_not_matter_without_a_tie() -> None:

@@ -105,6 +105,10 @@ def test_the_director_decides_tied_prizes_with_a_reason(client, director, tied):
     assert PrizeDecision.objects.filter(prize="2nd place").count() == 2
     rows = {a.prize: [s.pk for s in a.seats] for a in prizes_io.division_prizes(tied).awards}
     assert rows["2nd place"] == [alice.pk] and rows["3rd place"] == []  # Alice cannot take both
+    assert "a later decision gave that player another of its prizes" in page(client, tied)
+    client.post(url, {"prize": "3rd place", "seat": bob.pk, "reason": "Coin toss witnessed by both"})
+    rows = {a.prize: [s.pk for s in a.seats] for a in prizes_io.division_prizes(tied).awards}
+    assert rows["2nd place"] == [alice.pk] and rows["3rd place"] == [bob.pk]  # swapped
 
 
 def test_a_decision_names_a_tied_player_and_a_reason(client, director, tied):

@@ -21,6 +21,7 @@ from .models import (
     Payment,
     PlayUpRequest,
     Prize,
+    PrizeDecision,
     Round,
 )
 from .play.services import results as result_services
@@ -179,6 +180,15 @@ class CheckInAdmin(ReadOnlyAdmin):
     list_display = ["entry", "checked_in_at", "checked_in_by", "by_self"]
     search_fields = ["entry__player__full_name", "entry__event__title"]
     list_select_related = ["entry__player", "entry__event", "checked_in_by"]
+
+
+@admin.register(PrizeDecision)
+class PrizeDecisionAdmin(ReadOnlyAdmin):
+    """A director's decisions on tied prizes, made on the prizes page; kept, never edited."""
+
+    list_display = ["division", "prize", "seat", "reason", "decided_by", "decided_at"]
+    search_fields = ["division__event__title", "seat__player__full_name", "reason"]
+    list_select_related = ["division__event", "seat__player", "decided_by"]
 
 
 @admin.register(LuckyDraw)

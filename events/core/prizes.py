@@ -16,16 +16,21 @@ are handled by one policy everywhere:
   player is 5th.
 * Players listed apart as withdrawn (unranked) receive no place or class
   prize; a winning score they made still counts for the high game.
-* If the event splits ties (`split_ties`), the cash of every prize the tie
-  covers is pooled and divided equally (rounded down to the cent; the
-  rounding remainder is reported in the note). Non-cash prizes in a pool
-  are listed in the description for the organisers to allocate.
+* If the event splits ties (`TIE_SPLIT`, or the older `split_ties`), the
+  cash of every prize the tie covers is pooled and divided equally (rounded
+  down to the cent; the rounding remainder is reported in the note). The
+  award lists the prizes pooled (`covers`) and their cash (`pooled`), so a
+  page can show the sum. Non-cash prizes in a pool are listed in the
+  description for the organisers to allocate.
+* If the director decides (`TIE_DIRECTOR`), every prize a tie covers is
+  reported separately with the tied players as `tied_with` and no winner,
+  until `PrizeOptions.decisions` names one of the tied players for it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal
 
 from events.core.results import Game, GameKind, PlayerId
@@ -36,6 +41,12 @@ __all__ = [
     "ClassPrize",
     "HighGamePrize",
     "PrizeOptions",
+    "TIE_SPLIT",
+    "TIE_HIGHER",
+    "TIE_DIRECTOR",
+    "TIE_POLICIES",
+    "FundShare",
+    "explain_fund_split",
     "Award",
     "award_prizes",
     "split_prize_fund",
@@ -45,6 +56,12 @@ __all__ = [
 ]
 
 CENT = Decimal("0.01")
+
+# How tied players share the prizes their tie covers.
+TIE_SPLIT = "split"  # pool the cash and divide it equally
+TIE_HIGHER = "higher"  # each receives the highest prize of the tie
+TIE_DIRECTOR = "director"  # the director assigns each prize to one of the tied players
+TIE_POLICIES = (TIE_SPLIT, TIE_HIGHER, TIE_DIRECTOR)
 
 
 @dataclass(frozen=True)
@@ -89,8 +106,24 @@ class HighGamePrize:
 
 @dataclass(frozen=True)
 class PrizeOptions:
+    """`ties` is one of TIE_POLICIES; when None, `split_ties` chooses between split and higher.
+
+    `decisions` are the director's: prize name (as in `Award.prize`) → the tied player who receives it,
+    the latest first (a tied player receives one prize of the tie: the latest decision naming them counts).
+    """
+
     one_prize_per_player: bool = False
     split_ties: bool = False
+    ties: str | None = None
+    decisions: Mapping[str, PlayerId] = field(default_factory=dict)
+
+    @property
+    def tie_policy(self) -> str:
+        if self.ties is not None:
+            if self.ties not in TIE_POLICIES:
+                raise ValueError(f"unknown tie policy {self.ties!r}")
+            return self.ties
+        return TIE_SPLIT if self.split_ties else TIE_HIGHER
 
 
 @dataclass(frozen=True)
@@ -107,6 +140,10 @@ class Award:
     amount_each: Decimal | None
     rank_label: str = ""  # e.g. "=3", or the winning score for the high game
     note: str = ""
+    tied_with: tuple[PlayerId, ...] = ()  # the tie this award belongs to, if any
+    covers: tuple[str, ...] = ()  # split ties: the prizes pooled, e.g. ("2nd place", "3rd place")
+    pooled: tuple[Decimal, ...] = ()  # split ties: the cash of each pooled prize that has cash
+    decided: bool = False  # the director chose the winner among the tied players
 
 
 def ordinal(n: int) -> str:
@@ -160,32 +197,64 @@ def _share(total: Decimal, ways: int) -> tuple[Decimal, Decimal]:
 def _award_groups(
     groups: Sequence[tuple[str, Sequence[PlayerId]]],
     offers: Sequence[_Offer],
-    split: bool,
+    options: PrizeOptions,
     unfilled: str = "nobody eligible",
 ) -> list[Award]:
     """Apply the tie policy: `groups` are tied players in order, with their rank label.
 
     Offers at positions past the last player are reported with no players.
     """
+    policy = options.tie_policy
     by_position = {o.position: o for o in offers}
     awards: list[Award] = []
     start = 1
     for label, players in groups:
         covered = [by_position[p] for p in range(start, start + len(players)) if p in by_position]
         tie = len(players) > 1
-        if covered and split and tie:
-            cash = [o.amount for o in covered if o.amount is not None]
+        tied_with = tuple(players) if tie else ()
+        if covered and tie and policy == TIE_SPLIT:
+            cash = tuple(o.amount for o in covered if o.amount is not None)
             each, rest = _share(sum(cash, Decimal(0)), len(players)) if cash else (None, Decimal(0))
             note = f"split between {len(players)} tied players"
             if rest:
                 note += f"; {rest} left over from rounding"
             names = covered[0].prize if len(covered) == 1 else f"{covered[0].prize} to {covered[-1].prize}"
-            awards.append(Award(names, "; ".join(o.description for o in covered), tuple(players), each, label, note))
+            awards.append(
+                Award(
+                    names,
+                    "; ".join(o.description for o in covered),
+                    tuple(players),
+                    each,
+                    label,
+                    note,
+                    tied_with,
+                    tuple(o.prize for o in covered),
+                    cash,
+                )
+            )
+        elif covered and tie and policy == TIE_DIRECTOR:
+            # Decisions in the order given (the latest first): a player receives one prize of the tie, so
+            # a later decision for a player overrides an earlier one that gave them another of its prizes.
+            names = {o.prize for o in covered}
+            winner: dict[str, PlayerId] = {}
+            for prize, chosen in options.decisions.items():
+                if prize in names and prize not in winner and chosen in players and chosen not in winner.values():
+                    winner[prize] = chosen
+            for o in covered:
+                chosen = winner.get(o.prize)
+                if chosen is not None:
+                    note = "decided by the director"
+                    awards.append(
+                        Award(o.prize, o.description, (chosen,), o.amount, label, note, tied_with, decided=True)
+                    )
+                else:
+                    note = f"tied for {label}: the director decides"
+                    awards.append(Award(o.prize, o.description, (), None, label, note, tied_with))
         elif covered:
             top = covered[0]
             if top.position == start:
                 note = f"shared by {len(players)} tied players, each receives it" if tie else ""
-                awards.append(Award(top.prize, top.description, tuple(players), top.amount, label, note))
+                awards.append(Award(top.prize, top.description, tuple(players), top.amount, label, note, tied_with))
                 covered = covered[1:]
             for o in covered:
                 awards.append(
@@ -246,7 +315,7 @@ def award_prizes(
         _Offer(p.place, f"{ordinal(p.place)} place", p.description, p.amount)
         for p in sorted(place_prizes, key=lambda p: p.place)
     ]
-    record(_award_groups(_tie_groups(ranked), offers, options.split_ties, "fewer players than prizes"))
+    record(_award_groups(_tie_groups(ranked), offers, options, "fewer players than prizes"))
 
     # Class prizes of one class are awarded together, so ties inside the
     # class follow the same policy as place prizes.
@@ -266,7 +335,7 @@ def award_prizes(
             _Offer(p.place, p.name if p.place == 1 else f"{p.name}, {ordinal(p.place)}", p.description, p.amount)
             for p in sorted(prizes, key=lambda p: p.place)
         ]
-        record(_award_groups(_tie_groups(eligible), class_offers, options.split_ties, "nobody eligible in the class"))
+        record(_award_groups(_tie_groups(eligible), class_offers, options, "nobody eligible in the class"))
 
     if high_game is not None:
         scores = _winning_scores(games)
@@ -286,7 +355,7 @@ def award_prizes(
         else:
             top = candidates[0][0]
             group = [(pid, rnd) for score, rnd, pid in candidates if score == top]
-            new = _award_groups([(str(top), [pid for pid, _ in group])], [offer], options.split_ties)
+            new = _award_groups([(str(top), [pid for pid, _ in group])], [offer], options)
             rounds = ", ".join(f"{pid} in round {rnd}" for pid, rnd in group)
             record(
                 [
@@ -297,6 +366,10 @@ def award_prizes(
                         a.amount_each,
                         a.rank_label,
                         "; ".join(filter(None, [f"score {top}: {rounds}", a.note])),
+                        a.tied_with,
+                        a.covers,
+                        a.pooled,
+                        a.decided,
                     )
                     for a in new
                 ]
@@ -326,3 +399,43 @@ def split_prize_fund(
     for d in order[:left]:
         parts[d] += quantum
     return parts
+
+
+@dataclass(frozen=True)
+class FundShare:
+    """One division's part of a prize fund split by fees, with the arithmetic behind it."""
+
+    division: str
+    players: int
+    paid: Decimal  # fees the division's players paid
+    percent: Decimal  # of all fees paid, to two decimal places (for showing only)
+    exact: Decimal  # fund × paid ÷ all fees, unrounded
+    amount: Decimal  # the division's fund: `exact` rounded down to the cent, plus any cent of the remainder
+    extra: Decimal  # what the remainder added (0 or one cent)
+
+
+def explain_fund_split(
+    total: Decimal, divisions: Sequence[tuple[str, int, Decimal]], quantum: Decimal = CENT
+) -> tuple[list[FundShare], Decimal]:
+    """`divisions`: (name, players, fees paid) in the order to show. Returns each division's share and
+    the remainder that rounding down left (shared out a cent at a time, see `split_prize_fund`)."""
+    fees = {name: paid for name, _, paid in divisions}
+    if len(fees) != len(divisions):
+        raise ValueError("each division may appear only once")
+    parts = split_prize_fund(total, fees, quantum)
+    all_paid = sum(fees.values(), Decimal(0))
+    floors = {name: (total * paid / all_paid).quantize(quantum, rounding=ROUND_DOWN) for name, paid in fees.items()}
+    remainder = total - sum(floors.values(), Decimal(0))
+    shares = [
+        FundShare(
+            division=name,
+            players=players,
+            paid=paid,
+            percent=(paid * 100 / all_paid).quantize(CENT),
+            exact=total * paid / all_paid,
+            amount=parts[name],
+            extra=parts[name] - floors[name],
+        )
+        for name, players, paid in divisions
+    ]
+    return shares, remainder

@@ -13,7 +13,7 @@ from clubsite.ui import ServiceFormMixin, date_input, datetime_input
 from players.models import Club
 
 from ..core.standings import format_round_spread_caps, parse_round_spread_caps
-from ..models import Category, Event, EventKind, PaymentMethod, PrizeKind
+from ..models import Category, Event, EventKind, PaymentMethod, PrizeKind, PrizeTies
 from ..models.event import validate_sensible_date
 from ..services import AUDIENCES, CATEGORY_FIELDS, EVENT_FIELDS
 from ..templatetags.events_tags import format_money
@@ -71,6 +71,7 @@ class EventForm(ServiceFormMixin, forms.ModelForm):
         super().__init__(*args, **kwargs)
         self.fields["club"].queryset = Club.objects.order_by("name")
         self.fields["ends_on"].required = False
+        self.fields["prize_ties"].required = False  # left out, the event keeps its rule (by default: split)
         if self.instance.pk:
             zone = self.instance.zone
             for name in ZONED_FIELDS:
@@ -100,6 +101,9 @@ class EventForm(ServiceFormMixin, forms.ModelForm):
         if data.get("starts_on") and not data.get("ends_on"):
             data["ends_on"] = data["starts_on"]
         return data
+
+    def clean_prize_ties(self) -> str:
+        return self.cleaned_data.get("prize_ties") or self.instance.prize_ties or PrizeTies.SPLIT
 
     def clean_round_spread_caps(self) -> str:
         """Written back in one form ("200,100"), whatever spacing or brackets were typed."""

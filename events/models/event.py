@@ -1,5 +1,6 @@
 """Announcements: events, their categories, fees and prizes (see events.services). Entries: models/entries.py."""
 
+from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from django.conf import settings
@@ -22,6 +23,7 @@ __all__ = [
     "Fee",
     "SchoolLevelRequirement",
     "PrizeKind",
+    "PrizeTies",
     "Prize",
 ]
 
@@ -83,6 +85,46 @@ def validate_round_spread_caps(text: str) -> None:
         parse_round_spread_caps(text)
     except ValueError as error:
         raise ValidationError(f"Per-round spread caps: {error}. Write them like 200,100,100.") from None
+
+
+class PrizeTies(models.TextChoices):
+    """How players tied for a place share the prizes their tie covers (seed 000: ties are not broken)."""
+
+    SPLIT = prizes.TIE_SPLIT, "Share the money of the places they cover equally"
+    HIGHER = prizes.TIE_HIGHER, "Each receives the higher prize"
+    DIRECTOR = prizes.TIE_DIRECTOR, "The director decides who receives each prize"
+
+
+# How the public rules say each tie policy, in plain words.
+PRIZE_TIES_RULE = {
+    PrizeTies.SPLIT: "Players tied for a place share the prize money of the places their tie covers equally "
+    "(two players tied for 2nd share the 2nd and 3rd prizes).",
+    PrizeTies.HIGHER: "Players tied for a place each receive the prize of the highest place their tie covers.",
+    PrizeTies.DIRECTOR: "The director decides how players tied for a place share the prizes their tie covers.",
+}
+
+
+def _rounds_text(first: int, last: int) -> str:
+    return f"round {first}" if first == last else f"rounds {first}–{last}"
+
+
+def spread_caps_rule(caps: int | tuple[int | None, ...] | None) -> str:
+    """The standings' spread cap in words: one cap, or caps by round ('200 in round 1, 100 in rounds 2–5')."""
+    if caps is None:
+        return ""
+    if isinstance(caps, int):
+        return f"A game counts for at most {caps} points of spread."
+    runs: list[list] = []  # [cap, first round, last round]
+    for number, cap in enumerate(caps, start=1):
+        if runs and runs[-1][0] == cap:
+            runs[-1][2] = number
+        else:
+            runs.append([cap, number, number])
+    parts = [
+        f"{cap} in {_rounds_text(first, last)}" if cap is not None else f"no cap in {_rounds_text(first, last)}"
+        for cap, first, last in runs
+    ]
+    return f"A game counts for at most this much spread: {', '.join(parts)}."
 
 
 class Event(models.Model):
@@ -203,6 +245,26 @@ class Event(models.Model):
     rules_agreement = models.TextField(blank=True, help_text="The rules and indemnity entrants must agree to")
     refund_policy = models.TextField(blank=True)
     one_prize_per_player = models.BooleanField(default=True, help_text="A player wins at most one prize")
+    prize_ties = models.CharField(
+        "tied places",
+        max_length=10,
+        choices=PrizeTies.choices,
+        default=PrizeTies.SPLIT,
+        help_text="How players tied for a place share the prizes of the places their tie covers",
+    )
+    prize_fund = models.DecimalField(
+        max_digits=10,
+        decimal_places=2,
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(Decimal("0.01"))],
+        help_text="The whole event's prize money, if it is divided between divisions",
+    )
+    prize_fund_by_fees = models.BooleanField(
+        "divide the prize fund by fees",
+        default=False,
+        help_text="Each division's part of the prize fund is in proportion to the fees its players paid (APSP)",
+    )
     entrants_public = models.BooleanField(default=True, help_text="Show the list of entrants on the event page")
 
     created_at = models.DateTimeField(auto_now_add=True)
@@ -234,6 +296,53 @@ class Event(models.Model):
     @property
     def zone(self) -> ZoneInfo:
         return ZoneInfo(self.time_zone)
+
+    def clean(self):
+        super().clean()
+        if self.prize_fund_by_fees and not self.prize_fund:
+            raise ValidationError({"prize_fund": "Enter the prize fund to divide between the divisions."})
+
+    def rule_settings(self) -> list[str]:
+        """The playing and prize rules the organiser chose, in plain words, for the public rules section.
+
+        A yes/no rule appears only when it is on; spread for byes and forfeits always applies to play.
+        """
+        from events.templatetags.events_tags import format_money
+
+        if self.kind == EventKind.WORKSHOP:
+            return []
+        rules = []
+        caps = spread_caps_rule(self.standings_spread_cap())
+        if caps:
+            rules.append(caps)
+        rules.append(f"A bye counts as a win by {self.bye_spread} points of spread.")
+        rules.append(
+            f"A forfeited game counts as a loss by {self.forfeit_spread} points of spread "
+            "(a win by as much for the opponent)."
+        )
+        if self.ties_stand:
+            rules.append("Players level on wins and spread share their place: ties are not broken.")
+        if self.ties_by_score_before_tiles:
+            rules.append("A tied game is won by the player who was ahead before the end-of-game tile adjustment.")
+        if self.overrun_forfeit:
+            rules.append(
+                "Overrunning the time by 15 minutes forfeits the game, by the margin at that point "
+                "(after time penalties) or 150 points, whichever is greater."
+            )
+        if self.ties_stand and self.prize_ties in PRIZE_TIES_RULE:
+            rules.append(PRIZE_TIES_RULE[self.prize_ties])
+        if self.prize_fund_by_fees and self.prize_fund:
+            rules.append(
+                f"The {format_money(self.prize_fund)} prize fund is divided between the divisions in proportion "
+                "to the fees their players paid."
+            )
+        if self.one_prize_per_player:
+            rules.append("A player wins at most one prize.")
+        return rules
+
+    @property
+    def prize_ties_rule(self) -> str:
+        return PRIZE_TIES_RULE.get(self.prize_ties, "") if self.ties_stand else ""
 
     def standings_spread_cap(self) -> int | tuple[int | None, ...] | None:
         """The spread cap the standings apply: one value, or one per round (index 0 = round 1)."""

@@ -78,6 +78,9 @@ EVENT_FIELDS = (
     "refund_policy",
     "entrants_public",
     "one_prize_per_player",
+    "prize_ties",
+    "prize_fund",
+    "prize_fund_by_fees",
 )
 # The API and commands may also name the association (the form leaves it to the service's default).
 SERVICE_EVENT_FIELDS = (*EVENT_FIELDS, "association")

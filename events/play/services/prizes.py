@@ -4,19 +4,28 @@ Place prizes cover each place from `rank_from` to `rank_to`; a high game prize g
 winning score; a class prize covers a band of pre-event ratings (`class_min_rating`–`class_max_rating`)
 and/or names a rating class in its description ("Class B: trophy", matched against the tsh `class` of
 each seat), `rank_from` being the place inside the class (1 when empty). Lucky draw prizes are listed
-but drawn at the event. Three queries whatever the division's size.
+but drawn at the event. Three queries whatever the division's size (four when the director decides ties).
+
+Tied places share their prizes as the event says (`Event.prize_ties`): split equally, each the higher
+prize, or the director's choice, kept as PrizeDecision rows (who, when, why; the latest counts). The
+event's prize fund may be divided between divisions by the fees their players paid (`prize_fund_split`).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db.models import Count, Sum
 
 from events.core import prizes as pure_prizes
 from events.core import results as pure_results
 from events.core import standings as pure_standings
-from events.models import Category, Division, DivisionPlayer, Prize, PrizeKind
+from events.models import Category, Division, DivisionPlayer, Event, Prize, PrizeDecision, PrizeKind, PrizeTies
+from events.templatetags.events_tags import format_money
 
+from .common import PlayError, require_director
 from .reads import read_division
 
 CLASS_LABEL = re.compile(r"^\s*class\s+([A-Za-z0-9]+)", re.IGNORECASE)
@@ -30,6 +39,14 @@ class AwardRow:
     amount_each: object
     rank_label: str = ""
     note: str = ""
+    tied_seats: list[DivisionPlayer] = field(default_factory=list)  # the tie this prize belongs to
+    sharing: str = ""  # split ties: "=2 Alice and Bob share 2nd and 3rd: S$80.00 + S$60.00 → S$70.00 each"
+    decision: PrizeDecision | None = None  # the director's latest decision for this prize, if any
+    decided: bool = False  # the decision applies (its player is still in the tie)
+
+    @property
+    def awaits_director(self) -> bool:
+        return bool(self.tied_seats) and not self.seats
 
 
 @dataclass
@@ -39,6 +56,12 @@ class DivisionPrizes:
     awards: list[AwardRow] = field(default_factory=list)
     listed_only: list[Prize] = field(default_factory=list)  # lucky draws and prizes the site cannot award
     final: bool = False
+    ties: str = PrizeTies.SPLIT
+    decisions: list[PrizeDecision] = field(default_factory=list)  # every decision, newest first
+
+    @property
+    def awaiting_director(self) -> list[AwardRow]:
+        return [a for a in self.awards if a.awaits_director]
 
 
 def category_of(division: Division, categories: list[Category]) -> Category | None:
@@ -55,12 +78,31 @@ def class_label(prize: Prize) -> str | None:
     return match.group(1) if match else None
 
 
+def names(people: list[str]) -> str:
+    """'Alice', 'Alice and Bob', 'Alice, Bob and Carol'."""
+    return people[0] if len(people) == 1 else f"{', '.join(people[:-1])} and {people[-1]}"
+
+
+def sharing_text(rank_label: str, seats: list[DivisionPlayer], covers: tuple[str, ...], pooled, each) -> str:
+    """How tied players split the cash of the prizes their tie covers, with the sum."""
+    if len(covers) > 1 and all(c.endswith(" place") for c in covers):
+        what = names([c.removesuffix(" place") for c in covers])
+    else:
+        what = names(list(covers))
+    text = f"{rank_label} {names([s.player.name for s in seats])} share {what}".strip()
+    if pooled and each is not None:
+        text += f": {' + '.join(format_money(a) for a in pooled)} → {format_money(each)} each"
+    return text
+
+
 def division_prizes(
-    division: Division, *, one_prize_per_player: bool = True, split_ties: bool = False
+    division: Division, *, one_prize_per_player: bool = True, ties: str | None = None
 ) -> DivisionPrizes:
+    """The division's awards. `ties` defaults to the event's setting (Event.prize_ties)."""
+    ties = ties or division.event.prize_ties
     categories = list(Category.objects.filter(event_id=division.event_id).prefetch_related("prizes"))
     category = category_of(division, categories)
-    report = DivisionPrizes(division=division, category=category, final=bool(division.finalised_at))
+    report = DivisionPrizes(division=division, category=category, final=bool(division.finalised_at), ties=ties)
     stored = list(category.prizes.all()) if category else []
     if not stored:
         return report
@@ -92,6 +134,15 @@ def division_prizes(
         else:
             report.listed_only.append(prize)
 
+    latest: dict[str, PrizeDecision] = {}
+    if ties == PrizeTies.DIRECTOR:
+        report.decisions = list(
+            PrizeDecision.objects.filter(division=division)
+            .select_related("seat__player", "decided_by")
+            .order_by("-decided_at", "-pk")
+        )
+        for d in report.decisions:
+            latest.setdefault(d.prize, d)
     read = read_division(division)
     seats, entrants, games = read.seats, read.entrants, read.games
     table = pure_standings.compute_standings(entrants, games, read.options)
@@ -102,7 +153,11 @@ def division_prizes(
         place_prizes=place,
         class_prizes=classes,
         high_game=high_game,
-        options=pure_prizes.PrizeOptions(one_prize_per_player=one_prize_per_player, split_ties=split_ties),
+        options=pure_prizes.PrizeOptions(
+            one_prize_per_player=one_prize_per_player,
+            ties=ties,
+            decisions={prize: d.seat.player_id for prize, d in latest.items()},
+        ),
     )
     won = any(
         g.kind is pure_results.GameKind.NORMAL and g.score_a is not None and g.score_a != g.score_b for g in games
@@ -115,14 +170,91 @@ def division_prizes(
             # The pure core names players by id; say it with seat numbers instead.
             score = award.rank_label
             note = f"score {score}" + (f"; {award.note.split('; ', 1)[1]}" if "; " in award.note else "")
+        winners = [seats[p] for p in award.players if p in seats]
+        tied = [seats[p] for p in award.tied_with if p in seats]
         report.awards.append(
             AwardRow(
                 prize=award.prize,
                 description=award.description,
-                seats=[seats[p] for p in award.players if p in seats],
+                seats=winners,
                 amount_each=award.amount_each,
                 rank_label=award.rank_label,
                 note=note,
+                tied_seats=tied,
+                sharing=sharing_text(
+                    "" if award.prize == "High game" else award.rank_label,
+                    winners,
+                    award.covers,
+                    award.pooled,
+                    award.amount_each,
+                )
+                if award.covers
+                else "",
+                decision=latest.get(award.prize) if tied else None,
+                decided=award.decided,
             )
         )
     return report
+
+
+def decide_prize(actor, division: Division, prize: str, seat_id: int, reason: str) -> PrizeDecision:
+    """The director gives one prize a tie covers to one of the tied players, saying why."""
+    require_director(actor, division.event)
+    if division.event.prize_ties != PrizeTies.DIRECTOR:
+        raise PlayError("This event shares tied prizes by its rule, not by the director's decision.")
+    reason = (reason or "").strip()
+    if not reason:
+        raise PlayError("Say why this player receives the prize.")
+    row = next(
+        (a for a in division_prizes(division, one_prize_per_player=division.event.one_prize_per_player).awards
+         if a.prize == prize and a.tied_seats),
+        None,
+    )  # fmt: skip
+    if row is None:
+        raise PlayError(f"{prize or 'That prize'} is not covered by a tie in {division.name}.")
+    seat = next((s for s in row.tied_seats if s.pk == seat_id), None)
+    if seat is None:
+        raise PlayError(f"Choose one of the players tied for {row.rank_label}.")
+    return PrizeDecision.objects.create(
+        division=division, prize=prize, seat=seat, reason=reason[:300], decided_by=actor
+    )
+
+
+def division_label(name: str) -> str:
+    """'Division A' for a division named A; a longer name as it is."""
+    return name if name.lower().startswith("division") or len(name) > 3 else f"Division {name}"
+
+
+@dataclass
+class FundSplit:
+    """The event's prize fund divided between its divisions by the fees their players paid."""
+
+    fund: Decimal
+    paid: Decimal  # all fees paid
+    shares: list[pure_prizes.FundShare]
+    remainder: Decimal  # what rounding each share down to the cent left, shared out a cent at a time
+    problem: str = ""  # why the fund cannot be divided yet
+
+
+def prize_fund_split(event: Event) -> FundSplit | None:
+    """None unless the event divides a prize fund by fees. Two queries."""
+    if not (event.prize_fund_by_fees and event.prize_fund):
+        return None
+    divisions = list(Division.objects.filter(event=event).order_by("position", "pk").values_list("pk", "name"))
+    totals = {
+        row["division"]: row
+        for row in DivisionPlayer.objects.filter(division__event=event)
+        .values("division")
+        .annotate(players=Count("pk"), paid=Sum("entry__amount_paid"))
+    }
+    rows = [
+        (division_label(name), totals.get(pk, {}).get("players", 0), totals.get(pk, {}).get("paid") or Decimal(0))
+        for pk, name in divisions
+    ]
+    paid = sum((r[2] for r in rows), Decimal(0))
+    if not rows:
+        return FundSplit(event.prize_fund, paid, [], Decimal(0), "There are no divisions yet.")
+    if not paid:
+        return FundSplit(event.prize_fund, paid, [], Decimal(0), "No fees have been recorded as paid yet.")
+    shares, remainder = pure_prizes.explain_fund_split(event.prize_fund, rows)
+    return FundSplit(event.prize_fund, paid, shares, remainder)

@@ -1,5 +1,7 @@
 """Standings, cross-table, scorecards and prizes, all from one read of the division; finalising."""
 
+from django import forms
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
@@ -75,14 +77,47 @@ def scorecards(request, slug: str, pk: int):
     return render(request, "events/play/scorecards.html", {"event": event, "division": div, "cards": cards})
 
 
+class PrizeDecisionForm(forms.Form):
+    """A director's choice of who receives a prize covered by a tie (one form per prize on the prizes page)."""
+
+    prize = forms.CharField(max_length=200)
+    seat = forms.IntegerField()
+    reason = forms.CharField(max_length=300)
+
+
 def prizes(request, slug: str, pk: int):
+    if request.method == "POST":
+        return _decide_prize(request, slug, pk)
     event = _event(request, slug)
     div = _division(event, pk)
     one_each = request.GET.get("one_each", "1" if event.one_prize_per_player else "0") != "0"
     report = prizes_io.division_prizes(div, one_prize_per_player=one_each)
-    return render(
-        request, "events/play/prizes.html", {"event": event, "division": div, "report": report, "one_each": one_each}
-    )
+    context = {
+        "event": event,
+        "division": div,
+        "report": report,
+        "one_each": one_each,
+        "fund": prizes_io.prize_fund_split(event),
+        "deciding": event.directing and report.ties == "director",
+    }
+    return render(request, "events/play/prizes.html", context)
+
+
+@login_required
+def _decide_prize(request, slug: str, pk: int):
+    event = _directed_event(request, slug)
+    div = _division(event, pk)
+    form = PrizeDecisionForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose a player and say why (at most 300 characters).")
+    else:
+        data = form.cleaned_data
+        run_service(
+            request,
+            lambda: prizes_io.decide_prize(request.user, div, data["prize"], data["seat"], data["reason"]),
+            f"{data['prize']}: decided.",
+        )
+    return redirect("events:play_prizes", event.slug, div.pk)
 
 
 @login_required

@@ -169,3 +169,17 @@ def test_pre_event_ratings_follow_a_run_elsewhere_on_the_list():
     assert after.pre < before
     services.rate_event(event)
     assert as_stored(services.live_ratings(division)) == stored(event)
+
+
+@pytest.mark.parametrize("system", ["glicko2", "wespa"])
+def test_live_ratings_of_other_systems_are_what_the_run_stores(system):
+    rating_list = RatingListFactory(system=system, settings={"tau": 0.5} if system == "glicko2" else {})
+    players = field(rating_list, rated=6, newcomers=2)
+    earlier = RatedEventFactory(rating_list=rating_list, starts_on=days_ago(150))
+    play(earlier, round_robin(players[:4], {(0, 3)}))
+    services.rate_event(earlier)  # Glicko-2: some deviations then widen over the idle months
+    event, division, _ = live_event(rating_list, players, number_of_games=7)
+
+    live = services.live_ratings(division)
+    services.rate_event(event)
+    assert as_stored(live) == stored(event)

@@ -1,10 +1,17 @@
-"""Glicko-2 (Glickman's algorithm, one rating period at a time)."""
+"""Glicko-2 (Glickman's algorithm, one rating period at a time).
+
+Rating periods of a list are calendar months (or runs of `months` calendar months, see
+`rating_period`). A player who played in no rating period between two of their events has their
+deviation widened once per such idle period, as Glickman's step 6 alone does (`idle`):
+φ* = sqrt(φ² + σ²), rating and volatility unchanged.
+"""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import date
 
 SCALE = 173.7178  # Glicko-2 internal scale: rating 1500 +- SCALE * mu
 DEFAULT_TAU = 0.5
@@ -81,3 +88,23 @@ def update(
     new_phi = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)
     new_mu = mu + new_phi * new_phi * delta_sum
     return Glicko2Rating(1500.0 + SCALE * new_mu, SCALE * new_phi, new_sigma)
+
+
+def rating_period(day: date, months: int = 1) -> int:
+    """The number of the rating period a day falls in: periods are runs of `months` calendar months
+    (1: every month is a period; 3: quarters), counted from January of year 0."""
+    if months < 1:
+        raise ValueError("a rating period is at least one month")
+    return (day.year * 12 + day.month - 1) // months
+
+
+def idle(player: Glicko2Rating, periods: int, max_rd: float | None = None) -> Glicko2Rating:
+    """The player after `periods` rating periods without games: each one widens the deviation by
+    Glickman's step 6 alone (φ* = sqrt(φ² + σ²)); rating and volatility stay. With `max_rd`, the
+    deviation never grows past it (an unrated player's)."""
+    for _ in range(max(periods, 0)):
+        grown = update(player, [], [])
+        if max_rd is not None and grown.rd > max_rd:
+            return Glicko2Rating(player.rating, max(max_rd, player.rd), player.volatility)
+        player = grown
+    return player

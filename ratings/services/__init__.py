@@ -3,6 +3,7 @@
 - rating events and re-rating a list: `rate_event`, `rerate_from`, `queue_rating_run`, `queue_rating_if_complete`,
   `queue_rerate`, `result_corrected`, `execute_run` (the task's body), `sweep_stale_runs`;
 - reading ratings at a point in time: `ratings_as_of`;
+- a division's ratings if its event ended now, from the results confirmed so far: `live_ratings`;
 - seeding a list from a ratings file: `prepare_rating_import`, `apply_rating_import`,
   `cancel_rating_import`;
 - reading lists and taking snapshots: `rated_players`, `player_history`, `event_report`,
@@ -31,6 +32,7 @@ from .lists import (
     take_monthly_snapshots,
     take_snapshot,
 )
+from .live import LiveRating, LiveRatings, live_ratings
 from .reads import ratings_as_of
 from .runs import (
     execute_run,
@@ -46,11 +48,14 @@ from .runs import (
 __all__ = [
     "NEW_PLAYER",
     "ImportFileError",
+    "LiveRating",
+    "LiveRatings",
     "RatingError",
     "active_since",
     "apply_rating_import",
     "cancel_rating_import",
     "default_list",
+    "live_ratings",
     "event_report",
     "execute_run",
     "months_before",

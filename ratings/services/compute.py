@@ -321,6 +321,7 @@ def rate_one_division(
             max(max_rounds, int(cols[:, 0].max()) + 1),
             event.third_rated,
             rating_list.settings if isinstance(rating_list.settings, dict) else {},
+            day=event.starts_on,
         )
     except (UnknownSystem, ImportError):
         raise RatingError(f"The {rating_list.get_system_display()} system cannot rate events yet.")

@@ -7,6 +7,7 @@ No database here: the cascade in ratings.services.rating reads the games, calls
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 import numpy as np
@@ -96,8 +97,10 @@ def rate_division_arrays(
     max_rounds: int,
     third_rated: bool = False,
     options: dict[str, Any] | None = None,
+    day: date | None = None,
 ) -> DivisionResult:
-    """Rate one division. pre 0 = unrated; games in any order; round_index 0-based."""
+    """Rate one division. pre 0 = unrated; games in any order; round_index 0-based; `day`: when its
+    event began (Glicko-2 widens the deviation of players idle since an earlier rating period)."""
     from ratings.engine.common import game_wins
 
     order = np.argsort(round_index, kind="stable")
@@ -135,7 +138,7 @@ def rate_division_arrays(
         states = [{**s, "seed_games": int(c)} if not s else s for s, c in zip(state, career.tolist(), strict=True)]
         return _rate_absp(pre, states, a, b, score_a[order], score_b[order], games, actual)
     if system == "glicko2":
-        return _rate_glicko2(pre, state, a, b, wins_a, games, actual, options or {})
+        return _rate_glicko2(pre, state, a, b, wins_a, games, actual, options or {}, day)
     raise UnknownSystem(system)
 
 
@@ -177,10 +180,18 @@ def _rate_absp(pre, state, a, b, sa, sb, games, actual) -> DivisionResult:
     )
 
 
-def _rate_glicko2(pre, state, a, b, wins_a, games, actual, options) -> DivisionResult:
-    """Glicko-2 with each division one rating period; an unrated player starts at 1500.
+def _rate_glicko2(pre, state, a, b, wins_a, games, actual, options, day: date | None = None) -> DivisionResult:
+    """Glicko-2 with each division one update; an unrated player starts at 1500.
 
-    Options (the list's settings): tau, initial_rd, initial_volatility.
+    Rating periods are calendar months (`rating_period_months` of them per period; default 1). A
+    player whose last rated month (kept in their state as "month") fell in a period before the one before
+    this division's has their deviation widened once per idle period in between (Glickman's step 6
+    alone, φ* = sqrt(φ² + σ²)), never past initial_rd, before this division rates anybody: their
+    opponents see the widened deviation too. The update's own step 6 covers the division's period.
+    Two events in one period are two updates, with no widening between them. Without `day` (or for a
+    player rated before periods were kept) nothing is widened.
+
+    Options (the list's settings): tau, initial_rd, initial_volatility, rating_period_months.
     """
     from ratings.engine import glicko2
 
@@ -193,14 +204,22 @@ def _rate_glicko2(pre, state, a, b, wins_a, games, actual, options) -> DivisionR
         raise BadSettings("tau, initial_rd and initial_volatility must be numbers")
     if not (tau > 0 and start_rd > 0 and start_vol > 0):
         raise BadSettings("tau, initial_rd and initial_volatility must be above 0")
-    before = [
-        glicko2.Glicko2Rating(
-            float(pre[i]) if pre[i] > 0 else 1500.0,
-            float(state[i].get("rd", start_rd)) if pre[i] > 0 else start_rd,
-            float(state[i].get("vol", start_vol)) if pre[i] > 0 else start_vol,
+    months = options.get("rating_period_months", 1)
+    if type(months) is not int or months < 1:
+        raise BadSettings("rating_period_months must be a whole number of months, 1 or more")
+    month = glicko2.rating_period(day) if day is not None else None
+    before = []
+    for i in range(n):
+        if pre[i] <= 0:
+            before.append(glicko2.Glicko2Rating(1500.0, start_rd, start_vol))
+            continue
+        me = glicko2.Glicko2Rating(
+            float(pre[i]), float(state[i].get("rd", start_rd)), float(state[i].get("vol", start_vol))
         )
-        for i in range(n)
-    ]
+        last = state[i].get("month")
+        if month is not None and isinstance(last, int):
+            me = glicko2.idle(me, month // months - last // months - 1, start_rd)
+        before.append(me)
     opponents: list[list] = [[] for _ in range(n)]
     scores: list[list[float]] = [[] for _ in range(n)]
     for x, y, w in zip(a.tolist(), b.tolist(), wins_a.tolist(), strict=True):
@@ -225,6 +244,8 @@ def _rate_glicko2(pre, state, a, b, wins_a, games, actual, options) -> DivisionR
         new[i] = max(1, int(np.floor(after.rating + 0.5)))
         deviation[i] = after.rd
         states[i] = {"rd": after.rd, "vol": after.volatility}
+        if month is not None:
+            states[i]["month"] = month
     entry_player = np.concatenate((a, b))
     entry_opp = np.concatenate((b, a))
     start = np.array([r.rating for r in before])

@@ -83,3 +83,75 @@ def test_settings_a_system_cannot_use_are_refused_clearly():
     with pytest.raises(ServiceError, match="tau, initial_rd and initial_volatility must be numbers"):
         setup("glicko2", tau="fast")
     assert not RatingChange.objects.exists()
+
+
+def glicko2_seasons(first_day, second_day, **settings):
+    """Two round robins of the same four players on a Glicko-2 list: each player's state after the
+    first, and their ratings and deviations stored after the second."""
+    rating_list = RatingListFactory(system="glicko2", settings={"tau": 0.5, **settings})
+    players = PlayerFactory.create_batch(4)
+    first = RatedEventFactory(rating_list=rating_list, starts_on=first_day)
+    play(first, round_robin(players, upsets={(0, 3)}))
+    services.rate_event(first)
+    states = dict(PlayerRating.objects.filter(rating_list=rating_list).values_list("player_id", "state"))
+    after_first = {
+        c.player_id: glicko2.Glicko2Rating(c.post, states[c.player_id]["rd"], states[c.player_id]["vol"])
+        for c in RatingChange.objects.filter(division__event=first)
+    }
+    second = RatedEventFactory(rating_list=rating_list, starts_on=second_day)
+    games = round_robin(players)
+    play(second, games)
+    services.rate_event(second)
+    stored = {c.player_id: (c.post, c.deviation) for c in RatingChange.objects.filter(division__event=second)}
+    return rating_list, players, games, after_first, stored, states
+
+
+def expected_after(players, games, start):
+    opponents = {p.pk: [] for p in players}
+    for _, x, y, sx, sy in games:
+        w = 1.0 if sx > sy else 0.0
+        opponents[x.pk].append((start[y.pk], w))
+        opponents[y.pk].append((start[x.pk], 1.0 - w))
+    out = {}
+    for p in players:
+        new = glicko2.update(start[p.pk], [o for o, _ in opponents[p.pk]], [s for _, s in opponents[p.pk]], 0.5)
+        out[p.pk] = (int(new.rating + 0.5), new.rd)
+    return out
+
+
+def test_glicko2_deviation_grows_over_the_months_a_player_did_not_play():
+    from datetime import date
+
+    _list, players, games, after_first, stored, states = glicko2_seasons(date(2024, 1, 20), date(2024, 5, 3))
+    assert {s["month"] for s in states.values()} == {2024 * 12}
+    # February, March and April passed without play: three idle periods, every player's (and so
+    # every opponent's) deviation widened three times before May's event.
+    start = {pid: glicko2.idle(r, 3, 350.0) for pid, r in after_first.items()}
+    assert all(start[pid].rd > after_first[pid].rd for pid in start)
+    expected = expected_after(players, games, start)
+    assert {pid: post for pid, (post, _) in stored.items()} == {pid: post for pid, (post, _) in expected.items()}
+    for pid, (_, rd) in stored.items():
+        assert rd == pytest.approx(expected[pid][1], rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    "second_day, options",
+    [("2024-01-28", {}), ("2024-02-03", {}), ("2024-03-30", {"rating_period_months": 3})],
+    ids=["same month", "next month", "same quarter"],
+)
+def test_glicko2_deviation_does_not_grow_without_an_idle_period(second_day, options):
+    from datetime import date
+
+    day = date.fromisoformat(second_day)
+    _list, players, games, after_first, stored, _ = glicko2_seasons(date(2024, 1, 20), day, **options)
+    expected = expected_after(players, games, after_first)
+    assert {pid: post for pid, (post, _) in stored.items()} == {pid: post for pid, (post, _) in expected.items()}
+    for pid, (_, rd) in stored.items():
+        assert rd == pytest.approx(expected[pid][1], rel=1e-12)
+
+
+def test_glicko2_rating_period_must_be_whole_months():
+    from clubsite.errors import ServiceError
+
+    with pytest.raises(ServiceError, match="rating_period_months must be a whole number of months"):
+        setup("glicko2", rating_period_months=0.5)

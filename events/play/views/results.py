@@ -19,6 +19,7 @@ from events.models import (
 )
 from events.play import services as play
 from events.play.services import results as result_services
+from events.play.services.live import division_live_ratings
 from players.roles import player_of
 
 from ..forms import (
@@ -155,8 +156,20 @@ def my_game(request, slug: str, *, bound=None):
         g.playable = g.kind == GameKind.NORMAL and g.player_b_id is not None
         if g.playable and g.status == GameStatus.PAIRED:
             g.form = bound if bound is not None and bound.game_pk == g.pk else MyResultForm(prefix=f"g{g.pk}")
-    context = {"event": event, "player": player, "games": games}
+    context = {"event": event, "player": player, "games": games, "live": _my_live_ratings(event, player, games)}
     return render(request, "events/play/my_game.html", context)
+
+
+def _my_live_ratings(event: Event, player, games: list[Game]) -> list[tuple]:
+    """(division, the player's LiveRating) for each division of theirs being played."""
+    found = []
+    for division in {g.division_id: g.division for g in games}.values():
+        division.event = event
+        live = division_live_ratings(division)
+        mine = live.get(player.pk) if live is not None else None
+        if mine is not None:
+            found.append((division, mine))
+    return found
 
 
 def _players_game(request, slug: str, game_pk: int) -> tuple[Event, Game]:

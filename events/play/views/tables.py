@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST
 from clubsite.ui import run_service
 from events.play import services as play
 from events.play.services import prizes as prizes_io
+from events.play.services.live import division_live_ratings
 
 from .common import _directed_event, _division, _event, _rounds, _through
 
@@ -27,6 +28,8 @@ def standings(request, slug: str, pk: int):
         "through": through,
         "rows": rows,
         "ties_stand": event.ties_stand,
+        # Each player's rating if the event ended now, beside the latest standings while play goes on.
+        "live": division_live_ratings(div) if through is None else None,
     }
     return render(request, "events/play/standings.html", context)
 

@@ -1,0 +1,149 @@
+"""Live ratings: what a division's players would be rated if the event ended now.
+
+The rating a run would give from the division's confirmed results so far, by the run's own code: the
+players' standing just before the event in the list's rating order (`compute.states_before` at the
+event's cutoff, as `compute.plan` reads it: every event that began earlier, and earlier events of the
+same day), their career games and carried state, the event's scheduled rounds (NASPA's segments) and
+1/3-rating, newcomers, all through `compute.rate_one_division` and so `systems.rate_division_arrays`.
+Byes, forfeits, void games and unconfirmed results do not count, as in a run. Once every result is
+in, the live ratings are exactly what rating the event stores.
+
+Cached per division under a version that any confirmation or correction changes (the count, latest
+confirmation time and score sums of its confirmed games), with the list's version (a run elsewhere on
+the list moves pre-event ratings), the event's rating settings and the seats.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from array import array
+from dataclasses import dataclass
+
+from django.core.cache import cache
+from django.db.models import Count, Max, Sum
+
+from events.models import Division, DivisionPlayer, Event, Game, GameKind, GameStatus
+
+from ..models import RatedEvent, RatingList
+from .compute import Cutoff, EventToRate, Plan, PlayerState, rate_one_division, states_before
+
+# Cached entries are replaced by a new version at once; the timeout only clears old ones away.
+CACHE_SECONDS = 6 * 60 * 60
+
+
+@dataclass(frozen=True)
+class LiveRating:
+    """One player: rating before the event (0 = unrated), rating if the event ended now (0 = still
+    unrated), rated games played so far."""
+
+    pre: int
+    rating: int
+    games: int
+    wins: float = 0.0
+    is_newcomer: bool = False
+
+    @property
+    def change(self) -> int | None:
+        """Against the pre-event rating; None for a newcomer or before a rated game."""
+        if not self.games or not self.pre:
+            return None
+        return self.rating - self.pre
+
+
+@dataclass(frozen=True)
+class LiveRatings:
+    division_id: int
+    version: str
+    system: str
+    rated_games: int  # confirmed rated games counted
+    players: dict[int, LiveRating]  # every seat of the division, and anyone with a counted game
+
+    def get(self, player_id: int) -> LiveRating | None:
+        return self.players.get(player_id)
+
+
+def _event_of(division: Division) -> Event:
+    event = division.event
+    if event.rating_list_id and "rating_list" not in event._state.fields_cache:
+        event = Event.objects.select_related("rating_list").get(pk=event.pk)
+    return event
+
+
+def live_version(division: Division, event: Event, rating_list: RatingList) -> str:
+    """A cheap key that changes whenever the live ratings may (two aggregate queries)."""
+    games = Game.objects.filter(division=division, status=GameStatus.CONFIRMED).aggregate(
+        n=Count("pk"), last=Max("confirmed_at"), sa=Sum("score_a"), sb=Sum("score_b")
+    )
+    seats = DivisionPlayer.objects.filter(division=division).aggregate(n=Count("pk"), top=Max("pk"))
+    parts = [
+        games["n"],
+        games["last"].isoformat() if games["last"] else "",
+        games["sa"],
+        games["sb"],
+        seats["n"],
+        seats["top"],
+        rating_list.pk,
+        rating_list.version,
+        rating_list.system,
+        rating_list.settings,
+        event.starts_on.isoformat(),
+        event.third_rated,
+        event.number_of_games,
+    ]
+    return hashlib.sha1(json.dumps(parts, default=str, sort_keys=True).encode()).hexdigest()[:20]
+
+
+def live_ratings(division: Division) -> LiveRatings | None:
+    """The division's ratings if the event ended now, from its confirmed results; None if the event
+    is not rated on a list. Cached until a result is confirmed or corrected."""
+    event = _event_of(division)
+    if not (event.rated and event.rating_list_id):
+        return None
+    rating_list = event.rating_list
+    version = live_version(division, event, rating_list)
+    key = f"live-ratings:{division.pk}:{version}"
+    found = cache.get(key)
+    if found is not None:
+        return found
+    found = compute_live_ratings(rating_list, event, division.pk, version)
+    cache.set(key, found, CACHE_SECONDS)
+    return found
+
+
+def _cutoff_plan(rating_list: RatingList, event: Event) -> Plan:
+    """A plan that starts at the event, as `compute.plan` would for it: the same cutoff and the same
+    events of its day counted before it (those that began on that day with a lower id)."""
+    cutoff = Cutoff.of_event(event)
+    same_day = RatedEvent.objects.filter(rating_list=rating_list, starts_on=cutoff.day, event_id__gte=event.pk)
+    day_divisions = list(Division.objects.filter(event_id__in=same_day.values("event_id")).values_list("pk", flat=True))
+    return Plan(rating_list, cutoff, [], [], day_divisions, {}, set(), 0)
+
+
+def compute_live_ratings(rating_list: RatingList, event: Event, division_id: int, version: str = "") -> LiveRatings:
+    """Rates the division from its confirmed games, uncached (see `live_ratings`)."""
+    plan = _cutoff_plan(rating_list, event)
+    seats = dict(DivisionPlayer.objects.filter(division_id=division_id).values_list("player_id", "number"))
+    last_round, rated = 0, array("q")
+    players: set[int] = set()
+    normal = GameKind.NORMAL.value
+    rows = Game.objects.filter(division_id=division_id, status=GameStatus.CONFIRMED).order_by()
+    for rnd, kind, a, b, sa, sb in rows.values_list(
+        "round_number", "kind", "player_a_id", "player_b_id", "score_a", "score_b"
+    ):
+        last_round = max(last_round, rnd)
+        if kind == normal and b is not None and sa is not None and sb is not None:
+            rated.extend((rnd - 1, a, b, sa, sb))
+            players.add(a)
+            players.add(b)
+    states, _ = states_before(rating_list, plan.changes_from(), players | set(seats))
+    for pid in players | set(seats):
+        states.setdefault(pid, PlayerState(0, 0, {}))
+    plan.states, plan.affected, plan.seats = states, players, {division_id: seats}
+    target = EventToRate(event.pk, event.starts_on, event.third_rated, event.number_of_games or 0)
+    before = {pid: states[pid].rating for pid in states}
+    out: dict[int, LiveRating] = {pid: LiveRating(before[pid], before[pid], 0) for pid in seats}
+    for row in rate_one_division(plan, rating_list.system, target, division_id, last_round, rated):
+        pid, pre, post, games, actual, newcomer = row[1], row[3], row[4], row[6], row[8], row[13]
+        out[pid] = LiveRating(pre, post, games, actual, newcomer)
+    return LiveRatings(division_id, version, rating_list.system, len(rated) // 5, out)

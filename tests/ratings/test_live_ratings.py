@@ -1,0 +1,185 @@
+"""Live ratings: a division's ratings if its event ended now are what rating the event gives."""
+
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from events.models import EventStatus, Game, GameKind, GameStatus
+from ratings import services
+from ratings.models import RatingChange
+from tests.factories import PlayerFactory
+
+from .factories import RatedEventFactory, RatingListFactory, days_ago, play, round_robin, seed
+from .test_rating_services import engine_ratings
+
+pytestmark = pytest.mark.django_db
+
+
+def field(rating_list, rated=18, newcomers=2):
+    players = PlayerFactory.create_batch(rated + newcomers)
+    for i, p in enumerate(players[:rated]):
+        seed(rating_list, p, 1300 + 47 * i, games=30 + 10 * i)  # some under 50 career games
+    return players
+
+
+def upsets(n):
+    return {(i, j) for i in range(n) for j in range(i + 1, n) if (i * 7 + j * 3) % 5 == 0}
+
+
+def live_event(rating_list, players, **kwargs):
+    """An event in progress today, rated on the list, its round robin all confirmed."""
+    event = RatedEventFactory(
+        rating_list=rating_list,
+        status=EventStatus.IN_PROGRESS,
+        starts_on=days_ago(0),
+        **kwargs,
+    )
+    games = round_robin(players, upsets(len(players)))
+    division = play(event, games)
+    return event, division, games
+
+
+def stored(event):
+    return {c.player_id: (c.pre, c.post, c.games) for c in RatingChange.objects.filter(division__event=event)}
+
+
+def as_stored(live):
+    return {pid: (r.pre, r.rating, r.games) for pid, r in live.players.items() if r.games}
+
+
+@pytest.mark.parametrize("third_rated", [False, True])
+def test_live_ratings_after_the_last_round_are_what_the_rating_run_stores(third_rated):
+    rating_list = RatingListFactory()
+    players = field(rating_list)
+    # An earlier event moves some pre-event ratings and career games away from the seeds.
+    earlier = RatedEventFactory(rating_list=rating_list, starts_on=days_ago(20))
+    play(earlier, round_robin(players[:6], {(0, 5), (1, 2)}))
+    services.rate_event(earlier)
+    # 20 players, 19 rounds scheduled (NASPA: two segments), two newcomers.
+    event, division, _games = live_event(rating_list, players, number_of_games=19, third_rated=third_rated)
+
+    live = services.live_ratings(division)
+    assert live.rated_games == 190
+    assert set(live.players) == {p.pk for p in players}
+
+    services.rate_event(event)
+    expected = stored(event)
+    assert len(expected) == 20
+    assert as_stored(live) == expected
+    newcomer = live.get(players[-1].pk)
+    assert newcomer.pre == 0 and newcomer.rating > 0 and newcomer.change is None and newcomer.is_newcomer
+
+
+def test_only_confirmed_results_count_and_segments_follow_the_scheduled_rounds():
+    rating_list = RatingListFactory()
+    players = field(rating_list, rated=20, newcomers=0)
+    event, division, games = live_event(rating_list, players, number_of_games=19)
+    played_rounds = 12
+    Game.objects.filter(division=division, round_number__gt=played_rounds).update(status=GameStatus.SUBMITTED)
+
+    live = services.live_ratings(division)
+
+    so_far = [g for g in games if g[0] <= played_rounds]
+    pre = {p.pk: 1300 + 47 * i for i, p in enumerate(players)}
+    career = {p.pk: 30 + 10 * i for i, p in enumerate(players)}
+    as_run = engine_ratings(pre, so_far, career=career, max_rounds=19)
+    assert {pid: r.rating for pid, r in live.players.items()} == as_run
+    # Rated as if 12 rounds were all there is, the second segment would not start at round 10.
+    assert as_run != engine_ratings(pre, so_far, career=career)
+    assert live.rated_games == len(so_far)
+    first = live.get(players[0].pk)
+    assert first.pre == 1300 and first.change == first.rating - 1300 and first.games == played_rounds
+
+
+def test_a_player_without_a_rated_game_keeps_the_pre_event_rating():
+    rating_list = RatingListFactory()
+    players = field(rating_list, rated=4, newcomers=0)
+    event = RatedEventFactory(rating_list=rating_list, starts_on=days_ago(0), number_of_games=3)
+    division = play(event, [(1, players[0], players[1], 400, 300), (1, players[2], None, 50)], seats=players)
+
+    live = services.live_ratings(division)
+
+    assert live.get(players[2].pk).rating == live.get(players[2].pk).pre == 1394  # a bye: not rated
+    assert live.get(players[2].pk).change is None
+    assert live.get(players[3].pk).games == 0 and live.get(players[3].pk).rating == 1441
+    assert live.get(players[0].pk).change > 0 > live.get(players[1].pk).change
+
+
+def test_unrated_events_have_no_live_ratings():
+    rating_list = RatingListFactory()
+    players = field(rating_list, rated=4, newcomers=0)
+    event = RatedEventFactory(rating_list=rating_list, rated=False)
+    division = play(event, [(1, players[0], players[1], 400, 300)])
+    assert services.live_ratings(division) is None
+
+
+def test_cached_until_a_result_is_confirmed_or_corrected():
+    rating_list = RatingListFactory()
+    players = field(rating_list, rated=4, newcomers=0)
+    event = RatedEventFactory(rating_list=rating_list, starts_on=days_ago(0), number_of_games=3)
+    division = play(
+        event,
+        [(1, players[0], players[1], 400, 300), (1, players[2], players[3], 400, 300)],
+        seats=players,
+    )
+    second = Game.objects.get(division=division, player_a=players[2])
+    Game.objects.filter(pk=second.pk).update(status=GameStatus.SUBMITTED)
+    first = services.live_ratings(division)
+    assert first.get(players[2].pk).games == 0
+
+    with CaptureQueriesContext(connection) as cached:
+        again = services.live_ratings(division)
+    assert again.players == first.players
+    assert len(cached) <= 3  # the version (two aggregates) and the cache
+
+    # Confirmed: counted.
+    Game.objects.filter(pk=second.pk).update(status=GameStatus.CONFIRMED, confirmed_at=timezone.now())
+    confirmed = services.live_ratings(division)
+    assert confirmed.get(players[2].pk).change > 0
+
+    # Corrected by a director (same count of confirmed games, a later confirmation): recomputed.
+    Game.objects.filter(pk=second.pk).update(
+        score_a=300, score_b=400, confirmed_at=timezone.now() + timedelta(seconds=1)
+    )
+    corrected = services.live_ratings(division)
+    assert corrected.get(players[2].pk).change < 0
+
+    # Made a forfeit: no longer rated.
+    Game.objects.filter(pk=second.pk).update(
+        kind=GameKind.FORFEIT, score_a=None, score_b=None, confirmed_at=timezone.now() + timedelta(seconds=2)
+    )
+    assert services.live_ratings(division).get(players[2].pk).games == 0
+
+
+def test_pre_event_ratings_follow_a_run_elsewhere_on_the_list():
+    rating_list = RatingListFactory()
+    players = field(rating_list, rated=4, newcomers=0)
+    event = RatedEventFactory(rating_list=rating_list, starts_on=days_ago(0), number_of_games=3)
+    division = play(event, [(1, players[0], players[1], 400, 300)], seats=players)
+    before = services.live_ratings(division).get(players[0].pk).pre
+
+    earlier = RatedEventFactory(rating_list=rating_list, starts_on=days_ago(3))
+    play(earlier, [(1, players[0], players[1], 200, 500)])
+    services.rate_event(earlier)
+
+    after = services.live_ratings(division).get(players[0].pk)
+    assert after.pre < before
+    services.rate_event(event)
+    assert as_stored(services.live_ratings(division)) == stored(event)
+
+
+@pytest.mark.parametrize("system", ["glicko2", "wespa"])
+def test_live_ratings_of_other_systems_are_what_the_run_stores(system):
+    rating_list = RatingListFactory(system=system, settings={"tau": 0.5} if system == "glicko2" else {})
+    players = field(rating_list, rated=6, newcomers=2)
+    earlier = RatedEventFactory(rating_list=rating_list, starts_on=days_ago(150))
+    play(earlier, round_robin(players[:4], {(0, 3)}))
+    services.rate_event(earlier)  # Glicko-2: some deviations then widen over the idle months
+    event, division, _ = live_event(rating_list, players, number_of_games=7)
+
+    live = services.live_ratings(division)
+    services.rate_event(event)
+    assert as_stored(live) == stored(event)

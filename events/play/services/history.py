@@ -49,7 +49,7 @@ COUNTED = Q(
 
 def player_games(player: Player) -> QuerySet[Game]:
     """The player's counted games, newest first, each annotated from the player's side: `my_score`,
-    `opponent_score`, `spread`, `result` (W/L/T; a level game decided by the score before the tile
+    `opponent_score`, `my_spread`, `result` (W/L/T; a level game decided by the score before the tile
     adjustment counts as decided), `opponent_pk`, `year` and `lexicon` (the event's)."""
     mine = Q(player_a=player)
     return (
@@ -64,7 +64,7 @@ def player_games(player: Player) -> QuerySet[Game]:
             lexicon=F("division__event__lexicon"),
         )
         .annotate(
-            spread=F("my_score") - F("opponent_score"),
+            my_spread=F("my_score") - F("opponent_score"),
             result=Case(
                 When(my_score__gt=F("opponent_score"), then=Value(WIN)),
                 When(my_score__lt=F("opponent_score"), then=Value(LOSS)),
@@ -153,7 +153,7 @@ def _summary_aggregates() -> dict:
         "high_loss": Max("my_score", filter=Q(result=LOSS)),
         "average_score": Avg("my_score"),
         "average_opponent_score": Avg("opponent_score"),
-        "spread": Sum("spread"),
+        "spread": Sum("my_spread"),  # not named as the annotation: it would sum itself
     }
 
 

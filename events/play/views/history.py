@@ -56,7 +56,7 @@ def head_to_head(request, member_number: int, opponent_number: int | None = None
     """The player's record against one opponent, game by game; the opponent chosen from those met."""
     player = _player(request, member_number)
     met = list(history.opponents(player, request.user))
-    form = OpponentForm(request.GET or None, opponents=met)
+    form = OpponentForm(request.GET or None, opponents=met, initial={"opponent": opponent_number})
     matches = None
     if form.is_valid() and opponent_number is None:
         chosen = form.cleaned_data["opponent"]
@@ -172,6 +172,8 @@ def game_record(request, slug: str, game_pk: int):
     except PermissionDenied as error:
         raise HttpForbidden(error.message) from None
     except ServiceError as error:
+        if error.field == "file" and not request.FILES.get("file"):
+            error.field = "text"  # the record was pasted: the refusal goes under the text
         form.add_service_error(error)
         return _game_page(request, game, form, status=400)
     messages.success(request, "The game record is attached.")

@@ -147,8 +147,10 @@ def test_head_to_head_record_and_game_by_game(client, ann, ben, cy):
     versus = reverse("history:versus", args=[ann.member_number, ben.member_number])
     assert response.status_code == 302 and response.url == versus
     assert client.get(url, {"name": "lim"}).url == versus
-    page = client.get(versus).content.decode()
-    assert "2–1–1" in page
+    response = client.get(versus)
+    assert response.context["summary"].spread == 100 - 120 + 60 + 0
+    page = response.content.decode()
+    assert "2–1–1" in page and "+40" in page
     assert "372.5" in page  # (400 + 300 + 410 + 380) / 4
     assert "362.5" in page  # (300 + 420 + 350 + 380) / 4
     assert "500–200" not in page
@@ -191,6 +193,7 @@ def test_records_by_year_and_lexicon_with_rating_peaks(client, ann, ben, cy):
     assert (overall.games, overall.wins, overall.losses, overall.ties) == (5, 2, 2, 1)
     assert overall.high_game == 520 and overall.high_loss == 410
     assert overall.win_percentage == 50.0
+    assert overall.spread == 100 - 40 + 220 - 20 + 0
     assert overall.rating_peak == 1610
     assert [(r.label, r.games, r.high_loss, r.rating_peak) for r in records.by_year] == [
         ("2024", 3, 410, 1610),

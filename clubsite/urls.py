@@ -39,6 +39,7 @@ urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("accounts/", include("allauth.urls")),
     path("members/", include("players.urls")),
+    path("members/", include("events.play.history_urls")),
     path("events/", include("events.urls")),
     path("ratings/", include("ratings.urls")),
     path("judge/", include("wordjudge.urls")),

@@ -16,6 +16,7 @@ from .models import (
     Fee,
     Game,
     GameChange,
+    GcgRecord,
     GroupEntry,
     LuckyDraw,
     Payment,
@@ -250,3 +251,12 @@ class GameChangeAdmin(ChangeText, ReadOnlyAdmin):
     list_filter = ["action"]
     search_fields = ["reason", "game__player_a__full_name", "game__player_b__full_name"]
     list_select_related = ["game__player_a", "game__player_b", "changed_by__player"]
+
+
+@admin.register(GcgRecord)
+class GcgRecordAdmin(ReadOnlyAdmin):
+    """Attached on the game's page by its players or directors (checked there); kept here to be looked up."""
+
+    list_display = ["game", "filename", "uploaded_by", "uploaded_at"]
+    search_fields = ["game__player_a__full_name", "game__player_b__full_name", "game__division__event__title"]
+    list_select_related = ["game", "uploaded_by"]

@@ -35,7 +35,10 @@ class EventsConfig(AppConfig):
             .select_related("event", "category")
             .order_by("-event__starts_on")[:20]
         )
-        return {"player_sections": ["events/_player_entries.html"], "player_event_entries": list(entries)}
+        return {
+            "player_sections": ["events/_player_entries.html", "events/history/_player_links.html"],
+            "player_event_entries": list(entries),
+        }
 
     def account_page_context(self, request, player):
         from django.db.models import Q

@@ -7,6 +7,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from events.models import Division, DivisionPlayer, Event, EventStatus, Game, GameKind, GameStatus, Round, RoundStatus
+from events.play import demo_records
 from players.models import Association, Player, User
 
 from . import services
@@ -147,6 +148,7 @@ def load(stdout) -> None:
         )
         _play_demo_event(rng, event, divisions, rounds, strength)
         services.rate_event(event)
+    demo_records.attach(stdout)  # moves and a board on a few of these games' pages
     # The other demo events that are rated go on this list too (their entrants' ratings come from it).
     Event.objects.filter(association=association, rated=True, rating_list__isnull=True).update(rating_list=rating_list)
     services.take_snapshot(rating_list, today.replace(day=1))

@@ -3,11 +3,13 @@
 from django.urls import path
 
 from . import views
-from .views import venue
+from .views import history, venue
 
 urlpatterns = [
     path("", views.hub, name="play_hub"),
     path("my-game/", views.my_game, name="play_my_game"),
+    path("games/<int:game_pk>/", history.game_page, name="play_game"),
+    path("games/<int:game_pk>/record/", history.game_record, name="play_game_record"),
     path("games/<int:game_pk>/submit/", views.submit, name="play_submit"),
     path("games/<int:game_pk>/confirm/", views.confirm, name="play_confirm"),
     path("games/<int:game_pk>/dispute/", views.dispute, name="play_dispute"),

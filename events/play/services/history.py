@@ -1,0 +1,242 @@
+"""A player's games across events, seen from their side of the board: the game list, head to head,
+records by year and by lexicon. Reads only; each page is a fixed handful of queries whatever the
+number of games (the per-game figures are SQL expressions and the summaries SQL aggregates).
+
+Games that count: confirmed results of played games (not byes, forfeits or void rounds) in published
+or complete rounds of events that are not drafts. Scores are as recorded (after time penalties).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import (
+    Avg,
+    Case,
+    CharField,
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    Max,
+    OuterRef,
+    Q,
+    QuerySet,
+    Sum,
+    Value,
+    When,
+)
+from django.db.models.functions import ExtractYear
+
+from events.models import EventStatus, Game, GameKind, GameStatus, GcgRecord, RoundStatus
+from players.models import Player, by_family_name
+from players.visibility import visible_players
+from ratings.models import RatingChange
+
+PAGE_SIZE = 50
+WIN, LOSS, TIE = "W", "L", "T"
+RESULTS = {WIN: "Win", LOSS: "Loss", TIE: "Tie"}
+
+COUNTED = Q(
+    status=GameStatus.CONFIRMED,
+    kind=GameKind.NORMAL,
+    player_b__isnull=False,
+    score_a__isnull=False,
+    score_b__isnull=False,
+    round__status__in=[RoundStatus.PUBLISHED, RoundStatus.COMPLETE],
+) & ~Q(division__event__status=EventStatus.DRAFT)
+
+
+def player_games(player: Player) -> QuerySet[Game]:
+    """The player's counted games, newest first, each annotated from the player's side: `my_score`,
+    `opponent_score`, `my_spread`, `result` (W/L/T; a level game decided by the score before the tile
+    adjustment counts as decided), `opponent_pk`, `year` and `lexicon` (the event's)."""
+    mine = Q(player_a=player)
+    return (
+        Game.objects.filter(COUNTED)
+        .filter(Q(player_a=player) | Q(player_b=player))
+        .annotate(
+            my_side=Case(When(mine, then=Value("a")), default=Value("b"), output_field=CharField()),
+            my_score=Case(When(mine, then=F("score_a")), default=F("score_b"), output_field=IntegerField()),
+            opponent_score=Case(When(mine, then=F("score_b")), default=F("score_a"), output_field=IntegerField()),
+            opponent_pk=Case(When(mine, then=F("player_b_id")), default=F("player_a_id"), output_field=IntegerField()),
+            year=ExtractYear("division__event__starts_on"),
+            lexicon=F("division__event__lexicon"),
+        )
+        .annotate(
+            my_spread=F("my_score") - F("opponent_score"),
+            result=Case(
+                When(my_score__gt=F("opponent_score"), then=Value(WIN)),
+                When(my_score__lt=F("opponent_score"), then=Value(LOSS)),
+                When(Q(overrun="", ahead_before_tiles=F("my_side")), then=Value(WIN)),
+                When(Q(overrun="", ahead_before_tiles__in=["a", "b"]), then=Value(LOSS)),
+                default=Value(TIE),
+                output_field=CharField(),
+            ),
+        )
+        .order_by("-division__event__starts_on", "-division__event_id", "-division_id", "-round_number")
+    )
+
+
+@dataclass(frozen=True)
+class GameFilters:
+    year: int | None = None
+    lexicon: str = ""
+    opponent: str = ""  # part of a name
+    result: str = ""  # W, L or T
+
+
+def filtered(games: QuerySet[Game], filters: GameFilters) -> QuerySet[Game]:
+    if filters.year:
+        games = games.filter(year=filters.year)
+    if filters.lexicon:
+        games = games.filter(lexicon=filters.lexicon)
+    if filters.result in RESULTS:
+        games = games.filter(result=filters.result)
+    if q := filters.opponent.strip():
+        games = games.filter((Q(my_side="a") & _name_has("b", q)) | (Q(my_side="b") & _name_has("a", q)))
+    return games
+
+
+def _name_has(side: str, q: str) -> Q:
+    return Q(**{f"player_{side}__full_name__icontains": q}) | Q(**{f"player_{side}__display_name__icontains": q})
+
+
+def for_listing(games: QuerySet[Game]) -> QuerySet[Game]:
+    """What a list of games shows: the event, both players, whether a game record is attached."""
+    return games.select_related("division__event", "player_a", "player_b").annotate(
+        has_record=Exists(GcgRecord.objects.filter(game=OuterRef("pk")))
+    )
+
+
+def decorate(games: list[Game], player: Player, viewer) -> list[Game]:
+    """Sets `opponent` and `opponent_visible` (may the viewer follow a link to the opponent's page)
+    on each game of a page: one query for the whole page."""
+    for game in games:
+        game.opponent = game.player_b if game.my_side == "a" else game.player_a
+        game.result_label = RESULTS[game.result]
+    ids = {g.opponent_pk for g in games}
+    visible = set()
+    if ids:
+        visible = set(visible_players(viewer, Player.objects.filter(pk__in=ids)).values_list("pk", flat=True))
+    for game in games:
+        game.opponent_visible = game.opponent_pk in visible
+    return games
+
+
+def choices(player: Player) -> dict[str, list]:
+    """The years and lexicons the player has games in (for the filters): one query."""
+    rows = player_games(player).order_by().values_list("year", "lexicon").distinct()
+    years, lexicons = set(), set()
+    for year, lexicon in rows:
+        years.add(year)
+        lexicons.add(lexicon)
+    return {"years": sorted(years, reverse=True), "lexicons": sorted(lexicons)}
+
+
+def opponents(player: Player, viewer) -> QuerySet[Player]:
+    """The opponents the player has met whose pages the viewer may see, by family name (one query)."""
+    met = player_games(player).order_by().values("opponent_pk")
+    return visible_players(viewer, Player.objects.filter(pk__in=met)).order_by(*by_family_name())
+
+
+# --- summaries ---------------------------------------------------------------------------------
+
+
+def _summary_aggregates() -> dict:
+    return {
+        "games": Count("pk"),
+        "wins": Count("pk", filter=Q(result=WIN)),
+        "losses": Count("pk", filter=Q(result=LOSS)),
+        "ties": Count("pk", filter=Q(result=TIE)),
+        "high_game": Max("my_score"),
+        "high_loss": Max("my_score", filter=Q(result=LOSS)),
+        "average_score": Avg("my_score"),
+        "average_opponent_score": Avg("opponent_score"),
+        "spread": Sum("my_spread"),  # not named as the annotation: it would sum itself
+    }
+
+
+@dataclass
+class Summary:
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    ties: int = 0
+    high_game: int | None = None
+    high_loss: int | None = None
+    average_score: float | None = None
+    average_opponent_score: float | None = None
+    spread: int | None = None
+    rating_peak: int | None = None
+    label: str = ""
+
+    @property
+    def win_percentage(self) -> float | None:
+        """Wins, with ties as half a win, as a percentage of games."""
+        return 100 * (self.wins + self.ties / 2) / self.games if self.games else None
+
+    @property
+    def record(self) -> str:
+        return f"{self.wins}–{self.losses}" + (f"–{self.ties}" if self.ties else "")
+
+
+def summary(games: QuerySet[Game]) -> Summary:
+    """Wins, losses, ties, high game, high loss and averages of these games (one query)."""
+    return Summary(**games.order_by().aggregate(**_summary_aggregates()))
+
+
+def _grouped(games: QuerySet[Game], key: str) -> dict:
+    rows = games.order_by().values(key).annotate(**_summary_aggregates())
+    return {row.pop(key): Summary(**row) for row in rows}
+
+
+@dataclass
+class Records:
+    overall: Summary
+    by_year: list[Summary]
+    by_lexicon: list[Summary]
+    peaks_by_list: list[tuple[str, int]]
+
+
+def records(player: Player) -> Records:
+    """The player's records overall, by year and by lexicon, with rating peaks (six queries)."""
+    games = player_games(player)
+    overall = summary(games)
+    by_year = _grouped(games, "year")
+    by_lexicon = _grouped(games, "lexicon")
+    year_peaks = dict(
+        RatingChange.objects.filter(player=player)
+        .annotate(year=ExtractYear("event_date"))
+        .order_by()
+        .values("year")
+        .annotate(peak=Max("post"))
+        .values_list("year", "peak")
+    )
+    lexicon_peaks = dict(
+        RatingChange.objects.filter(player=player)
+        .order_by()
+        .values("division__event__lexicon")
+        .annotate(peak=Max("post"))
+        .values_list("division__event__lexicon", "peak")
+    )
+    list_peaks = list(
+        RatingChange.objects.filter(player=player)
+        .order_by()
+        .values("rating_list__name", "rating_list__position")
+        .annotate(peak=Max("post"))
+        .order_by("rating_list__position", "rating_list__name")
+        .values_list("rating_list__name", "peak")
+    )
+    years = []
+    for year in sorted(set(by_year) | set(year_peaks), reverse=True):
+        row = by_year.get(year) or Summary()
+        row.label, row.rating_peak = str(year), year_peaks.get(year)
+        years.append(row)
+    lexicons = []
+    for lexicon in sorted(set(by_lexicon) | set(lexicon_peaks)):
+        row = by_lexicon.get(lexicon) or Summary()
+        row.label, row.rating_peak = lexicon or "—", lexicon_peaks.get(lexicon)
+        lexicons.append(row)
+    overall.rating_peak = max((peak for _, peak in list_peaks), default=None)
+    return Records(overall=overall, by_year=years, by_lexicon=lexicons, peaks_by_list=list_peaks)

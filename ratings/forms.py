@@ -1,7 +1,7 @@
 from django import forms
 from django.utils import timezone
 
-from clubsite.ui import date_input
+from clubsite.ui import ServiceFormMixin, date_input
 from players.models import Club
 
 from .models import MatchKind
@@ -18,14 +18,14 @@ class RatingFilterForm(forms.Form):
     all = forms.BooleanField(label="Include inactive players", required=False)
 
 
-class RerateForm(forms.Form):
+class RerateForm(ServiceFormMixin, forms.Form):
     from_date = forms.DateField(
         label="Re-rate events that began on or after",
         widget=date_input(),
     )
 
 
-class RatingImportForm(forms.Form):
+class RatingImportForm(ServiceFormMixin, forms.Form):
     file = forms.FileField(label="Ratings file", help_text="Plain text, tab- or space-separated (see below)")
     as_of = forms.DateField(
         label="Ratings valid from",
@@ -44,7 +44,7 @@ class RatingImportForm(forms.Form):
             return data.decode("iso-8859-1")
 
 
-class ImportReviewForm(forms.Form):
+class ImportReviewForm(ServiceFormMixin, forms.Form):
     """One choice per doubtful line: one of its close matches, or a new player."""
 
     def __init__(self, lines, players_by_id, *args, **kwargs):

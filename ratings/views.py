@@ -3,7 +3,6 @@
 import csv
 from datetime import date
 
-from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied as Forbidden
 from django.core.paginator import Paginator
@@ -12,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from clubsite.errors import ServiceError
+from clubsite.ui import run_service
 from events.models import Event
 from events.permissions import can_direct_event
 from players.models import Player
@@ -196,12 +195,8 @@ def event_report(request, slug: str):
 @require_POST
 def event_rate(request, slug: str):
     event = get_object_or_404(Event.objects.select_related("rating_list"), slug=slug)
-    try:
-        run = services.queue_rating_run(event, actor=request.user)
-    except ServiceError as error:
-        messages.error(request, error.message)
-        return redirect("ratings:event_report", slug=event.slug)
-    return redirect(run)
+    run = run_service(request, lambda: services.queue_rating_run(event, actor=request.user))
+    return redirect(run) if run else redirect("ratings:event_report", slug=event.slug)
 
 
 def run_detail(request, pk: int):
@@ -240,11 +235,10 @@ def rerate(request, slug: str):
     current = get_object_or_404(RatingList, slug=slug)
     form = RerateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        try:
-            run = services.queue_rerate(request.user, current, form.cleaned_data["from_date"])
-        except ServiceError as error:
-            form.add_error(error.field if error.field in form.fields else None, error.message)
-        else:
+        run = run_service(
+            request, lambda: services.queue_rerate(request.user, current, form.cleaned_data["from_date"]), form=form
+        )
+        if run:
             return redirect(run)
     runs = current.runs.select_related("event")[:20]
     return render(request, "ratings/rerate.html", {"rating_list": current, "form": form, "runs": runs})
@@ -256,17 +250,18 @@ def import_upload(request, slug: str):
     current = get_object_or_404(RatingList, slug=slug)
     form = RatingImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
-        try:
-            imp = services.prepare_rating_import(
+        imp = run_service(
+            request,
+            lambda: services.prepare_rating_import(
                 request.user,
                 current,
                 form.cleaned_data["file"],
                 filename=request.FILES["file"].name,
                 as_of=form.cleaned_data["as_of"],
-            )
-        except ServiceError as error:
-            form.add_error("file" if error.field == "file" else None, error.message)
-        else:
+            ),
+            form=form,
+        )
+        if imp:
             return redirect(imp)
     return render(request, "ratings/import_upload.html", {"rating_list": current, "form": form})
 
@@ -280,17 +275,16 @@ def import_review(request, pk: int):
     players_by_id = Player.objects.select_related("club").in_bulk(candidate_ids)
     form = ImportReviewForm(lines, players_by_id, request.POST or None)
     if request.method == "POST" and imp.status == ImportStatus.REVIEW:
-        try:
-            if "cancel" in request.POST:
-                services.cancel_rating_import(request.user, imp)
-                messages.info(request, "The import is cancelled; nothing was changed.")
+        if "cancel" in request.POST:
+            cancelled = "The import is cancelled; nothing was changed."
+            if run_service(request, lambda: services.cancel_rating_import(request.user, imp), cancelled, form=form):
                 return redirect(imp.rating_list)
-            if form.is_valid():
-                services.apply_rating_import(request.user, imp, form.decisions())
-                messages.success(request, f"{len(lines)} ratings are now on {imp.rating_list.name}.")
+        elif form.is_valid():
+            applied = f"{len(lines)} ratings are now on {imp.rating_list.name}."
+            if run_service(
+                request, lambda: services.apply_rating_import(request.user, imp, form.decisions()), applied, form=form
+            ):
                 return redirect(imp.rating_list.get_absolute_url() + "?all=on")
-        except ServiceError as error:
-            form.add_error(None, error.message)
     counts = {kind: sum(1 for line in lines if line.match == kind) for kind in ("exact", "review", "new")}
     return render(
         request,

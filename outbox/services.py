@@ -18,6 +18,8 @@ from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
 from django.utils import timezone
 
+from clubsite.status import move
+
 from .models import Message, MessageStatus
 
 log = logging.getLogger(__name__)
@@ -144,7 +146,7 @@ def deliver(message_id: int) -> Message | None:
         except Exception as error:
             _record_failure(message, error)
         else:
-            message.status = MessageStatus.SENT
+            move(message, MessageStatus.SENT)
             message.sent_at = timezone.now()
             message.next_attempt_at = None
         message.save(update_fields=["status", "attempts", "last_error", "next_attempt_at", "sent_at"])
@@ -165,7 +167,7 @@ def _send(message: Message) -> None:
 
 
 def _record_failure(message: Message, error: Exception) -> None:
-    message.status = MessageStatus.FAILED
+    move(message, MessageStatus.FAILED)
     message.last_error = f"{type(error).__name__}: {error}"[:2000]
     if message.attempts < MAX_ATTEMPTS:
         wait = RETRY_MINUTES[message.attempts - 1]

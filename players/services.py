@@ -13,6 +13,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from clubsite.errors import PermissionDenied, ServiceError
+from clubsite.status import TransitionRefused, move
 
 from . import names
 from .emails import render, url_for
@@ -244,8 +245,11 @@ def decide_claim(actor, claim: PlayerClaim, approve: bool) -> PlayerClaim:
 def _decide(claim: PlayerClaim, approve: bool, actor=None) -> PlayerClaim:
     claim = PlayerClaim.objects.select_for_update().get(pk=claim.pk)
     target = ClaimStatus.APPROVED if approve else ClaimStatus.REJECTED
-    if target not in PlayerClaim.TRANSITIONS.get(claim.status, set()):
-        raise MemberError(f"This claim is already {claim.get_status_display().lower()}.")
+    was = claim.get_status_display().lower()
+    try:
+        move(claim, target)  # along PlayerClaim.TRANSITIONS
+    except TransitionRefused:
+        raise MemberError(f"This claim is already {was}.") from None
     player = Player.objects.select_for_update().get(pk=claim.player_id)
     if approve:
         if player.user_id and player.user_id != claim.user_id:
@@ -254,7 +258,6 @@ def _decide(claim: PlayerClaim, approve: bool, actor=None) -> PlayerClaim:
         Player.objects.filter(user=claim.user).exclude(pk=player.pk).update(user=None)
         player.user = claim.user
         player.save(update_fields=["user"])
-    claim.status = target
     claim.decided_at = timezone.now()
     claim.decided_by = actor
     claim.save()
@@ -358,9 +361,13 @@ def request_renewal(actor, player: Player) -> RenewalRequest:
 
 
 def _move(renewal: RenewalRequest, target: str) -> RenewalRequest:
+    """The renewal, locked and moved along RenewalRequest.TRANSITIONS (the caller saves it)."""
     renewal = RenewalRequest.objects.select_for_update().select_related("player").get(pk=renewal.pk)
-    if target not in RenewalRequest.TRANSITIONS.get(renewal.status, set()):
-        raise MemberError(f"This renewal is already {renewal.get_status_display().lower()}.")
+    was = renewal.get_status_display().lower()
+    try:
+        move(renewal, target)
+    except TransitionRefused:
+        raise MemberError(f"This renewal is already {was}.") from None
     return renewal
 
 
@@ -389,7 +396,6 @@ def record_renewal_payment(
         payment_method=method,
         payment_reference=(reference or "").strip()[:100],
     )
-    renewal.status = RenewalStatus.PAID
     renewal.paid_on, renewal.payment_method, renewal.payment_reference = paid_on, method, membership.payment_reference
     renewal.recorded_by, renewal.membership = actor, membership
     renewal.save()
@@ -400,6 +406,5 @@ def record_renewal_payment(
 def cancel_renewal(actor, renewal: RenewalRequest) -> RenewalRequest:
     _own_or_staff(actor, renewal.player, "You can only cancel your own renewal.")
     renewal = _move(renewal, RenewalStatus.CANCELLED)
-    renewal.status = RenewalStatus.CANCELLED
     renewal.save(update_fields=["status"])
     return renewal

@@ -37,24 +37,7 @@ class MeSerializer(ModelSerializer):
 
     class Meta:
         model = Player
-        fields = [
-            "member_number",
-            "full_name",
-            "family_name",
-            "display_name",
-            "date_of_birth",
-            "school",
-            "school_level",
-            "club",
-            "country",
-            "email",
-            "phone",
-            "id_last4",
-            "listed_in_directory",
-            "guardian_name",
-            "guardian_opt_in",
-            "guardian_opted_in_on",
-        ]
+        fields = ["member_number", *services.PROFILE_FIELDS, "guardian_opted_in_on"]
         read_only_fields = ["member_number", "guardian_opted_in_on"]
         # The service validates (e.g. the ID field) so the API and pages give the same messages.
         extra_kwargs = {"email": {"validators": []}}

@@ -85,21 +85,8 @@ class ProfileForm(ServiceFormMixin, forms.ModelForm):
 
     class Meta:
         model = Player
-        fields = [
-            "full_name",
-            "family_name",
-            "display_name",
-            "date_of_birth",
-            "school",
-            "school_level",
-            "club",
-            "country",
-            "email",
-            "phone",
-            "id_last4",
-            "listed_in_directory",
-            "guardian_name",
-        ]
+        # The profile's fields are the service's list; the guardian's opt-in is a form field of its own.
+        fields = [name for name in services.PROFILE_FIELDS if name != "guardian_opt_in"]
         widgets = {"date_of_birth": date_input()}
         help_texts = {"family_name": FAMILY_NAME_HELP}
 

@@ -12,6 +12,9 @@ from .common import RegistrationError, lock_event, mail_after_commit, now, requi
 from .notify import mail_entry
 from .status import sync_status
 
+# The entries that hold a place someone can pay for.
+PAYABLE_STATUSES = (EntryStatus.PENDING_PAYMENT, EntryStatus.CONFIRMED, EntryStatus.OFFERED)
+
 
 def _amount(value, field: str = "amount") -> Decimal:
     if value in (None, ""):
@@ -21,6 +24,36 @@ def _amount(value, field: str = "amount") -> Decimal:
     except (InvalidOperation, TypeError, ValueError):
         raise RegistrationError("Enter an amount, for example 3.00.", field=field) from None
     return amount
+
+
+def _check_payment(amount: Decimal, method: str, reference: str) -> None:
+    if amount <= 0:
+        raise RegistrationError("The amount must be more than zero.", field="amount")
+    if method not in PaymentMethod.values:
+        raise RegistrationError("Choose how it was paid.", field="method")
+    if method == PaymentMethod.CHEQUE and not reference.strip():
+        raise RegistrationError("Enter the cheque number as the reference.", field="reference")
+
+
+def _pay(actor, entry: Entry, amount: Decimal, method: str, reference: str, note: str, moment) -> Payment:
+    """Records money against one locked entry; once nothing is due, a pending place is confirmed."""
+    payment = Payment.objects.create(
+        entry=entry,
+        amount=amount,
+        method=method,
+        reference=reference.strip(),
+        note=note,
+        recorded_by=actor,
+        recorded_at=moment,
+    )
+    entry.amount_paid += amount
+    fields = ["amount_paid"]
+    if entry.status == EntryStatus.PENDING_PAYMENT and entry.balance <= 0:
+        move(entry, EntryStatus.CONFIRMED)
+        entry.confirmed_at = moment
+        fields += ["status", "confirmed_at"]
+    entry.save(update_fields=fields)
+    return payment
 
 
 def record_payment(actor, entry: Entry, *, amount=None, method: str, reference: str = "", note: str = "") -> Payment:
@@ -35,13 +68,8 @@ def record_payment(actor, entry: Entry, *, amount=None, method: str, reference: 
             Entry.objects.select_for_update(of=("self",)).select_related("player", "group", "category").get(pk=entry.pk)
         )
         entry.event = event
-        if amount <= 0:
-            raise RegistrationError("The amount must be more than zero.", field="amount")
-        if method not in PaymentMethod.values:
-            raise RegistrationError("Choose how it was paid.", field="method")
-        if method == PaymentMethod.CHEQUE and not reference.strip():
-            raise RegistrationError("Enter the cheque number as the reference.", field="reference")
-        if entry.status not in (EntryStatus.PENDING_PAYMENT, EntryStatus.CONFIRMED, EntryStatus.OFFERED):
+        _check_payment(amount, method, reference)
+        if entry.status not in PAYABLE_STATUSES:
             raise RegistrationError(
                 f"This entry is {entry.get_status_display().lower()}: it holds no place to pay for.", field="amount"
             )
@@ -50,23 +78,7 @@ def record_payment(actor, entry: Entry, *, amount=None, method: str, reference: 
                 f"That is more than the {entry.balance} still due on this entry.",
                 field="amount",
             )
-        moment = now()
-        payment = Payment.objects.create(
-            entry=entry,
-            amount=amount,
-            method=method,
-            reference=reference.strip(),
-            note=note.strip(),
-            recorded_by=actor,
-            recorded_at=moment,
-        )
-        entry.amount_paid += amount
-        fields = ["amount_paid"]
-        if entry.status == EntryStatus.PENDING_PAYMENT and entry.balance <= 0:
-            move(entry, EntryStatus.CONFIRMED)
-            entry.confirmed_at = moment
-            fields += ["status", "confirmed_at"]
-        entry.save(update_fields=fields)
+        payment = _pay(actor, entry, amount, method, reference, note.strip(), now())
         mail_entry(entry, "payment_recorded", f"Payment received: {event.title}", {"payment": payment})
     return payment
 
@@ -81,7 +93,7 @@ def waive_fee(actor, entry: Entry, *, note: str = "") -> Payment:
             Entry.objects.select_for_update(of=("self",)).select_related("player", "group", "category").get(pk=entry.pk)
         )
         entry.event = event
-        if entry.status not in (EntryStatus.PENDING_PAYMENT, EntryStatus.CONFIRMED, EntryStatus.OFFERED):
+        if entry.status not in PAYABLE_STATUSES:
             raise RegistrationError(
                 f"This entry is {entry.get_status_display().lower()}: it holds no place to waive a fee for.",
                 field="method",
@@ -109,9 +121,6 @@ def waive_fee(actor, entry: Entry, *, note: str = "") -> Payment:
     return payment
 
 
-PAYABLE_STATUSES = (EntryStatus.PENDING_PAYMENT, EntryStatus.CONFIRMED, EntryStatus.OFFERED)
-
-
 def group_balances(group: GroupEntry) -> list[Entry]:
     """The group's entries in the order they were entered (the order a group payment settles them)."""
     return list(group.entries.select_related("player", "category", "fee").order_by("accepted_at", "pk"))
@@ -127,12 +136,7 @@ def record_group_payment(
     with transaction.atomic():
         event = sync_status(lock_event(group.event_id))
         require_manager(actor, event, "record payments")
-        if amount <= 0:
-            raise RegistrationError("The amount must be more than zero.", field="amount")
-        if method not in PaymentMethod.values:
-            raise RegistrationError("Choose how it was paid.", field="method")
-        if method == PaymentMethod.CHEQUE and not reference.strip():
-            raise RegistrationError("Enter the cheque number as the reference.", field="reference")
+        _check_payment(amount, method, reference)
         entries = list(
             Entry.objects.select_for_update(of=("self",))
             .select_related("player", "category")
@@ -151,24 +155,8 @@ def record_group_payment(
             share = min(left, entry.balance)
             if share <= 0:
                 continue
-            payments.append(
-                Payment.objects.create(
-                    entry=entry,
-                    amount=share,
-                    method=method,
-                    reference=reference.strip(),
-                    note=(note.strip() or f"Part of one payment of {amount} for the group")[:200],
-                    recorded_by=actor,
-                    recorded_at=moment,
-                )
-            )
-            entry.amount_paid += share
-            fields = ["amount_paid"]
-            if entry.status == EntryStatus.PENDING_PAYMENT and entry.balance <= 0:
-                move(entry, EntryStatus.CONFIRMED)
-                entry.confirmed_at = moment
-                fields += ["status", "confirmed_at"]
-            entry.save(update_fields=fields)
+            group_note = (note.strip() or f"Part of one payment of {amount} for the group")[:200]
+            payments.append(_pay(actor, entry, share, method, reference, group_note, moment))
             left -= share
             if left <= 0:
                 break

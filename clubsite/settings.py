@@ -84,6 +84,9 @@ TEMPLATES = [
 
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DATABASES["default"]["ATOMIC_REQUESTS"] = False
+# Persistent connections (CONN_MAX_AGE, e.g. DATABASE_URL=…?CONN_MAX_AGE=600) are checked before a request
+# reuses one: a database restarted between requests costs a reconnect, not a server error.
+DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # The site's queries are short; PostgreSQL's JIT compiler costs them more than it saves.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("options", "-c jit=off")

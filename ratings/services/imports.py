@@ -15,6 +15,11 @@ order:
 - expires: membership expiry `YYYY-MM-DD` (or `YYYYMMDD`), or `-`;
 - games: career rated games, a whole number.
 
+Lines end with a newline (`\n`, `\r\n` or `\r`), so line numbers are those an editor shows. A
+line that cannot be stored as read (a control character such as NUL in a name, a name over 200
+characters or without a letter, a number out of range, too many lines) is refused by number like
+any other bad line, so nothing of the file is saved.
+
 Names are matched to members: one member with that name (in either order) is matched; several,
 or a close spelling, are left for staff to review (pick the member or "new player"); no close
 name makes a new player. Nothing is written until staff apply the reviewed import, all at once.
@@ -48,6 +53,11 @@ from ..models import (
 
 COLUMNS = ("name", "rating", "rank", "expires", "games")
 MAX_RATING = 3000
+MAX_RANK = 1_000_000
+MAX_GAMES = 1_000_000
+MAX_NAME = 200  # RatingImportLine.name and Player.full_name
+MAX_LINES = 20_000  # players in one file; far more than any list holds
+MAX_SHOWN = 24  # characters of a bad value quoted back
 CLOSE_MATCH = 0.85
 MAX_CANDIDATES = 5
 MAX_LISTED_ERRORS = 20
@@ -72,13 +82,31 @@ class ParsedLine:
     games: int
 
 
-def _whole(value: str, what: str, low: int, high: int | None = None) -> int:
-    if not re.fullmatch(r"\d+", value):
-        raise ValueError(f"{what} {value!r} is not a whole number")
-    n = int(value)
-    if n < low or (high is not None and n > high):
-        raise ValueError(f"{what} {n} is outside {low}–{high}" if high else f"{what} {n} is below {low}")
-    return n
+def _shown(value: str) -> str:
+    """A bad value as quoted in the report: escaped, and cut short."""
+    return repr(value if len(value) <= MAX_SHOWN else value[:MAX_SHOWN] + "…")
+
+
+def _whole(value: str, what: str, low: int, high: int) -> int:
+    if not re.fullmatch(r"[0-9]+", value):
+        raise ValueError(f"{what} {_shown(value)} is not a whole number")
+    digits = value.lstrip("0") or "0"
+    # The length first: int() of thousands of digits is slow, then refused by Python itself.
+    if len(digits) > len(str(high)) or not low <= int(digits) <= high:
+        shown = digits if len(digits) <= MAX_SHOWN else digits[:MAX_SHOWN] + "…"
+        raise ValueError(f"{what} {shown} is outside {low}–{high}")
+    return int(digits)
+
+
+def _name(value: str) -> str:
+    name = " ".join(value.split())
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
+        raise ValueError("the name holds a control character (such as NUL); save the file as plain text")
+    if len(name) > MAX_NAME:
+        raise ValueError(f"the name is longer than {MAX_NAME} characters")
+    if not normalise(name):
+        raise ValueError(f"the name {_shown(name)} has no letters")
+    return name
 
 
 def _expiry(value: str) -> date | None:
@@ -89,7 +117,7 @@ def _expiry(value: str) -> date | None:
             return datetime.strptime(value, fmt).date()
         except ValueError:
             continue
-    raise ValueError(f"expiry {value!r} is not a date (YYYY-MM-DD) or -")
+    raise ValueError(f"expiry {_shown(value)} is not a date (YYYY-MM-DD) or -")
 
 
 def _split(line: str) -> list[str]:
@@ -112,7 +140,8 @@ def parse_rating_file(text: str) -> tuple[list[ParsedLine], list[tuple[int, str]
     lines: list[ParsedLine] = []
     errors: list[tuple[int, str]] = []
     seen_data = False
-    for number, raw in enumerate(text.splitlines(), start=1):
+    # Only newlines end a line (str.splitlines also splits at form feeds and Unicode separators).
+    for number, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):
         line = raw.strip().lstrip("\ufeff")
         if not line or line.startswith("#"):
             continue
@@ -121,6 +150,9 @@ def parse_rating_file(text: str) -> tuple[list[ParsedLine], list[tuple[int, str]
             seen_data = True
             continue
         seen_data = True
+        if len(lines) + len(errors) >= MAX_LINES:
+            errors.append((number, f"a ratings file holds at most {MAX_LINES} players"))
+            break
         if len(fields) != len(COLUMNS):
             errors.append((number, f"expected 5 columns (name, rating, rank, expires, games), found {len(fields)}"))
             continue
@@ -129,11 +161,11 @@ def parse_rating_file(text: str) -> tuple[list[ParsedLine], list[tuple[int, str]
             lines.append(
                 ParsedLine(
                     line_number=number,
-                    name=" ".join(name.split()),
+                    name=_name(name),
                     rating=_whole(rating, "rating", 1, MAX_RATING),
-                    rank=None if rank == "-" else _whole(rank, "rank", 1),
+                    rank=None if rank == "-" else _whole(rank, "rank", 1, MAX_RANK),
                     expires_on=_expiry(expires),
-                    games=_whole(games, "games", 0),
+                    games=_whole(games, "games", 0, MAX_GAMES),
                 )
             )
         except ValueError as error:
@@ -225,7 +257,10 @@ def prepare_rating_import(
     matches = match_names([p.name for p in parsed], players)
     with transaction.atomic():
         imp = RatingImport.objects.create(
-            rating_list=rating_list, filename=filename[:200], as_of=as_of or timezone.localdate(), uploaded_by=actor
+            rating_list=rating_list,
+            filename="".join(c for c in filename if c.isprintable())[:200],
+            as_of=as_of or timezone.localdate(),
+            uploaded_by=actor,
         )
         RatingImportLine.objects.bulk_create(
             [

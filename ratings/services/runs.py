@@ -116,9 +116,13 @@ def _rate_or_fail(rating_list: RatingList, start: Cutoff, run: RatingRun, new_ev
 
 
 def _enqueue(run: RatingRun) -> None:
+    """Queues the run's task after commit. With the broker down the run stays queued (the request
+    goes on) and `sweep_stale_runs` queues it again once its task is overdue."""
+    from clubsite.tasks import enqueue
+
     from ..tasks import run_rating
 
-    transaction.on_commit(lambda: run_rating.delay(run.pk))
+    enqueue(run_rating, run.pk)
 
 
 def queue_rating_run(event: Event, *, actor=None, reason: str = "") -> RatingRun:

@@ -230,7 +230,10 @@ _BROKER = env("CELERY_BROKER_URL", default="")
 CELERY_TASK_ALWAYS_EAGER = not _BROKER
 CELERY_BROKER_URL = _BROKER or "memory://localhost/"
 CELERY_TASK_EAGER_PROPAGATES = True
-CELERY_RESULT_BACKEND = env("CELERY_RESULT_BACKEND", default=_BROKER or None)
+# Redis keeps results itself; RabbitMQ has no result store, so results travel back over rpc://.
+CELERY_RESULT_BACKEND = env(
+    "CELERY_RESULT_BACKEND", default=_BROKER if _BROKER.startswith("redis") else ("rpc://" if _BROKER else None)
+)
 CELERY_TIMEZONE = TIME_ZONE
 # A broker or result store that is down makes queuing fail in about a second instead of retrying for 20.
 CELERY_RESULT_BACKEND_TRANSPORT_OPTIONS = {

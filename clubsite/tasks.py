@@ -8,8 +8,8 @@ the work is left to the sweeper that owns it (rating runs: `ratings.services.swe
 queues again a run whose task never arrived). After a failure the process does not try that
 broker again for `BROKER_PAUSE_SECONDS`, so requests stay fast through an outage.
 
-So only tasks whose work something sweeps up are queued this way. Mail is not: the outbox
-(`outbox.services`) writes it in the transaction and has its own sweep.
+So only tasks whose work something sweeps up are queued this way: rating runs, and the outbox's sending
+tasks (the outbox writes each message in the transaction and has its own sweep).
 """
 
 from __future__ import annotations
@@ -55,29 +55,42 @@ def enqueue(task, *args, **kwargs) -> None:
 def send(task, *args, **kwargs) -> bool:
     """Queues the task now: True when the broker took it (or it ran eagerly), False when it was left to a
     sweeper because the broker is unreachable."""
+    return send_each(task, [(args, kwargs)])
+
+
+def send_each(task, calls: list[tuple[tuple, dict]]) -> bool:
+    """Queues one task per (args, kwargs) over one connection; False, leaving them all to their sweeper,
+    when the broker is unreachable (some may have gone before it failed: their work is safe to repeat)."""
     app = _app()
     bound = app.tasks[task.name]  # the site's app, whichever Celery app is current
     if app.conf.task_always_eager:
-        bound.apply_async(args, kwargs)  # runs here; its errors are the caller's, as with `.delay`
+        for args, kwargs in calls:
+            bound.apply_async(args, kwargs)  # runs here; its errors are the caller's, as with `.delay`
         return True
     url = str(app.conf.broker_url)
     if time.monotonic() < _paused_until.get(url, 0.0):
-        log.warning("tasks: broker unreachable moments ago; %s%r left to its sweeper", task.name, args)
+        log.warning("tasks: broker unreachable moments ago; %s (%d) left to its sweeper", task.name, len(calls))
         return False
     try:
         # A connection of its own with short timeouts (the site's pool has none); the result is never read.
         with app.connection_for_write(
             connect_timeout=PUBLISH_TIMEOUT, transport_options=PUBLISH_TRANSPORT_OPTIONS
         ) as connection:
-            bound.apply_async(
-                args, kwargs, connection=connection, ignore_result=True, retry=True, retry_policy=PUBLISH_RETRY_POLICY
-            )
+            for args, kwargs in calls:
+                bound.apply_async(
+                    args,
+                    kwargs,
+                    connection=connection,
+                    ignore_result=True,
+                    retry=True,
+                    retry_policy=PUBLISH_RETRY_POLICY,
+                )
     except (KombuError, OSError) as error:  # the broker is down, refuses or does not answer
         _paused_until[url] = time.monotonic() + BROKER_PAUSE_SECONDS
-        log.warning("tasks: could not queue %s%r, left to its sweeper: %r", task.name, args, error)
+        log.warning("tasks: could not queue %s (%d), left to its sweeper: %r", task.name, len(calls), error)
         return False
     except Exception:
-        log.exception("tasks: could not queue %s%r, left to its sweeper", task.name, args)
+        log.exception("tasks: could not queue %s (%d), left to its sweeper", task.name, len(calls))
         return False
     return True
 

@@ -30,12 +30,6 @@ MAX_ATTEMPTS = len(RETRY_MINUTES) + 1
 # A new message becomes the sweep's after this long, in case its own task never ran (broker down at commit).
 SWEEP_GRACE = timedelta(minutes=2)
 SWEEP_BATCH = 100
-# Queuing a task gives up at once when the broker is down (the sweep sends the message later) ...
-PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.1, "interval_max": 0.1}
-# ... and after a failure this process does not try the broker again for a while: requests stay fast.
-BROKER_PAUSE_SECONDS = 30.0
-
-_broker_down_until = 0.0
 _last_request_sweep = 0.0
 _request = threading.local()
 
@@ -97,26 +91,11 @@ def dispatch(ids: list[int]) -> None:
 
 def publish(ids: list[int]) -> bool:
     """Queues a sending task per message; False (and the messages wait for the sweep) when the broker is down."""
-    global _broker_down_until
-    if time.monotonic() < _broker_down_until:
-        log.warning("outbox: broker was unreachable moments ago; %d message(s) wait for the sweep", len(ids))
-        return False
-    app = _celery()
-    try:
-        with app.producer_or_acquire() as producer:
-            for message_id in ids:
-                app.send_task(
-                    "outbox.tasks.deliver_message",
-                    (message_id,),
-                    producer=producer,
-                    ignore_result=True,
-                    retry_policy=PUBLISH_RETRY_POLICY,
-                )
-    except Exception as error:  # the broker is down or refuses: the request must not notice
-        _broker_down_until = time.monotonic() + BROKER_PAUSE_SECONDS
-        log.warning("outbox: could not queue %d message(s), they wait for the sweep: %r", len(ids), error)
-        return False
-    return True
+    from clubsite.tasks import send_each
+
+    from .tasks import deliver_message
+
+    return send_each(deliver_message, [((message_id,), {}) for message_id in ids])
 
 
 def deliver_all(ids: Iterable[int]) -> int:

@@ -61,7 +61,7 @@ def broker_url():
 def broker_down(monkeypatch):
     """Celery as in production (not eager), its broker URL pointing at a closed port."""
     from clubsite.celery import app
-    from outbox import services
+    from clubsite.tasks import resume_broker
 
     saved = (app.conf.task_always_eager, app.conf.broker_url, app._pool, app.amqp._producer_pool)
     url = f"redis://127.0.0.1:{_closed_port()}/7"
@@ -69,10 +69,10 @@ def broker_down(monkeypatch):
     app.conf.task_always_eager = False
     app.conf.broker_url = url
     app._pool = app.amqp._producer_pool = None
-    services._broker_down_until = 0.0
+    resume_broker()
     yield app.conf.broker_url
     app.conf.task_always_eager, app.conf.broker_url, app._pool, app.amqp._producer_pool = saved
-    services._broker_down_until = 0.0
+    resume_broker()
 
 
 def _closed_port() -> int:

@@ -7,6 +7,7 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
+from clubsite.tasks import resume_broker
 from outbox import services
 from outbox.models import Message, MessageStatus
 from tests.concurrency.test_worker import worker  # noqa: F401
@@ -29,7 +30,7 @@ def site_queues_to_worker(worker):  # noqa: F811
     app._pool = amqp._producer_pool = None
     amqp.flush_routes()
     amqp.__dict__.pop("router", None)
-    services._broker_down_until = 0.0
+    resume_broker()
     yield worker
     app.conf.task_always_eager, app.conf.broker_url, app.conf.task_routes, app._pool, amqp._producer_pool = saved
     amqp.flush_routes()

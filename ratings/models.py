@@ -249,6 +249,7 @@ class SnapshotEntry(models.Model):
 
     class Meta:
         ordering = ["snapshot", "-rating", "player"]
+        verbose_name_plural = "snapshot entries"
         constraints = [models.UniqueConstraint(fields=["snapshot", "player"], name="one_snapshot_entry_per_player")]
 
     def __str__(self):

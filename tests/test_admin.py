@@ -21,3 +21,16 @@ def test_admin_changelist_opens_and_searches(admin_client, model):
     assert admin_client.get(url).status_code == 200
     if admin.site._registry[model].search_fields:
         assert admin_client.get(url, {"q": "x"}).status_code == 200
+
+
+def test_every_model_is_named_in_good_english_in_the_admin():
+    """No "Snapshot entrys": a plural that is not the singular plus "s" is written down on the model."""
+    from django.apps import apps
+
+    odd = [
+        f"{model._meta.app_label}.{model.__name__}: {model._meta.verbose_name_plural}"
+        for model in apps.get_models()
+        if str(model._meta.verbose_name_plural).endswith(("ys", "ss", "sss"))
+        and not str(model._meta.verbose_name_plural).endswith(("days", "keys", "plays"))
+    ]
+    assert odd == []

@@ -211,6 +211,15 @@ def _audit(game: Game, actor, action: str, before: dict, reason: str = "") -> No
     )
 
 
+CORRECTION_REASON = "Give a reason for changing a confirmed result: it is kept in the game's history."
+
+
+def _check_correction_reason(game: Game, reason: str) -> None:
+    """A director changing a confirmed result says why; entering a first result needs no reason."""
+    if game.status == GameStatus.CONFIRMED and not (reason or "").strip():
+        raise PlayError(CORRECTION_REASON, field="reason")
+
+
 @transaction.atomic
 def submit_result(
     actor,
@@ -244,6 +253,8 @@ def submit_result(
             raise PlayError("A result is already submitted for this game: confirm or dispute it instead.")
         if _later_round_published(game):
             raise PlayError("The next round is out: only a director can enter this result now.")
+    if director:
+        _check_correction_reason(game, reason)
     before = _snapshot(game)
     _apply_scores(game, score_a, score_b, overtime_a, overtime_b, first, decided)
     game.submitted_by, game.submitted_at = actor, timezone.now()
@@ -324,6 +335,7 @@ def set_unplayed(actor, game: Game, kind: str, *, reason: str = "", forfeited_by
     }
     if kind not in spreads:
         raise PlayError("Choose forfeit, late-arrival forfeit or void.", field="kind")
+    _check_correction_reason(game, reason)
     before = _snapshot(game)
     game.kind, game.spread_a, game.score_a, game.score_b = kind, spreads[kind], None, None
     game.played_a = game.played_b = None

@@ -94,6 +94,11 @@ def test_fast_entry_names_the_bad_line_and_saves_nothing(client, director, make_
     client.force_login(director)
     html = page(client.post(url("play_fast_entry", division, 1), {"text": f"{good}\n9 400 1 300"}))
     assert "Line 2" in html
+    # Every bad line is reported, each naming its line.
+    bad = f"9 400 1 300\n{good}\nnonsense\n\n{good}"
+    html = page(client.post(url("play_fast_entry", division, 1), {"text": bad}))
+    assert "Line 1: there is no player number 9" in html
+    assert "Line 3: expected" in html and "Line 5: the game of" in html and "entered twice" in html
     assert not Game.objects.filter(round=rnd, status=GameStatus.CONFIRMED).exists()
     second = f"{numbers[g2.player_b_id]} 380 {numbers[g2.player_a_id]} 420"
     assert client.post(url("play_fast_entry", division, 1), {"text": f"{good}\n{second}"}).status_code == 302
@@ -124,7 +129,12 @@ def test_director_enters_and_corrects_a_result_with_overtime_and_forfeits(client
     game.refresh_from_db()
     assert (game.kind, game.player_a_id, game.player_b_id, game.spread_a) == (GameKind.FORFEIT, b, a, -50)
     assert game.changes.filter(reason="no-show").exists()
-    client.post(result_url, {"outcome": "void"})
+    # A confirmed result is changed only with a reason, asked for on the form.
+    html = page(client.post(result_url, {"outcome": "void"}))
+    assert "Give a reason for changing a confirmed result" in html and 'id="error_1_id_reason"' in html
+    game.refresh_from_db()
+    assert game.kind == GameKind.FORFEIT
+    client.post(result_url, {"outcome": "void", "reason": "wrong pairing"})
     game.refresh_from_db()
     assert game.kind == GameKind.VOID
 

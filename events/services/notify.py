@@ -43,6 +43,11 @@ def mail_entry_received(entry: Entry) -> None:
     mail_entry(entry, "entry_received", f"Entry received: {entry.event.title}", extra)
 
 
+def mail_entry_cancelled(entry: Entry, reason: str = "") -> None:
+    """Tells the entrant (and whoever sent their group entry) that the organiser cancelled the entry."""
+    mail_entry(entry, "entry_cancelled", f"Entry cancelled: {entry.event.title}", {"reason": reason.strip()})
+
+
 def withdraw_url(entry: Entry) -> str:
     return site_url(reverse("events:withdraw_by_link", args=[make_token(entry)]))
 

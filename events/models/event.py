@@ -356,6 +356,11 @@ class Event(models.Model):
     def is_cancelled(self) -> bool:
         return self.status == EventStatus.CANCELLED
 
+    @property
+    def registration_has_closed(self) -> bool:
+        """Registration is over: closed by the clock or by hand, or play has begun."""
+        return self.status in (EventStatus.REGISTRATION_CLOSED, EventStatus.IN_PROGRESS, EventStatus.COMPLETED)
+
 
 class SchoolLevelRequirement(models.TextChoices):
     ANY = "", "Anyone"

@@ -153,4 +153,5 @@ def test_a_closed_name_change_page_says_so_before_the_form(client):
     services.close_registration(event.owner, event)
     client.force_login(teacher)
     page = client.get(reverse("events:replace_student", args=[entry.pk])).content.decode()
-    assert "the organiser closed it on" in page and "Change the name" not in page
+    assert "Registration closed on" in page and "names can no longer be changed" in page
+    assert "Change the name" not in page

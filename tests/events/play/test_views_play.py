@@ -518,3 +518,20 @@ def test_a_pending_score_is_shown_to_its_players_and_directors_only_on_the_page_
     assert sees(director) == (True, True)
     assert sees(other.player_a.user) == (False, False)
     assert sees(None) == (False, False)
+
+
+def test_before_the_event_day_the_division_page_says_when_pairing_opens(client, director, make_division):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from events.models import Event, EventStatus
+
+    later = timezone.localdate() + timedelta(days=20)
+    division = make_division(4)
+    Event.objects.filter(pk=division.event_id).update(
+        status=EventStatus.REGISTRATION_CLOSED, starts_on=later, ends_on=later
+    )
+    client.force_login(director)
+    html = page(client.get(url("play_division", division)))
+    assert "you cannot pair a round before then" in html and "Pair the round" not in html

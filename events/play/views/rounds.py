@@ -189,7 +189,7 @@ def fast_entry(request, slug: str, pk: int, number: int):
         except ServiceError as error:
             form.add_service_error(error)
         else:
-            messages.success(request, f"{len(saved)} results entered.")
+            messages.success(request, f"{len(saved)} result{'' if len(saved) == 1 else 's'} entered.")
             return redirect("events:play_round", event.slug, div.pk, rnd.number)
     return round_page(request, slug, pk, number, fast_form=form)
 

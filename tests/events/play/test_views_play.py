@@ -535,3 +535,16 @@ def test_before_the_event_day_the_division_page_says_when_pairing_opens(client, 
     client.force_login(director)
     html = page(client.get(url("play_division", division)))
     assert "you cannot pair a round before then" in html and "Pair the round" not in html
+
+
+def test_one_result_entered_is_singular(client, director, make_division):
+    division = make_division(2)
+    rnd = play.pair_round(director, division, "koth")
+    play.publish_round(director, rnd)
+    game = rnd.games.get()
+    numbers = {s.player_id: s.number for s in division.seats.all()}
+    client.force_login(director)
+    url = reverse("events:play_fast_entry", args=[division.event.slug, division.pk, 1])
+    text = f"{numbers[game.player_a_id]} 400 {numbers[game.player_b_id]} 350"
+    page = client.post(url, {"text": text}, follow=True).content.decode()
+    assert "1 result entered." in page

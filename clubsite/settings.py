@@ -181,6 +181,7 @@ ACCOUNT_PREVENT_ENUMERATION = False
 ACCOUNT_CONFIRM_EMAIL_ON_GET = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_ADAPTER = "players.adapters.AccountAdapter"
+ACCOUNT_USER_DISPLAY = "players.adapters.user_display"
 ACCOUNT_FORMS = {"signup": "players.forms.SignupForm"}
 # Failed log-ins, counted in the shared cache for the log-in form and the API token alike
 # (players.services.authenticate): 5 per address in 5 minutes, 10 a minute from one IP address.

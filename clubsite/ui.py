@@ -11,7 +11,7 @@ class ServiceFormMixin:
 
     def add_service_error(self, error: ServiceError) -> None:
         field = error.field if error.field in self.fields else None
-        self.add_error(field, error.message)
+        self.add_error(field, error.messages)
 
 
 def run_service(request, call, success: str = "", *, form=None):

@@ -19,7 +19,7 @@ class EventsConfig(AppConfig):
         from .models import Event, EventStatus
 
         upcoming = (
-            Event.objects.exclude(status__in=[EventStatus.DRAFT, EventStatus.CANCELLED])
+            Event.objects.exclude(status__in=[EventStatus.DRAFT, EventStatus.CANCELLED, EventStatus.COMPLETED])
             .filter(ends_on__gte=timezone.localdate())
             .select_related("club")
             .order_by("starts_on", "title")[:5]

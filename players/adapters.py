@@ -31,3 +31,11 @@ class AccountAdapter(DefaultAccountAdapter):
         msg = self.render_mail(template_prefix, email, {"email": email, **site_context(), **context})
         html = next((content for content, mime in getattr(msg, "alternatives", []) if mime == "text/html"), None)
         queue_email(list(msg.to), msg.subject, msg.body, html=html or "", from_email=msg.from_email)
+
+
+def user_display(user) -> str:
+    """How allauth names a person in its messages ("Signed in as …"): their name, never their login."""
+    player = getattr(user, "player", None)
+    if player is not None and player.name:
+        return player.name
+    return user.get_full_name() or user.email or user.get_username()

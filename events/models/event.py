@@ -1,5 +1,6 @@
 """Announcements: events, their categories, fees and prizes (see events.services). Entries: models/entries.py."""
 
+import re
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
@@ -356,6 +357,11 @@ class Event(models.Model):
     def is_cancelled(self) -> bool:
         return self.status == EventStatus.CANCELLED
 
+    @property
+    def registration_has_closed(self) -> bool:
+        """Registration is over: closed by the clock or by hand, or play has begun."""
+        return self.status in (EventStatus.REGISTRATION_CLOSED, EventStatus.IN_PROGRESS, EventStatus.COMPLETED)
+
 
 class SchoolLevelRequirement(models.TextChoices):
     ANY = "", "Anyone"
@@ -471,6 +477,15 @@ class Prize(models.Model):
 
     def __str__(self):
         return f"{self.ranks_text} {self.description}".strip()
+
+    @property
+    def amount_in_description(self) -> bool:
+        """Whether the description already states the amount ("S$80", "S$80.00 voucher"): then it is
+        not shown a second time."""
+        if self.amount is None:
+            return False
+        numbers = re.findall(r"\d[\d,]*(?:\.\d+)?", self.description)
+        return any(Decimal(n.replace(",", "")) == self.amount for n in numbers)
 
     @property
     def ranks_text(self) -> str:

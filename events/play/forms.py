@@ -9,7 +9,7 @@ from django import forms
 from clubsite.ui import ServiceFormMixin, date_input
 from events.core.pairing import SYSTEMS as PAIRING_SYSTEMS
 from events.core.results import MAX_SCORE
-from events.models import GameKind
+from events.models import GameKind, GameStatus
 
 OVERTIME = re.compile(r"^\s*(?:(\d{1,3}):)?(\d{1,2})\s*$")
 
@@ -162,6 +162,9 @@ class ResultForm(TieQuestionMixin, ServiceFormMixin, forms.Form):
             self.fields["overtime_a"].label = f"Overtime of {a}"
             self.fields["overtime_b"].label = f"Overtime of {b}"
             self.fields["first"].choices = [("", "Not recorded"), ("a", a), ("b", b)]
+            if game.status == GameStatus.CONFIRMED:
+                self.fields["reason"].label = "Reason for the change"
+                self.fields["reason"].help_text = "Needed to change a confirmed result; kept in the audit trail"
         self.helper = _helper("Save result")
 
     def clean(self):

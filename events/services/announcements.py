@@ -25,6 +25,7 @@ from ..models import (
 )
 from ..models.event import validate_sensible_date
 from .common import EventError, lock_event, require_manager
+from .notify import mail_event_changed
 from .offers import offer_free_places
 from .places import places
 from .status import sync_status
@@ -202,15 +203,25 @@ def create_event(actor, **fields) -> Event:
     return event
 
 
+# What entrants are told about when it changes: when and where the event is.
+ANNOUNCED_TO_ENTRANTS = ("starts_on", "ends_on", "venue")
+
+
 def update_event(actor, event: Event, **fields) -> Event:
+    """The organiser changes the announcement. A one-day event whose start moves keeps to one day; entrants
+    are emailed when the date or venue changes."""
     with transaction.atomic():
         event = lock_event(event.pk)
         require_manager(actor, event, "edit this event")
         if event.status not in EDITABLE_STATUSES:
             raise EventError(f"A {event.get_status_display().lower()} event can no longer be changed.")
         fields = _clean_event(fields)
+        before = {name: getattr(event, name) for name in ANNOUNCED_TO_ENTRANTS}
+        one_day = event.starts_on == event.ends_on
         for name, value in fields.items():
             setattr(event, name, value)
+        if one_day and event.starts_on != before["starts_on"] and event.ends_on in (None, before["ends_on"]):
+            event.ends_on = event.starts_on  # a one-day event moves as a whole
         _check_event(event)
         taken = places(event)
         if event.max_entrants is not None and taken.total > event.max_entrants:
@@ -220,6 +231,9 @@ def update_event(actor, event: Event, **fields) -> Event:
         event.save()
         sync_status(event)
         offer_free_places(event)
+        changed = [name for name, value in before.items() if getattr(event, name) != value]
+        if changed and event.status != EventStatus.DRAFT:
+            mail_event_changed(event, changed)
     return event
 
 

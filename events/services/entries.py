@@ -16,7 +16,7 @@ from ..models import ACTIVE_ENTRY_STATUSES, Category, Entry, EntryStatus, Event,
 from ..permissions import can_manage_event
 from .common import RegistrationError, lock_event, now, require_manager
 from .eligibility import refusal_for
-from .notify import mail_entered_for_you, mail_entry_received
+from .notify import mail_entered_for_you, mail_entry_cancelled, mail_entry_received
 from .places import insert_entry, new_entry_status, place_entry, places, player_ratings
 from .status import open_event_for_entries, refresh_status, sync_status, withdrawal_refusal
 from .waitinglist import offer_free_places, own_entry
@@ -200,9 +200,12 @@ def withdraw_entry(actor, entry: Entry) -> Entry:
     return _end_entry(actor, entry, EntryStatus.WITHDRAWN, managers_only=False)
 
 
-def cancel_entry(actor, entry: Entry) -> Entry:
-    """The organiser cancels an entry; a freed place goes to the waiting list."""
-    return _end_entry(actor, entry, EntryStatus.CANCELLED, managers_only=True)
+def cancel_entry(actor, entry: Entry, reason: str = "") -> Entry:
+    """The organiser cancels an entry, and the entrant is told why; a freed place goes to the waiting list."""
+    with transaction.atomic():
+        entry = _end_entry(actor, entry, EntryStatus.CANCELLED, managers_only=True)
+        mail_entry_cancelled(entry, reason)
+    return entry
 
 
 def withdraw_entry_by_link(token: str) -> Entry:

@@ -57,14 +57,17 @@ def open_registration(actor, event: Event) -> Event:
 
 
 def close_registration(actor, event: Event) -> Event:
-    """Stops registration now, before the closing date. Offers already made still run to their end."""
+    """Stops registration now, before the closing date (which becomes now). Offers already made still run to
+    their end."""
     with transaction.atomic():
         event = sync_status(lock_event(event.pk))
         require_manager(actor, event, "close registration")
         if event.status == EventStatus.REGISTRATION_CLOSED:
             raise EventError("Registration is already closed.")
         move(event, EventStatus.REGISTRATION_CLOSED)
-        event.registration_closed_at = now()
+        # The closing time becomes the moment it closed: pages show the closing as it happened, and a
+        # later change of the event's dates is not held to a closing time that never came.
+        event.registration_closed_at = event.registration_closes_at = now()
         event.save()
     return event
 

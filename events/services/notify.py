@@ -43,6 +43,27 @@ def mail_entry_received(entry: Entry) -> None:
     mail_entry(entry, "entry_received", f"Entry received: {entry.event.title}", extra)
 
 
+def mail_entry_cancelled(entry: Entry, reason: str = "") -> None:
+    """Tells the entrant (and whoever sent their group entry) that the organiser cancelled the entry."""
+    mail_entry(entry, "entry_cancelled", f"Entry cancelled: {entry.event.title}", {"reason": reason.strip()})
+
+
+def mail_event_changed(event: Event, changed: list[str]) -> None:
+    """Tells everyone holding a place or waiting that the event's date or venue changed: one message to
+    each address, sent when the change commits."""
+    entries = Entry.objects.filter(event=event, status__in=ACTIVE_ENTRY_STATUSES).select_related("player", "group")
+    addresses = sorted({a for e in entries for a in _addresses(e)})
+    context = {
+        "event": event,
+        "date_changed": "starts_on" in changed or "ends_on" in changed,
+        "venue_changed": "venue" in changed,
+        "url": site_url(event.get_absolute_url()),
+    }
+    what = " and ".join(w for w, c in (("date", context["date_changed"]), ("venue", context["venue_changed"])) if c)
+    for address in addresses:
+        mail_after_commit("events/email/event_changed.txt", f"New {what}: {event.title}", [address], context)
+
+
 def withdraw_url(entry: Entry) -> str:
     return site_url(reverse("events:withdraw_by_link", args=[make_token(entry)]))
 

@@ -117,7 +117,9 @@ def registration_refusal(event: Event) -> str | None:
         return "This event is not published yet."
     if status == EventStatus.CANCELLED:
         return "This event has been cancelled."
-    if status in (EventStatus.IN_PROGRESS, EventStatus.COMPLETED):
+    if status == EventStatus.COMPLETED:
+        return "This event is over."
+    if status == EventStatus.IN_PROGRESS:
         return "This event has already started."
     closes = event.registration_closes_at
     if status == EventStatus.REGISTRATION_CLOSED or (closes and moment >= closes):
@@ -135,7 +137,9 @@ def withdrawal_refusal(event: Event) -> str | None:
     """Why an entrant can no longer withdraw (the organiser still may cancel an entry), or None.
 
     The one rule the pages (whether to offer the button) and the service (whether to allow it) share."""
-    if event.status in (EventStatus.IN_PROGRESS, EventStatus.COMPLETED):
+    if event.status == EventStatus.COMPLETED:
+        return "The event is over."
+    if event.status == EventStatus.IN_PROGRESS:
         return "The event has started: ask the tournament director."
     if event.status == EventStatus.CANCELLED:
         return "This event has been cancelled."

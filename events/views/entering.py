@@ -5,6 +5,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from clubsite.errors import ServiceError
@@ -185,6 +186,9 @@ def my_entries(request):
         .select_related("event", "category", "player", "group", "fee")
         .order_by("-event__starts_on", "event_id", "accepted_at", "pk")[:200]
     )
+    # Upcoming events first, soonest first; then past ones, latest first.
+    today = timezone.localdate()
+    entries.sort(key=lambda e: (e.event.ends_on < today, abs((e.event.starts_on - today).days), e.event_id))
     for entry in entries:
         entry.position = services.waitlist_position(entry) if entry.status == EntryStatus.WAITLISTED else None
         # Offer only what would succeed: the same rules the services apply.

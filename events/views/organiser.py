@@ -320,5 +320,10 @@ def move_entry(request, pk: int):
 @require_POST
 def cancel_entry(request, pk: int):
     entry = _managed_entry(request, pk)
-    run_service(request, lambda: services.cancel_entry(request.user, entry), success="Entry cancelled.")
+    reason = request.POST.get("reason", "")[:500]
+    run_service(
+        request,
+        lambda: services.cancel_entry(request.user, entry, reason),
+        success=f"Entry cancelled; {entry.player.full_name} has been told by email.",
+    )
     return redirect("events:manage", entry.event.slug)

@@ -109,6 +109,10 @@ def event_detail(request, slug: str):
     if player:
         my_entry = Entry.objects.filter(event=event, player=player, status__in=ACTIVE_ENTRY_STATUSES).first()
     refusal = services.registration_refusal(event)
+    # A player none of whose categories they may enter is told so here, not after "Enter myself".
+    no_category = bool(
+        player and not my_entry and not refusal and all(why for _, why in services.categories_for(event, player))
+    )
     context = {
         "event": event,
         "categories": categories,
@@ -118,6 +122,7 @@ def event_detail(request, slug: str):
         "waiting": waiting,
         "my_entry": my_entry,
         "registration_refusal": refusal,
+        "no_category": no_category,
         "can_manage": manager,
         "has_rating_report": event.rated_on.exists(),
         "for_students": services.is_for_students(event),

@@ -90,7 +90,7 @@ def test_organiser_publishes_teacher_enters_organiser_takes_payments_and_assigns
     assert page.get_by_role("rowheader", name="6th–10th").first.is_visible()
     assert page.get_by_text("– needs Passion Card number").first.is_visible()
     assert page.get_by_text("40 of 40 places left").first.is_visible()
-    assert page.get_by_text(f"Closing date: {closes.day} {closes:%B %Y}, 11.59 p.m.").is_visible()
+    assert page.get_by_text(f"Closing date: {closes.day} {closes:%B %Y}, 23:59").is_visible()
     j.shot("public announcement")
 
     # The teacher enters three students on a phone.

@@ -153,4 +153,38 @@ def test_a_closed_name_change_page_says_so_before_the_form(client):
     services.close_registration(event.owner, event)
     client.force_login(teacher)
     page = client.get(reverse("events:replace_student", args=[entry.pk])).content.decode()
-    assert "the organiser closed it on" in page and "Change the name" not in page
+    assert "Registration closed on" in page and "names can no longer be changed" in page
+    assert "Change the name" not in page
+
+
+def test_my_entries_upcoming_first_in_date_order_and_leaving_the_waiting_list_asks_first(client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from events.models import EntryStatus, EventStatus
+    from tests.events.factories import EntryFactory, EventFactory
+
+    player = player_with_account()
+    today = timezone.localdate()
+    for title, days, status in (
+        ("Last Year Cup", -300, EventStatus.COMPLETED),
+        ("Far Cup", 90, EventStatus.REGISTRATION_OPEN),
+        ("Last Month Cup", -30, EventStatus.COMPLETED),
+        ("Soon Cup", 10, EventStatus.REGISTRATION_OPEN),
+    ):
+        day = today + timedelta(days=days)
+        event = EventFactory(title=title, starts_on=day, ends_on=day, status=status)
+        waiting = title == "Soon Cup"
+        EntryFactory(
+            category__event=event,
+            event=event,
+            player=player,
+            status=EntryStatus.WAITLISTED if waiting else EntryStatus.CONFIRMED,
+        )
+    client.force_login(player.user)
+    page = client.get(reverse("events:my_entries")).content.decode()
+    order = [page.index(t) for t in ("Soon Cup", "Far Cup", "Last Month Cup", "Last Year Cup")]
+    assert order == sorted(order)
+    form = page[: page.index("Leave the waiting list</button>")].rsplit("<form", 1)[1]
+    assert 'data-confirm="Leave the waiting list?' in form

@@ -164,3 +164,22 @@ def test_permission_helpers():
     assert can_manage_event(event.owner, event) and can_manage_event(staff, event)
     assert not can_manage_event(director, event) and can_direct_event(director, event)
     assert not can_direct_event(stranger, event)
+
+
+def test_cancelling_an_entry_on_the_manage_page_tells_the_entrant_why(client, pending, on_commit):
+    from django.urls import reverse
+
+    event, entry = pending
+    client.force_login(event.owner)
+    manage = client.get(reverse("events:manage", args=[event.slug])).content.decode()
+    assert f'id="cancel-reason-{entry.pk}"' in manage and "will be told by email" in manage
+    with on_commit(execute=True):
+        response = client.post(
+            reverse("events:cancel_entry", args=[entry.pk]), {"reason": "Entered twice by mistake."}, follow=True
+        )
+    assert "has been told by email" in response.content.decode()
+    entry.refresh_from_db()
+    assert entry.status == EntryStatus.CANCELLED
+    (message,) = [m for m in mail.outbox if m.to == [entry.player.email]]
+    assert message.subject == f"Entry cancelled: {event.title}"
+    assert "has cancelled your entry" in message.body and "Reason: Entered twice by mistake." in message.body

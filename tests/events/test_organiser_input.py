@@ -221,3 +221,87 @@ def test_the_divisions_page_warns_that_unpaid_entrants_will_be_left_out(client, 
     client.force_login(event.owner)
     page = html(client.get(reverse("events:play_divisions", args=[event.slug])))
     assert "2 entries are not paid yet and will be left out" in page
+
+
+def test_after_closing_registration_by_hand_the_pages_show_it_closed_and_dates_can_move(client, organiser):
+    from django.utils import timezone
+
+    soon = {
+        **FORM,
+        "starts_on": "2026-12-12",
+        "registration_opens_at": "2026-11-01T09:00",
+        "registration_closes_at": "2026-12-10T23:59",
+    }
+    client.post(reverse("events:create"), soon)
+    event = Event.objects.get()
+    FeeFactory(category=CategoryFactory(event=event, name="Open", quota=9))
+    services.publish_event(organiser, event)
+    services.open_registration(organiser, event)
+    public = reverse("events:detail", args=[event.slug])
+    assert "Closing date" in html(client.get(public)) and "9</strong> places left" in html(client.get(public))
+
+    html(client.post(reverse("events:lifecycle", args=[event.slug, "close"]), follow=True))
+    event.refresh_from_db()
+    closed = timezone.localtime(event.registration_closed_at, SGT)
+    assert event.registration_closes_at == event.registration_closed_at
+    page = html(client.get(public))
+    assert f"Registration closed on {closed:%-d %b %Y, %H:%M}" in page
+    assert "Closing date" not in page and "places left" not in page and "10 December 2026" not in page
+    manage = html(client.get(reverse("events:manage", args=[event.slug])))
+    assert f"closed on {closed:%-d %b %Y, %H:%M}" in manage and "closing " not in manage
+
+    # The organiser moves the event a week later: not refused for the closing time that never came.
+    edit = reverse("events:edit", args=[event.slug])
+    response = client.post(
+        edit, {**soon, "starts_on": "2026-12-19", "registration_closes_at": f"{closed:%Y-%m-%dT%H:%M}"}
+    )
+    assert response.status_code == 302, response.content.decode()
+    event.refresh_from_db()
+    assert event.starts_on == date(2026, 12, 19) and event.status == "registration_closed"
+
+
+def test_moving_a_one_day_event_moves_its_end_and_tells_each_entrant(client, organiser, on_commit):
+    from tests.events.factories import EntryFactory
+
+    client.post(reverse("events:create"), FORM)
+    event = Event.objects.get()
+    category = CategoryFactory(event=event, name="Open")
+    FeeFactory(category=category)
+    services.publish_event(organiser, event)
+    for name in ("ann", "bob"):
+        EntryFactory(category=category, player=PlayerFactory(email=f"{name}@example.org"))
+    EntryFactory(category=category, player=PlayerFactory(email="gone@example.org"), status=EntryStatus.CANCELLED)
+    mail.outbox = []
+    edit = reverse("events:edit", args=[event.slug])
+    form = {**FORM, "ends_on": "2027-02-13", "venue": "Toa Payoh Hub"}
+    with on_commit(execute=True):
+        response = client.post(edit, {**form, "starts_on": "2027-02-20"})
+    assert response.status_code == 302
+    event.refresh_from_db()
+    assert (event.starts_on, event.ends_on) == (date(2027, 2, 20), date(2027, 2, 20))
+    assert sorted(m.to[0] for m in mail.outbox) == ["ann@example.org", "bob@example.org"]
+    message = mail.outbox[0]
+    assert message.subject == f"New date and venue: {event.title}"
+    assert "Date: Saturday 20 February 2027" in message.body and "Venue: Toa Payoh Hub" in message.body
+    page = html(client.get(reverse("events:detail", args=[event.slug])))
+    assert "13 February 2027" not in page
+
+    # Nothing about the date or venue changed: nobody is written to.
+    mail.outbox = []
+    with on_commit(execute=True):
+        client.post(edit, {**form, "starts_on": "2027-02-20", "ends_on": "2027-02-20", "number_of_games": "8"})
+    assert mail.outbox == []
+
+
+def test_the_home_page_lists_neither_completed_nor_cancelled_events_as_upcoming(client):
+    from django.utils import timezone
+
+    from events.models import EventStatus
+    from tests.events.factories import EventFactory
+
+    today = timezone.localdate()
+    for title, status in (("Done Cup", EventStatus.COMPLETED), ("Off Cup", EventStatus.CANCELLED)):
+        EventFactory(title=title, status=status, starts_on=today, ends_on=today)
+    EventFactory(title="Next Cup", status=EventStatus.REGISTRATION_OPEN, starts_on=today, ends_on=today)
+    page = html(client.get("/"))
+    assert "Next Cup" in page and "Done Cup" not in page and "Off Cup" not in page

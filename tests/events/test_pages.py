@@ -172,7 +172,7 @@ def test_times_are_shown_in_the_event_time_zone(client):
     event = EventFactory(
         time_zone="Europe/London", registration_closes_at=closes, starts_on=date(2031, 9, 6), ends_on=date(2031, 9, 6)
     )
-    assert "27 August 2031, 11.59 p.m." in html(client.get(event.get_absolute_url()))
+    assert "27 August 2031, 23:59" in html(client.get(event.get_absolute_url()))
 
 
 def test_the_event_page_uses_constant_queries(client):
@@ -574,3 +574,19 @@ def test_a_group_row_without_a_category_names_the_student(client):
         client.post(reverse("events:enter_group", args=[event.slug]), group_post(event, [{"full_name": "Dan"}]))
     )
     assert "Student 1 (Dan): Choose a category." in page
+
+
+def test_an_adult_is_told_on_the_event_page_that_the_event_is_for_students(client):
+    event, a, b = seed_event(kind=EventKind.STUDENTS)
+    adult = player_with_account(date_of_birth=date(1980, 5, 1), school_level=SchoolLevel.NONE)
+    client.force_login(adult.user)
+    page = html(client.get(event.get_absolute_url()))
+    assert "This event is for school students." in page and "Enter myself" not in page
+    assert f"{a.name}: {a.eligibility_text}" in page and f"{b.name}: {b.eligibility_text}" in page
+    assert "Enter students (teacher, parent or guardian)" in page
+    pupil = player_with_account(
+        date_of_birth=date(timezone.localdate().year - 14, 1, 1), school_level=SchoolLevel.SECONDARY
+    )
+    client.force_login(pupil.user)
+    page = html(client.get(event.get_absolute_url()))
+    assert "Enter myself" in page and "This event is for school students." not in page

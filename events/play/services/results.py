@@ -211,6 +211,15 @@ def _audit(game: Game, actor, action: str, before: dict, reason: str = "") -> No
     )
 
 
+CORRECTION_REASON = "Give a reason for changing a confirmed result: it is kept in the game's history."
+
+
+def _check_correction_reason(game: Game, reason: str) -> None:
+    """A director changing a confirmed result says why; entering a first result needs no reason."""
+    if game.status == GameStatus.CONFIRMED and not (reason or "").strip():
+        raise PlayError(CORRECTION_REASON, field="reason")
+
+
 @transaction.atomic
 def submit_result(
     actor,
@@ -244,6 +253,8 @@ def submit_result(
             raise PlayError("A result is already submitted for this game: confirm or dispute it instead.")
         if _later_round_published(game):
             raise PlayError("The next round is out: only a director can enter this result now.")
+    if director:
+        _check_correction_reason(game, reason)
     before = _snapshot(game)
     _apply_scores(game, score_a, score_b, overtime_a, overtime_b, first, decided)
     game.submitted_by, game.submitted_at = actor, timezone.now()
@@ -324,6 +335,7 @@ def set_unplayed(actor, game: Game, kind: str, *, reason: str = "", forfeited_by
     }
     if kind not in spreads:
         raise PlayError("Choose forfeit, late-arrival forfeit or void.", field="kind")
+    _check_correction_reason(game, reason)
     before = _snapshot(game)
     game.kind, game.spread_a, game.score_a, game.score_b = kind, spreads[kind], None, None
     game.played_a = game.played_b = None
@@ -345,7 +357,7 @@ ROUND_LINE = re.compile(r"^\s*(\d{1,9})\s+(-?\d{1,9})\s+(\d{1,9})\s+(-?\d{1,9})\
 def enter_round_results(actor, rnd: Round, text: str) -> list[Game]:
     """Fast entry as directors type it into tsh: `player-number score player-number score` per line.
 
-    All lines are checked first; one bad line saves nothing and the error names its line.
+    Every line is checked first; any bad line saves nothing, and the refusal names each bad line.
     """
     rnd = Round.objects.select_related("division__event").get(pk=rnd.pk)
     require_director(actor, rnd.division.event)
@@ -359,34 +371,42 @@ def enter_round_results(actor, rnd: Round, text: str) -> list[Game]:
         )
     }
     planned: list[tuple[Game, int, int]] = []
+    problems: list[str] = []
     seen: set[int] = set()
     for line_no, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        match = ROUND_LINE.match(line)
-        if not match:
-            raise PlayError(
-                f"Line {line_no}: expected 'player-number score player-number score', got {line!r}.", field="text"
-            )
-        n1, s1, n2, s2 = (int(x) for x in match.groups())
-        for n in (n1, n2):
-            if n not in number_to_player:
-                raise PlayError(f"Line {line_no}: there is no player number {n} in {rnd.division.name}.", field="text")
-        p1, p2 = number_to_player[n1], number_to_player[n2]
-        game = games.get(frozenset((p1, p2)))
-        if game is None:
-            raise PlayError(
-                f"Line {line_no}: players {n1} and {n2} are not paired together in round {rnd.number}.", field="text"
-            )
-        if game.pk in seen:
-            raise PlayError(f"Line {line_no}: the game of {n1} and {n2} is entered twice.", field="text")
-        seen.add(game.pk)
-        score_a, score_b = (s1, s2) if game.player_a_id == p1 else (s2, s1)
         try:
-            adjudicate(game, score_a, score_b)
+            planned.append(_fast_entry_line(rnd, line, number_to_player, games, seen))
         except PlayError as error:
-            raise PlayError(f"Line {line_no}: {error.message}", field="text") from None
-        planned.append((game, score_a, score_b))
+            problems.append(f"Line {line_no}: {error.message}")
+    if problems:
+        raise PlayError(" ".join(problems), field="text", messages=problems)
     if not planned:
         raise PlayError("Enter at least one result.", field="text")
     return [submit_result(actor, game, a, b) for game, a, b in planned]
+
+
+def _fast_entry_line(rnd: Round, line: str, number_to_player: dict, games: dict, seen: set) -> tuple[Game, int, int]:
+    """One line of fast entry checked: the game it names and its scores as A's and B's."""
+    match = ROUND_LINE.match(line)
+    if not match:
+        raise PlayError(f"expected 'player-number score player-number score', got {line!r}.")
+    n1, s1, n2, s2 = (int(x) for x in match.groups())
+    missing = [n for n in (n1, n2) if n not in number_to_player]
+    if missing:
+        raise PlayError(f"there is no player number {missing[0]} in {rnd.division.name}.")
+    p1, p2 = number_to_player[n1], number_to_player[n2]
+    game = games.get(frozenset((p1, p2)))
+    if game is None:
+        raise PlayError(f"players {n1} and {n2} are not paired together in round {rnd.number}.")
+    if game.pk in seen:
+        raise PlayError(f"the game of {n1} and {n2} is entered twice.")
+    seen.add(game.pk)
+    if game.status == GameStatus.CONFIRMED:
+        raise PlayError(
+            f"the game of {n1} and {n2} already has a confirmed result: correct it on its own page, with a reason."
+        )
+    score_a, score_b = (s1, s2) if game.player_a_id == p1 else (s2, s1)
+    adjudicate(game, score_a, score_b)
+    return game, score_a, score_b

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import F, Max
 from django.utils import timezone
 
 from clubsite.errors import PermissionDenied
@@ -258,29 +258,57 @@ def assign_divisions(actor, event: Event, *, split_into: int | None = None, as_o
 
 @transaction.atomic
 def place_entrant(actor, entry, division: Division, reason: str) -> DivisionPlayer:
-    """A director's placement, kept with its reason (and kept when divisions are reassigned)."""
+    """A director's placement, kept with its reason (and kept when divisions are reassigned).
+
+    The player keeps their rating as of the day divisions are assigned by (`rating_day`), and the
+    divisions the placement changes are numbered 1..n again, as assignment numbers them."""
     division = lock_division(division.pk)
-    require_director(actor, division.event)
+    event = division.event
+    require_director(actor, event)
     if entry.event_id != division.event_id:
         raise PlayError("That entrant is not in this event.")
     if not reason.strip():
         raise PlayError("Give a reason for placing the player by hand.", field="reason")
     if division.rounds.exists():
         raise PlayError("Play has started in that division.")
+    previous = DivisionPlayer.objects.filter(entry=entry).values_list("division_id", flat=True).first()
+    if previous and previous != division.pk and Round.objects.filter(division_id=previous).exists():
+        raise PlayError("Play has started in the player's division.")
     DivisionPlayer.objects.filter(entry=entry).delete()
+    rating = ratings_on(event, [entry.player_id], rating_day(event)).get(entry.player_id, 0)
     number = (division.seats.aggregate(n=Max("number"))["n"] or 0) + 1
     seat = DivisionPlayer.objects.create(
         division=division,
         player=entry.player,
         entry=entry,
         number=number,
-        rating=0,
+        rating=rating,
         assigned_reason=reason.strip(),
         placed_by_director=True,
     )
     entry.division = division
     entry.save(update_fields=["division"])
+    renumber_seats({division.pk, previous} - {None})
+    seat.refresh_from_db(fields=["number"])
     return seat
+
+
+def renumber_seats(division_ids: Iterable[int]) -> None:
+    """Seat numbers 1..n in each division, by rating then name (as `assign_divisions` seeds them).
+    Only before play: games refer to players by seat."""
+    seats = list(DivisionPlayer.objects.filter(division_id__in=list(division_ids)).select_related("player"))
+    if not seats:
+        return
+    # Out of the way first: (division, number) is unique at every step.
+    DivisionPlayer.objects.filter(pk__in=[s.pk for s in seats]).update(number=F("number") + 100_000)
+    by_division: dict[int, list[DivisionPlayer]] = {}
+    for s in seats:
+        by_division.setdefault(s.division_id, []).append(s)
+    for group in by_division.values():
+        group.sort(key=lambda s: (-s.rating, s.player.sort_key))
+        for n, s in enumerate(group, start=1):
+            s.number = n
+    DivisionPlayer.objects.bulk_update(seats, ["number"])
 
 
 @transaction.atomic

@@ -336,11 +336,14 @@ def tsh_division_name(name: str) -> str:
 def export_tsh(division: Division) -> str:
     """The division as a `.t` file (three queries whatever its size)."""
     seats = list(DivisionPlayer.objects.filter(division=division).select_related("player").order_by("number"))
-    number_of = {s.player_id: s.number for s in seats}
+    # tsh numbers a player by their line in the file: opponents are written by line position, whatever
+    # gaps the seat numbers have.
+    number_of = {s.player_id: line for line, s in enumerate(seats, start=1)}
+    lines = range(1, len(seats) + 1)
     rounds = division.rounds.count()
-    opponents = {s.number: [tsh.UNPAIRED] * rounds for s in seats}
-    scores: dict[int, list[int | None]] = {s.number: [None] * rounds for s in seats}
-    p12 = {s.number: [3] * rounds for s in seats}
+    opponents = {line: [tsh.UNPAIRED] * rounds for line in lines}
+    scores: dict[int, list[int | None]] = {line: [None] * rounds for line in lines}
+    p12 = {line: [3] * rounds for line in lines}
     rows = Game.objects.filter(division=division).values_list(
         "round_number", "kind", "status", "player_a_id", "player_b_id", "score_a", "score_b", "spread_a", "first"
     )
@@ -360,28 +363,28 @@ def export_tsh(division: Division) -> str:
             scores[na][r], scores[nb][r] = sa, sb
     off = _off_spread(division)
     players = []
-    for s in seats:
+    for line, s in enumerate(seats, start=1):
         extras = {k: v for k, v in s.tsh_extras.items() if not k.startswith("_")}
         if s.withdrawn_after_round is not None and "off" not in extras:
             extras["off"] = [str(off)]  # withdrawn here: tsh's mark, with the spread of each later round
         # Imported rounds keep their p12 as written (real files are not always consistent between
         # opponents); rounds played here add who went first as recorded.
         imported = extras.get("p12", [])
-        derived = [str(v) for v in p12[s.number][len(imported) :]]
+        derived = [str(v) for v in p12[line][len(imported) :]]
         if imported or any(v != "3" for v in derived):
             extras["p12"] = imported + derived
-        played = scores[s.number]
+        played = scores[line]
         while played and played[-1] is None:  # tsh writes scores only as far as they are known
             played.pop()
         players.append(
             tsh.TshPlayer(
                 name=tsh_player_name(s.tsh_extras.get(NAME_KEY) or tsh_name(s.player)),
                 rating=s.rating,
-                opponents=opponents[s.number],
+                opponents=opponents[line],
                 scores=[0 if v is None else v for v in played],
                 member_id=s.tsh_extras.get(MEMBER_ID_KEY),
                 extras=extras,
-                number=s.number,
+                number=line,
             )
         )
     return tsh.write_t(tsh.TshFile(players))

@@ -13,11 +13,13 @@ from events.models import (
     Entry,
     EntryStatus,
     Event,
+    EventStatus,
     GameKind,
     GameStatus,
     RoundStatus,
 )
 from events.play import services as play
+from events.services import before_event_refusal
 
 from ..forms import (
     FastEntryForm,
@@ -26,6 +28,8 @@ from ..forms import (
     SwapForm,
 )
 from .common import _directed_event, _division, _event, _round, _rounds, _seats
+
+PLAYING = (EventStatus.IN_PROGRESS, EventStatus.COMPLETED)
 
 
 def division(request, slug: str, pk: int, *, pair_form=None, refused=None):
@@ -42,6 +46,8 @@ def division(request, slug: str, pk: int, *, pair_form=None, refused=None):
         context.update(
             pair_form=pair_form or PairRoundForm(initial=initial),
             can_pair=not div.finalised_at and not all_paired and not (last and last.status == RoundStatus.DRAFT),
+            # Pairing starts the event, which is refused before its day (events.services.play_started).
+            too_early=None if event.status in PLAYING else before_event_refusal(event, "pair a round"),
             all_paired=all_paired,
             next_round=next_round,
             refused=refused,
@@ -183,7 +189,7 @@ def fast_entry(request, slug: str, pk: int, number: int):
         except ServiceError as error:
             form.add_service_error(error)
         else:
-            messages.success(request, f"{len(saved)} results entered.")
+            messages.success(request, f"{len(saved)} result{'' if len(saved) == 1 else 's'} entered.")
             return redirect("events:play_round", event.slug, div.pk, rnd.number)
     return round_page(request, slug, pk, number, fast_form=form)
 

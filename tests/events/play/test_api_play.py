@@ -92,6 +92,12 @@ def test_bad_input_is_a_400_naming_the_field(api, director, make_division):
     assert response.status_code == 400 and "first" in response.json()
     response = api.post(f"/api/play/games/{game.pk}/submit/", {"score_a": 4000, "score_b": 300})
     assert response.status_code == 400 and "score_a" in response.json()
+    # A first result needs no reason; changing a confirmed one does.
+    assert api.post(f"/api/play/games/{game.pk}/submit/", {"score_a": 400, "score_b": 300}).status_code == 200
+    response = api.post(f"/api/play/games/{game.pk}/submit/", {"score_a": 300, "score_b": 400})
+    assert response.status_code == 400 and "reason" in response.json()
+    changed = api.post(f"/api/play/games/{game.pk}/submit/", {"score_a": 300, "score_b": 400, "reason": "swapped"})
+    assert changed.status_code == 200 and changed.json()["score_a"] == 300
 
 
 def test_player_submits_opponent_confirms_others_are_refused(api, director, make_division):

@@ -101,3 +101,63 @@ def test_ratings_are_taken_as_of_the_snapshot_date(director, rated_event):
     assert play.ratings_on(rated_event, [pr.player_id], today - timedelta(days=1))[pr.player_id] == 2100
     report = play.assign_divisions(director, rated_event, split_into=2, as_of=today - timedelta(days=1))
     assert (pr.player.full_name, 2100, "rating 2100") in report.placed["A"]
+
+
+def test_placing_by_hand_renumbers_both_divisions_and_keeps_the_rating(client, director, rated_event):
+    """Three players moved from B to A: both divisions numbered 1..n again, each placed player with
+    their rating (not "unrated"), and B's .t file consistent once paired."""
+    from django.urls import reverse
+    from django.utils import timezone
+
+    from events.core import tsh
+    from events.models import Event
+
+    def url(name, *args):
+        return reverse(f"events:{name}", args=[rated_event.slug, *args])
+
+    client.force_login(director)
+    client.post(url("play_assign"), {"assign-mode": "split", "assign-split_into": 2})
+    a, b = (Division.objects.get(event=rated_event, name=n) for n in "AB")
+    moved = list(DivisionPlayer.objects.filter(division=b).order_by("number")[:3])
+    for seat in moved:
+        response = client.post(
+            url("play_place"), {"place-entry": seat.entry_id, "place-division": a.pk, "place-reason": "asked"}
+        )
+        assert response.status_code == 302
+    for division, size in ((a, 7), (b, 1)):
+        seats = list(DivisionPlayer.objects.filter(division=division).select_related("player").order_by("number"))
+        assert [s.number for s in seats] == list(range(1, size + 1))
+        assert [s.rating for s in seats] == sorted((s.rating for s in seats), reverse=True)
+    placed = DivisionPlayer.objects.get(entry_id=moved[0].entry_id)
+    assert placed.rating == moved[0].rating == 1500 and placed.placed_by_director
+    html = client.get(url("play_divisions")).content.decode()
+    assert "1500" in html
+
+    # Back to B, then B is paired: its .t file names opponents 1..n.
+    for seat in moved[:2]:
+        client.post(url("play_place"), {"place-entry": seat.entry_id, "place-division": b.pk, "place-reason": "back"})
+    assert list(DivisionPlayer.objects.filter(division=b).values_list("number", flat=True)) == [1, 2, 3]
+    Event.objects.filter(pk=rated_event.pk).update(starts_on=timezone.localdate(), ends_on=timezone.localdate())
+    rnd = play.pair_round(director, b, "random", seed=3)
+    parsed = tsh.parse_t(client.get(url("play_download_t", b.pk)).content.decode())
+    assert len(parsed.players) == 3 and rnd.games.count() == 2
+
+
+def test_tsh_export_writes_opponents_by_line_even_with_gaps_in_seat_numbers(client, director, make_division):
+    from django.urls import reverse
+
+    from events.core import tsh
+
+    division = make_division(4)
+    for seat in DivisionPlayer.objects.filter(division=division).order_by("-number"):
+        seat.number += 4  # seats 5..8, as a division could be left
+        seat.save()
+    rnd = play.pair_round(director, division, "random", seed=9)
+    play.publish_round(director, rnd)
+    for game in rnd.games.all():
+        play.submit_result(director, game, 400, 350)
+    client.force_login(director)
+    text = client.get(reverse("events:play_download_t", args=[division.event.slug, division.pk])).content.decode()
+    parsed = tsh.parse_t(text)
+    assert len(parsed.players) == 4
+    assert all(parsed.players[p.opponents[0] - 1].opponents[0] == p.number for p in parsed.players)

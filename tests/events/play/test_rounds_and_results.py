@@ -109,7 +109,10 @@ def test_after_the_next_round_only_a_director_changes_a_result(director, make_di
     play.publish_round(director, r2)
     with pytest.raises(play.PlayError, match="already confirmed"):
         play.submit_result(late.player_a.user, late, 300, 400)
-    play.submit_result(director, late, 300, 400)
+    with pytest.raises(play.PlayError, match="reason") as refused:
+        play.submit_result(director, late, 300, 400)
+    assert refused.value.field == "reason"
+    play.submit_result(director, late, 300, 400, reason="scores swapped")
     late.refresh_from_db()
     assert (late.score_a, late.score_b) == (300, 400)
     assert late.changes.count() == 2  # both entries are in the audit trail
@@ -230,7 +233,7 @@ def test_a_correction_after_finalising_re_rates_the_event(director, on_commit):
     with pytest.raises(play.PlayError, match="finalised"):
         play.submit_result(game.player_a.user, game, 300, 450)
     with on_commit(execute=True):
-        play.submit_result(director, game, 300, 450)  # the correction
+        play.submit_result(director, game, 300, 450, reason="scoresheet misread")  # the correction
     assert RatingChange.objects.get(division__event=event, player_id=winner).post < 1500
 
 

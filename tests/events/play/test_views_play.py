@@ -94,6 +94,11 @@ def test_fast_entry_names_the_bad_line_and_saves_nothing(client, director, make_
     client.force_login(director)
     html = page(client.post(url("play_fast_entry", division, 1), {"text": f"{good}\n9 400 1 300"}))
     assert "Line 2" in html
+    # Every bad line is reported, each naming its line.
+    bad = f"9 400 1 300\n{good}\nnonsense\n\n{good}"
+    html = page(client.post(url("play_fast_entry", division, 1), {"text": bad}))
+    assert "Line 1: there is no player number 9" in html
+    assert "Line 3: expected" in html and "Line 5: the game of" in html and "entered twice" in html
     assert not Game.objects.filter(round=rnd, status=GameStatus.CONFIRMED).exists()
     second = f"{numbers[g2.player_b_id]} 380 {numbers[g2.player_a_id]} 420"
     assert client.post(url("play_fast_entry", division, 1), {"text": f"{good}\n{second}"}).status_code == 302
@@ -124,7 +129,12 @@ def test_director_enters_and_corrects_a_result_with_overtime_and_forfeits(client
     game.refresh_from_db()
     assert (game.kind, game.player_a_id, game.player_b_id, game.spread_a) == (GameKind.FORFEIT, b, a, -50)
     assert game.changes.filter(reason="no-show").exists()
-    client.post(result_url, {"outcome": "void"})
+    # A confirmed result is changed only with a reason, asked for on the form.
+    html = page(client.post(result_url, {"outcome": "void"}))
+    assert "Give a reason for changing a confirmed result" in html and 'id="error_1_id_reason"' in html
+    game.refresh_from_db()
+    assert game.kind == GameKind.FORFEIT
+    client.post(result_url, {"outcome": "void", "reason": "wrong pairing"})
     game.refresh_from_db()
     assert game.kind == GameKind.VOID
 
@@ -508,3 +518,33 @@ def test_a_pending_score_is_shown_to_its_players_and_directors_only_on_the_page_
     assert sees(director) == (True, True)
     assert sees(other.player_a.user) == (False, False)
     assert sees(None) == (False, False)
+
+
+def test_before_the_event_day_the_division_page_says_when_pairing_opens(client, director, make_division):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from events.models import Event, EventStatus
+
+    later = timezone.localdate() + timedelta(days=20)
+    division = make_division(4)
+    Event.objects.filter(pk=division.event_id).update(
+        status=EventStatus.REGISTRATION_CLOSED, starts_on=later, ends_on=later
+    )
+    client.force_login(director)
+    html = page(client.get(url("play_division", division)))
+    assert "you cannot pair a round before then" in html and "Pair the round" not in html
+
+
+def test_one_result_entered_is_singular(client, director, make_division):
+    division = make_division(2)
+    rnd = play.pair_round(director, division, "koth")
+    play.publish_round(director, rnd)
+    game = rnd.games.get()
+    numbers = {s.player_id: s.number for s in division.seats.all()}
+    client.force_login(director)
+    url = reverse("events:play_fast_entry", args=[division.event.slug, division.pk, 1])
+    text = f"{numbers[game.player_a_id]} 400 {numbers[game.player_b_id]} 350"
+    page = client.post(url, {"text": text}, follow=True).content.decode()
+    assert "1 result entered." in page

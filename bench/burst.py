@@ -6,6 +6,11 @@ on the waiting list) is opened; `clients` members, each with an API token, post 
 sync workers on 127.0.0.1 only, started here and stopped afterwards; every client sends one
 request with a timeout, so the load ends by itself. Then the entries holding a place are counted
 in the database: more than `places` is an oversell.
+
+With a broker (`broker`, a Redis or RabbitMQ URL: production's configuration) the server queues each
+entry's mail as a Celery task after the commit, and a Celery worker started here (one process)
+sends it during the burst; after the burst it is given a while to send the rest, then stopped.
+Without one, the server sends the mail itself after each response (tasks run eagerly).
 """
 
 from __future__ import annotations
@@ -46,6 +51,10 @@ class BurstFigures:
     p95_ms: float = 0.0
     # From the server's access log: time handling each request, in the order they finished.
     server_ms: list = field(default_factory=list)
+    broker: str = ""  # where the mail tasks went ("": none, the server sent the mail itself)
+    mail_written: int = 0  # outbox messages written by the burst's registrations
+    mail_sent: int = 0  # of them, sent when the burst's worker stopped
+    mail_seconds: float = 0.0  # from the release of the clients until the last was sent (or the worker stopped)
 
 
 def _free_port() -> int:
@@ -119,7 +128,32 @@ def _event(places: int):
     return event, category
 
 
-def _start_server(port: int, access_log: Path, log) -> subprocess.Popen:
+def broker_reachable(url: str) -> bool:
+    """Whether the broker answers (a connection within two seconds)."""
+    from kombu import Connection
+
+    try:
+        with Connection(url, connect_timeout=2) as connection:
+            connection.ensure_connection(max_retries=1)
+        return True
+    except Exception:  # any failure to connect: the burst runs without a broker
+        return False
+
+
+def _start_worker(env: dict, log) -> subprocess.Popen:
+    """One Celery worker process (prefork, one child) for the mail tasks, as `make serve` runs one."""
+    command = [
+        sys.executable, "-m", "celery", "-A", "clubsite", "worker",
+        "--concurrency", "1",
+        "--loglevel", "WARNING",
+        "--without-gossip", "--without-mingle", "--without-heartbeat",
+    ]  # fmt: skip
+    worker = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    log("  celery worker (1 process) started")
+    return worker
+
+
+def _start_server(port: int, access_log: Path, log, env: dict | None = None) -> subprocess.Popen:
     command = [
         sys.executable, "-m", "gunicorn", "clubsite.wsgi:application",
         "--workers", "2",
@@ -130,7 +164,7 @@ def _start_server(port: int, access_log: Path, log) -> subprocess.Popen:
         "--access-logfile", str(access_log),
         "--access-logformat", "%(m)s %(s)s %(D)s",
     ]  # fmt: skip
-    server = subprocess.Popen(command, cwd=ROOT, env=os.environ.copy(), stdout=subprocess.DEVNULL)
+    server = subprocess.Popen(command, cwd=ROOT, env=env or os.environ.copy(), stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if server.poll() is not None:
@@ -146,7 +180,9 @@ def _start_server(port: int, access_log: Path, log) -> subprocess.Popen:
     raise RuntimeError("gunicorn did not answer within 30 s")
 
 
-def _stop_server(server: subprocess.Popen) -> None:
+def _stop_server(server: subprocess.Popen | None) -> None:
+    if server is None:
+        return
     if server.poll() is None:
         server.send_signal(signal.SIGTERM)
         try:
@@ -156,14 +192,24 @@ def _stop_server(server: subprocess.Popen) -> None:
             server.wait()
 
 
-def run(*, clients: int = 500, places: int = 50, log=print) -> BurstFigures:
+def run(*, clients: int = 500, places: int = 50, broker: str = "", mail_wait: float = 60.0, log=print) -> BurstFigures:
     from events.models import PLACE_HOLDING_STATUSES, Entry, EntryStatus
+    from outbox.models import Message, MessageStatus
 
     tokens = _members(clients)
     event, category = _event(places)
     port = _free_port()
     access_log = Path(tempfile.mkdtemp(prefix="bench-burst-")) / "access.log"
-    server = _start_server(port, access_log, log)
+    env = {**os.environ, "CELERY_BROKER_URL": broker}
+    worker = None
+    if broker:
+        worker = _start_worker(env, log)
+    first_message = Message.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+    try:
+        server = _start_server(port, access_log, log, env)
+    except RuntimeError:
+        _stop_server(worker)
+        raise
     url = f"http://127.0.0.1:{port}/api/my/entries/"
     body = json.dumps({"event": event.slug, "category": category.pk, "accept_rules": True}).encode()
     results: list[tuple[int, float, float]] = [(0, 0.0, 0.0)] * clients
@@ -188,16 +234,28 @@ def run(*, clients: int = 500, places: int = 50, log=print) -> BurstFigures:
         results[i] = (status, started, time.perf_counter())
 
     threads = [threading.Thread(target=client, args=(i,), daemon=True) for i in range(clients)]
+    released_at = 0.0
     try:
         for t in threads:
             t.start()
         gate.wait()
-        released = time.perf_counter()
+        released, released_at = time.perf_counter(), time.time()
         for t in threads:
             t.join(REQUEST_TIMEOUT + 10)
         seconds = max(end for _, _, end in results) - released
     finally:
         _stop_server(server)
+        burst_mail = Message.objects.filter(pk__gt=first_message, subject__endswith=event.title)
+        written = burst_mail.count()
+        if worker is not None:
+            deadline = time.monotonic() + mail_wait
+            while time.monotonic() < deadline and burst_mail.filter(status=MessageStatus.SENT).count() < written:
+                time.sleep(0.2)
+            _stop_server(worker)
+        sent = burst_mail.filter(status=MessageStatus.SENT).count()
+        last_sent = burst_mail.filter(status=MessageStatus.SENT).order_by("-sent_at").values_list("sent_at", flat=True)
+        last = last_sent.first()
+        mail_seconds = (last.timestamp() - released_at) if last and released_at else 0.0
 
     server_ms = []
     for line in access_log.read_text().splitlines():
@@ -221,6 +279,10 @@ def run(*, clients: int = 500, places: int = 50, log=print) -> BurstFigures:
         median_ms=latencies[len(latencies) // 2] * 1000,
         p95_ms=latencies[int(0.95 * (len(latencies) - 1))] * 1000,
         server_ms=server_ms,
+        broker=broker,
+        mail_written=written,
+        mail_sent=sent,
+        mail_seconds=mail_seconds,
     )
     log(
         f"  {clients} clients, {places} places: {figures.seconds:.2f}s, HTTP {figures.statuses}; "

@@ -18,7 +18,15 @@ from .common import RegistrationError, lock_event, now, require_manager
 from .eligibility import category_refusal, refusal_for
 from .notify import mail_entered_for_you, mail_entry_received
 from .offers import offer_free_places
-from .places import insert_entry, new_entry_status, place_entry, places, places_and_waiting, player_ratings
+from .places import (
+    insert_entry,
+    new_entry_status,
+    place_entry,
+    places,
+    places_and_waiting,
+    player_rating,
+    waitlist_position,
+)
 from .status import (
     open_event_for_entries,
     refresh_status,
@@ -168,7 +176,7 @@ def register_entry(
         category, fee, proof = clean_choice(event, category, fee, concession_proof)
         check_rules(event, accept_rules)
         refuse_duplicate(event, player, for_self=for_self)
-        rating = player_ratings(event, [player.pk]).get(player.pk)
+        rating = player_rating(event, player.pk)
         refusal = category_refusal(category, player, rating=rating, for_self=for_self)
         if refusal:
             raise RegistrationError(refusal, field="category")
@@ -207,7 +215,9 @@ def register_entry(
             from ..play.services.seating import request_play_up
 
             request_play_up(actor, entry)
-        mail_entry_received(entry)
+        # Read once for the mail and the caller's response (None, with no query, unless waitlisted).
+        entry.known_waitlist_position = waitlist_position(entry)
+        mail_entry_received(entry, entry.known_waitlist_position)
         if not for_self:
             mail_entered_for_you(entry, entrant_name(actor))
     return entry

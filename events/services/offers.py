@@ -23,6 +23,8 @@ def offer_free_places(event: Event, current: Places | None = None) -> list[Entry
         return []
     if current is None:
         current = places(event)
+    if event.max_entrants is not None and current.total >= event.max_entrants:
+        return []  # the event is full: nothing to offer, whatever the categories
     # Most calls find the event still full: check that before reading a long waiting list.
     if current.left_in_event(event, list(event.categories.all())) == 0:
         return []

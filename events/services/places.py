@@ -109,6 +109,15 @@ def player_ratings(event: Event, player_ids) -> dict[int, int]:
     return dict(rows.order_by().values_list("player_id", "rating"))  # no default ordering: it joins players
 
 
+def player_rating(event: Event, player_id: int) -> int | None:
+    """One player's current rating as `player_ratings` gives it (None: unrated), in one query."""
+    from ratings.models import PlayerRating, RatingList
+
+    list_id = event.rating_list_id or RatingList.objects.order_by("position", "name").values("pk")[:1]
+    rows = PlayerRating.objects.filter(rating_list_id=list_id, player_id=player_id, rating__gt=0)
+    return rows.order_by().values_list("rating", flat=True).first()
+
+
 def new_entry_status(event: Event, category: Category, current: Places, amount_due: Decimal):
     """Where a new entry goes: a place (pending payment, or confirmed when there is nothing to pay) or the list."""
     if current.has_room(event, category):

@@ -73,11 +73,12 @@ def refuse_id_number(text: str, what: str, who: str = "", field: str = "") -> No
 def clean_choice(event: Event, category, fee, concession_proof: str, *, proof_needed: bool = True) -> tuple:
     if category is None:
         raise RegistrationError("Choose a category.", field="category")
-    category = category if isinstance(category, Category) else Category.objects.filter(pk=category).first()
+    if not isinstance(category, Category):  # by id (ordered by id only: no join to the event for its ordering)
+        category = Category.objects.filter(pk=category).order_by("pk").first()
     if category is None or category.event_id != event.pk:
         raise RegistrationError("That category is not part of this event.", field="category")
     category.event = event
-    fees = list(category.fees.all())
+    fees = list(category.fees.order_by("position", "amount", "pk"))  # the fees' order, within the one category
     if fee is not None and not isinstance(fee, Fee):
         fee = Fee.objects.filter(pk=fee).first()
         if fee is None:
@@ -127,12 +128,12 @@ def check_rules(event: Event, accept_rules: bool) -> None:
 
 
 def refuse_duplicate(event: Event, player: Player, *, for_self: bool) -> None:
-    existing = Entry.objects.filter(event=event, player=player, status__in=ACTIVE_ENTRY_STATUSES).first()
-    if existing:
+    active = Entry.objects.filter(event=event, player=player, status__in=ACTIVE_ENTRY_STATUSES).order_by()
+    status = active.values_list("status", flat=True).first()
+    if status:
         who = "You have" if for_self else f"{player} has"
-        raise RegistrationError(
-            f"{who} already entered this event ({existing.get_status_display().lower()}).", field="category"
-        )
+        shown = EntryStatus(status).label.lower()
+        raise RegistrationError(f"{who} already entered this event ({shown}).", field="category")
 
 
 def register_entry(

@@ -165,7 +165,14 @@ def register_entry(
         if not can_manage_event(actor, event):
             raise PermissionDenied("You can only enter yourself; a teacher or parent uses the group entry form.")
         prove_member_link(player, date_of_birth, str(player))
-    refresh_status(event)  # a passed closing date is recorded even when this entry is refused
+    try:
+        return _register(actor, event, category, fee, concession_proof, accept_rules, player, phone, play_up)
+    except RegistrationError:
+        refresh_status(event)  # what the clock made due (a passed closing date) is recorded all the same
+        raise
+
+
+def _register(actor, event, category, fee, concession_proof, accept_rules, player, phone, play_up) -> Entry:
     if registration_refusal(event):
         # Refused as the caller's copy of the event stands: the refusal comes from the event as stored.
         with transaction.atomic():
@@ -177,7 +184,9 @@ def register_entry(
         category, fee, proof = clean_choice(event, category, fee, concession_proof)
         check_rules(event, accept_rules)
         refuse_duplicate(event, player, for_self=for_self)
-        rating = player_rating(event, player.pk)
+        # Only a rating band or playing up needs the rating.
+        rated_rule = play_up or category.min_rating is not None or category.max_rating is not None
+        rating = player_rating(event, player.pk) if rated_rule else None
         refusal = category_refusal(category, player, rating=rating, for_self=for_self)
         if refusal:
             raise RegistrationError(refusal, field="category")

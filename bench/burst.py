@@ -55,6 +55,9 @@ class BurstFigures:
     mail_written: int = 0  # outbox messages written by the burst's registrations
     mail_sent: int = 0  # of them, sent when the burst's worker stopped
     mail_seconds: float = 0.0  # from the release of the clients until the last was sent (or the worker stopped)
+    # CPU seconds used during the burst (from the release until the last response) by the server's processes,
+    # the Celery worker's, and the database's connections to this database; None where it cannot be read.
+    cpu: dict = field(default_factory=dict)
 
 
 def _free_port() -> int:
@@ -153,6 +156,82 @@ def _start_worker(env: dict, log) -> subprocess.Popen:
     return worker
 
 
+def _tree(pid: int) -> list[int]:
+    """`pid` and its child processes (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    parent = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(parent, []).append(int(entry))
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        todo.extend(children.get(current, []))
+    return found
+
+
+def _cpu_seconds(pids) -> float:
+    """User and system CPU time of these processes so far (Linux /proc; gone processes count 0)."""
+    ticks = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])
+        except (OSError, ValueError, IndexError):
+            pass
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _database_pids() -> list[int]:
+    """The database server's processes serving this database (it runs on this machine in the benchmark)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+class CpuMeter:
+    """CPU time of the server, the worker and the database connections between two moments. The database's
+    connections are those open at the start and at the end (with persistent connections, all of them; with a
+    connection per request most are gone before they can be read, so that figure is then a floor)."""
+
+    def __init__(self, server: subprocess.Popen, worker: subprocess.Popen | None) -> None:
+        self.server, self.worker = server, worker
+        self.start: dict[str, float] = {}
+        self.db_pids: set[int] = set()
+
+    def _read(self) -> dict[str, float]:
+        self.db_pids |= set(_database_pids())
+        figures = {"server": _cpu_seconds(_tree(self.server.pid)), "database": _cpu_seconds(self.db_pids)}
+        if self.worker is not None:
+            figures["worker"] = _cpu_seconds(_tree(self.worker.pid))
+        return figures
+
+    def begin(self) -> None:
+        try:
+            self.start = self._read()
+        except Exception:  # not Linux, or the database is elsewhere: no CPU figures
+            self.start = {}
+
+    def end(self) -> dict:
+        if not self.start:
+            return {}
+        try:
+            now = self._read()
+        except Exception:
+            return {}
+        return {name: now[name] - self.start.get(name, 0.0) for name in now}
+
+
 def _start_server(port: int, access_log: Path, log, env: dict | None = None) -> subprocess.Popen:
     command = [
         sys.executable, "-m", "gunicorn", "clubsite.wsgi:application",
@@ -234,15 +313,18 @@ def run(*, clients: int = 500, places: int = 50, broker: str = "", mail_wait: fl
         results[i] = (status, started, time.perf_counter())
 
     threads = [threading.Thread(target=client, args=(i,), daemon=True) for i in range(clients)]
-    released_at = 0.0
+    released_at, cpu = 0.0, {}
     try:
         for t in threads:
             t.start()
+        meter = CpuMeter(server, worker)
+        meter.begin()
         gate.wait()
         released, released_at = time.perf_counter(), time.time()
         for t in threads:
             t.join(REQUEST_TIMEOUT + 10)
         seconds = max(end for _, _, end in results) - released
+        cpu = meter.end()
     finally:
         _stop_server(server)
         burst_mail = Message.objects.filter(pk__gt=first_message, subject__endswith=event.title)
@@ -283,6 +365,7 @@ def run(*, clients: int = 500, places: int = 50, broker: str = "", mail_wait: fl
         mail_written=written,
         mail_sent=sent,
         mail_seconds=mail_seconds,
+        cpu=cpu,
     )
     log(
         f"  {clients} clients, {places} places: {figures.seconds:.2f}s, HTTP {figures.statuses}; "

@@ -252,6 +252,15 @@ def part_burst(table: Table, clients: int, places: int) -> None:
             f"median <= {TARGETS['burst_server_ms']:.0f} ms",
             ok(median <= TARGETS["burst_server_ms"]),
         )
+    if figures.cpu and figures.registered:
+        per = {name: seconds * 1000 / figures.registered for name, seconds in figures.cpu.items()}
+        shown = ", ".join(f"{name} {ms:.1f} ms" for name, ms in per.items())
+        table.add(
+            "burst",
+            "CPU per registration during the burst",
+            f"{shown}; in all {sum(per.values()):.1f} ms of the 2 CPUs' "
+            f"{2 * figures.seconds * 1000 / figures.registered:.1f} ms per registration",
+        )
     if figures.broker:
         table.add(
             "burst",

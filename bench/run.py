@@ -253,8 +253,12 @@ def part_burst(table: Table, clients: int, places: int) -> None:
             ok(median <= TARGETS["burst_server_ms"]),
         )
     if figures.cpu and figures.registered:
+        from django.conf import settings
+
         per = {name: seconds * 1000 / figures.registered for name, seconds in figures.cpu.items()}
         shown = ", ".join(f"{name} {ms:.1f} ms" for name, ms in per.items())
+        if not settings.DATABASES["default"].get("CONN_MAX_AGE"):
+            shown += " (a connection per request: the database's is a floor)"
         table.add(
             "burst",
             "CPU per registration during the burst",

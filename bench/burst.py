@@ -200,14 +200,16 @@ def _database_pids() -> list[int]:
 
 
 class CpuMeter:
-    """CPU time of the server, the worker and the database connections between two moments. The database's
-    connections are those open at the start and at the end (with persistent connections, all of them; with a
-    connection per request most are gone before they can be read, so that figure is then a floor)."""
+    """CPU time of the server, the worker, the database connections and the clients (this process) between two
+    moments. The database's connections are those open at the start and at the end (with persistent connections,
+    all of them; with a connection per request most are gone before they can be read, so that figure is then a
+    floor)."""
 
     def __init__(self, server: subprocess.Popen, worker: subprocess.Popen | None) -> None:
         self.server, self.worker = server, worker
         self.start: dict[str, float] = {}
         self.db_pids: set[int] = set()
+        self.clients = 0.0
 
     def _read(self) -> dict[str, float]:
         self.db_pids |= set(_database_pids())
@@ -221,15 +223,17 @@ class CpuMeter:
             self.start = self._read()
         except Exception:  # not Linux, or the database is elsewhere: no CPU figures
             self.start = {}
+        self.clients = time.process_time()
 
     def end(self) -> dict:
         if not self.start:
             return {}
+        clients = time.process_time() - self.clients  # this process: the clients' threads
         try:
             now = self._read()
         except Exception:
             return {}
-        return {name: now[name] - self.start.get(name, 0.0) for name in now}
+        return {**{name: now[name] - self.start.get(name, 0.0) for name in now}, "clients": clients}
 
 
 def _start_server(port: int, access_log: Path, log, env: dict | None = None) -> subprocess.Popen:

@@ -6,6 +6,11 @@ on the waiting list) is opened; `clients` members, each with an API token, post 
 sync workers on 127.0.0.1 only, started here and stopped afterwards; every client sends one
 request with a timeout, so the load ends by itself. Then the entries holding a place are counted
 in the database: more than `places` is an oversell.
+
+With a broker (`broker`, a Redis or RabbitMQ URL: production's configuration) the server queues each
+entry's mail as a Celery task after the commit, and a Celery worker started here (one process)
+sends it during the burst; after the burst it is given a while to send the rest, then stopped.
+Without one, the server sends the mail itself after each response (tasks run eagerly).
 """
 
 from __future__ import annotations
@@ -46,6 +51,13 @@ class BurstFigures:
     p95_ms: float = 0.0
     # From the server's access log: time handling each request, in the order they finished.
     server_ms: list = field(default_factory=list)
+    broker: str = ""  # where the mail tasks went ("": none, the server sent the mail itself)
+    mail_written: int = 0  # outbox messages written by the burst's registrations
+    mail_sent: int = 0  # of them, sent when the burst's worker stopped
+    mail_seconds: float = 0.0  # from the release of the clients until the last was sent (or the worker stopped)
+    # CPU seconds used during the burst (from the release until the last response) by the server's processes,
+    # the Celery worker's, and the database's connections to this database; None where it cannot be read.
+    cpu: dict = field(default_factory=dict)
 
 
 def _free_port() -> int:
@@ -119,7 +131,112 @@ def _event(places: int):
     return event, category
 
 
-def _start_server(port: int, access_log: Path, log) -> subprocess.Popen:
+def broker_reachable(url: str) -> bool:
+    """Whether the broker answers (a connection within two seconds)."""
+    from kombu import Connection
+
+    try:
+        with Connection(url, connect_timeout=2) as connection:
+            connection.ensure_connection(max_retries=1)
+        return True
+    except Exception:  # any failure to connect: the burst runs without a broker
+        return False
+
+
+def _start_worker(env: dict, log) -> subprocess.Popen:
+    """One Celery worker process (prefork, one child) for the mail tasks, as `make serve` runs one."""
+    command = [
+        sys.executable, "-m", "celery", "-A", "clubsite", "worker",
+        "--concurrency", "1",
+        "--loglevel", "WARNING",
+        "--without-gossip", "--without-mingle", "--without-heartbeat",
+    ]  # fmt: skip
+    worker = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    log("  celery worker (1 process) started")
+    return worker
+
+
+def _tree(pid: int) -> list[int]:
+    """`pid` and its child processes (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    parent = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            children.setdefault(parent, []).append(int(entry))
+    found, todo = [], [pid]
+    while todo:
+        current = todo.pop()
+        found.append(current)
+        todo.extend(children.get(current, []))
+    return found
+
+
+def _cpu_seconds(pids) -> float:
+    """User and system CPU time of these processes so far (Linux /proc; gone processes count 0)."""
+    ticks = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])
+        except (OSError, ValueError, IndexError):
+            pass
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def _database_pids() -> list[int]:
+    """The database server's processes serving this database (it runs on this machine in the benchmark)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        return [row[0] for row in cursor.fetchall()]
+
+
+class CpuMeter:
+    """CPU time of the server, the worker, the database connections and the clients (this process) between two
+    moments. The database's connections are those open at the start and at the end (with persistent connections,
+    all of them; with a connection per request most are gone before they can be read, so that figure is then a
+    floor)."""
+
+    def __init__(self, server: subprocess.Popen, worker: subprocess.Popen | None) -> None:
+        self.server, self.worker = server, worker
+        self.start: dict[str, float] = {}
+        self.db_pids: set[int] = set()
+        self.clients = 0.0
+
+    def _read(self) -> dict[str, float]:
+        self.db_pids |= set(_database_pids())
+        figures = {"server": _cpu_seconds(_tree(self.server.pid)), "database": _cpu_seconds(self.db_pids)}
+        if self.worker is not None:
+            figures["worker"] = _cpu_seconds(_tree(self.worker.pid))
+        return figures
+
+    def begin(self) -> None:
+        try:
+            self.start = self._read()
+        except Exception:  # not Linux, or the database is elsewhere: no CPU figures
+            self.start = {}
+        self.clients = time.process_time()
+
+    def end(self) -> dict:
+        if not self.start:
+            return {}
+        clients = time.process_time() - self.clients  # this process: the clients' threads
+        try:
+            now = self._read()
+        except Exception:
+            return {}
+        return {**{name: now[name] - self.start.get(name, 0.0) for name in now}, "clients": clients}
+
+
+def _start_server(port: int, access_log: Path, log, env: dict | None = None) -> subprocess.Popen:
     command = [
         sys.executable, "-m", "gunicorn", "clubsite.wsgi:application",
         "--workers", "2",
@@ -130,7 +247,7 @@ def _start_server(port: int, access_log: Path, log) -> subprocess.Popen:
         "--access-logfile", str(access_log),
         "--access-logformat", "%(m)s %(s)s %(D)s",
     ]  # fmt: skip
-    server = subprocess.Popen(command, cwd=ROOT, env=os.environ.copy(), stdout=subprocess.DEVNULL)
+    server = subprocess.Popen(command, cwd=ROOT, env=env or os.environ.copy(), stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         if server.poll() is not None:
@@ -146,7 +263,9 @@ def _start_server(port: int, access_log: Path, log) -> subprocess.Popen:
     raise RuntimeError("gunicorn did not answer within 30 s")
 
 
-def _stop_server(server: subprocess.Popen) -> None:
+def _stop_server(server: subprocess.Popen | None) -> None:
+    if server is None:
+        return
     if server.poll() is None:
         server.send_signal(signal.SIGTERM)
         try:
@@ -156,14 +275,24 @@ def _stop_server(server: subprocess.Popen) -> None:
             server.wait()
 
 
-def run(*, clients: int = 500, places: int = 50, log=print) -> BurstFigures:
+def run(*, clients: int = 500, places: int = 50, broker: str = "", mail_wait: float = 60.0, log=print) -> BurstFigures:
     from events.models import PLACE_HOLDING_STATUSES, Entry, EntryStatus
+    from outbox.models import Message, MessageStatus
 
     tokens = _members(clients)
     event, category = _event(places)
     port = _free_port()
     access_log = Path(tempfile.mkdtemp(prefix="bench-burst-")) / "access.log"
-    server = _start_server(port, access_log, log)
+    env = {**os.environ, "CELERY_BROKER_URL": broker}
+    worker = None
+    if broker:
+        worker = _start_worker(env, log)
+    first_message = Message.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+    try:
+        server = _start_server(port, access_log, log, env)
+    except RuntimeError:
+        _stop_server(worker)
+        raise
     url = f"http://127.0.0.1:{port}/api/my/entries/"
     body = json.dumps({"event": event.slug, "category": category.pk, "accept_rules": True}).encode()
     results: list[tuple[int, float, float]] = [(0, 0.0, 0.0)] * clients
@@ -188,16 +317,31 @@ def run(*, clients: int = 500, places: int = 50, log=print) -> BurstFigures:
         results[i] = (status, started, time.perf_counter())
 
     threads = [threading.Thread(target=client, args=(i,), daemon=True) for i in range(clients)]
+    released_at, cpu = 0.0, {}
     try:
         for t in threads:
             t.start()
+        meter = CpuMeter(server, worker)
+        meter.begin()
         gate.wait()
-        released = time.perf_counter()
+        released, released_at = time.perf_counter(), time.time()
         for t in threads:
             t.join(REQUEST_TIMEOUT + 10)
         seconds = max(end for _, _, end in results) - released
+        cpu = meter.end()
     finally:
         _stop_server(server)
+        burst_mail = Message.objects.filter(pk__gt=first_message, subject__endswith=event.title)
+        written = burst_mail.count()
+        if worker is not None:
+            deadline = time.monotonic() + mail_wait
+            while time.monotonic() < deadline and burst_mail.filter(status=MessageStatus.SENT).count() < written:
+                time.sleep(0.2)
+            _stop_server(worker)
+        sent = burst_mail.filter(status=MessageStatus.SENT).count()
+        last_sent = burst_mail.filter(status=MessageStatus.SENT).order_by("-sent_at").values_list("sent_at", flat=True)
+        last = last_sent.first()
+        mail_seconds = (last.timestamp() - released_at) if last and released_at else 0.0
 
     server_ms = []
     for line in access_log.read_text().splitlines():
@@ -221,6 +365,11 @@ def run(*, clients: int = 500, places: int = 50, log=print) -> BurstFigures:
         median_ms=latencies[len(latencies) // 2] * 1000,
         p95_ms=latencies[int(0.95 * (len(latencies) - 1))] * 1000,
         server_ms=server_ms,
+        broker=broker,
+        mail_written=written,
+        mail_sent=sent,
+        mail_seconds=mail_seconds,
+        cpu=cpu,
     )
     log(
         f"  {clients} clients, {places} places: {figures.seconds:.2f}s, HTTP {figures.statuses}; "

@@ -12,6 +12,7 @@ them (nothing is changed in the site's code):
   `select_for_update` until the commit) and the time spent preparing the mail inside the lock;
 - the mail: sending it after the commit (on_commit; the dummy mail backend of the benchmark);
 - the response: the serializer and the JSON renderer;
+- the queries of the request, and those sent while the event row is locked;
 - the rest: middleware, routing, request parsing.
 
 Then one more registration under pyinstrument, whose profile is printed. The rows are kept (the
@@ -64,25 +65,24 @@ class Clock:
 
 @contextmanager
 def instrumented(clock: Clock):
-    from django.db import transaction
+    from django.db import connection, transaction
     from rest_framework import renderers
     from rest_framework.authentication import TokenAuthentication
 
     from events import api
-    from events.services import registration
+    from events.services import entries
 
     originals = [
         (TokenAuthentication, "authenticate"),
         (api.services, "register_entry"),
-        (registration, "_mail_entry_received"),
-        (registration, "_open_event_for_entries"),
-        (api.EntrySerializer, "data"),
+        (entries, "mail_entry_received"),
+        (entries, "open_event_for_entries"),
         (renderers.JSONRenderer, "render"),
     ]
     saved = [(owner, name, getattr(owner, name)) for owner, name in originals]
     clock.wrap(TokenAuthentication, "authenticate", "authentication")
     clock.wrap(api.services, "register_entry", "service (register_entry)")
-    clock.wrap(registration, "_mail_entry_received", "  mail prepared inside the lock")
+    clock.wrap(entries, "mail_entry_received", "  mail prepared inside the lock")
     clock.wrap(renderers.JSONRenderer, "render", "response: JSON render")
     data = api.EntrySerializer.data
 
@@ -94,28 +94,40 @@ def instrumented(clock: Clock):
             clock.request["response: serializer"] += time.perf_counter() - started
 
     api.EntrySerializer.data = property(serialize)
-    open_event = registration._open_event_for_entries
+    open_event = entries.open_event_for_entries
+    # Queries of the request, and those sent while the event row is locked (the lock's own included).
+    state = {"locked": False}
+
+    def count_queries(execute, sql, params, many, context):
+        clock.request["queries"] += 1
+        if state["locked"]:
+            clock.request["  queries under the lock"] += 1
+        return execute(sql, params, many, context)
 
     def locked(*args, **kwargs):
-        event = open_event(*args, **kwargs)
+        state["locked"] = True
         started = time.perf_counter()
 
         def committed():
+            state["locked"] = False
             clock.request["  event row locked (select_for_update to commit)"] += time.perf_counter() - started
 
         transaction.on_commit(committed)
-        return event
+        return open_event(*args, **kwargs)
 
-    registration._open_event_for_entries = locked
+    entries.open_event_for_entries = locked
     from django.core.mail.backends import dummy, locmem
 
     for backend in (dummy.EmailBackend, locmem.EmailBackend):
         clock.wrap(backend, "send_messages", "mail sent after the commit")
     try:
-        yield
+        with connection.execute_wrapper(count_queries):
+            yield
     finally:
         for owner, name, value in saved:
             setattr(owner, name, value)
+        api.EntrySerializer.data = data
+        state["locked"] = False
 
 
 def main() -> None:
@@ -132,15 +144,16 @@ def main() -> None:
     event, category = burst._event(places)
     body = json.dumps({"event": event.slug, "category": category.pk, "accept_rules": True})
     client = Client()
+    clock = Clock()
 
     def post(token: str) -> tuple[int, float]:
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.process_time()
         response = client.post(
             "/api/my/entries/", body, content_type="application/json", HTTP_AUTHORIZATION=f"Token {token}"
         )
+        clock.request["CPU of this process (the database's not included)"] += time.process_time() - started_cpu
         return response.status_code, time.perf_counter() - started
 
-    clock = Clock()
     statuses = defaultdict(int)
     with instrumented(clock):
         for token in tokens[:registrations]:
@@ -152,6 +165,7 @@ def main() -> None:
     total = statistics.median(clock.all["total"])
     for label in (
         "total",
+        "CPU of this process (the database's not included)",
         "authentication",
         "service (register_entry)",
         "  event row locked (select_for_update to commit)",
@@ -163,6 +177,9 @@ def main() -> None:
         values = clock.all.get(label, [0.0])
         median = statistics.median(values) * 1000
         print(f"{label:52s} {median:10.1f} {max(values) * 1000:8.1f} {median / (total * 1000):6.0%}")
+    for label in ("queries", "  queries under the lock"):
+        values = clock.all.get(label, [0])
+        print(f"{label:52s} {statistics.median(values):10.0f} {max(values):8.0f}")
     from pyinstrument import Profiler
 
     profiler = Profiler(interval=0.0005)

@@ -190,7 +190,8 @@ class EntrySerializer(ModelSerializer):
         read_only_fields = fields
 
     def get_waitlist_position(self, entry) -> int | None:
-        return services.waitlist_position(entry)
+        known = getattr(entry, "known_waitlist_position", None)  # read by register_entry already
+        return known if known is not None else services.waitlist_position(entry)
 
 
 class EntryCreateSerializer(serializers.Serializer):

@@ -15,11 +15,26 @@ from players.services import ensure_own_player
 from ..models import ACTIVE_ENTRY_STATUSES, Category, Entry, EntryStatus, Event, Fee
 from ..permissions import can_manage_event
 from .common import RegistrationError, lock_event, now, require_manager
-from .eligibility import refusal_for
+from .eligibility import category_refusal, refusal_for
 from .notify import mail_entered_for_you, mail_entry_cancelled, mail_entry_received
-from .places import insert_entry, new_entry_status, place_entry, places, player_ratings
-from .status import open_event_for_entries, refresh_status, sync_status, withdrawal_refusal
-from .waitinglist import offer_free_places, own_entry
+from .offers import offer_free_places
+from .places import (
+    insert_entry,
+    new_entry_status,
+    place_entry,
+    places,
+    places_and_waiting,
+    player_rating,
+    waitlist_position,
+)
+from .status import (
+    open_event_for_entries,
+    refresh_status,
+    registration_refusal,
+    sync_status,
+    withdrawal_refusal,
+)
+from .waitinglist import own_entry
 from .withdrawlink import read_token
 
 # A Singapore NRIC or FIN: S, T, F, G or M, seven digits, a check letter. Any run of seven digits
@@ -58,11 +73,12 @@ def refuse_id_number(text: str, what: str, who: str = "", field: str = "") -> No
 def clean_choice(event: Event, category, fee, concession_proof: str, *, proof_needed: bool = True) -> tuple:
     if category is None:
         raise RegistrationError("Choose a category.", field="category")
-    category = category if isinstance(category, Category) else Category.objects.filter(pk=category).first()
+    if not isinstance(category, Category):  # by id (ordered by id only: no join to the event for its ordering)
+        category = Category.objects.filter(pk=category).order_by("pk").first()
     if category is None or category.event_id != event.pk:
         raise RegistrationError("That category is not part of this event.", field="category")
     category.event = event
-    fees = list(category.fees.all())
+    fees = list(category.fees.order_by("position", "amount", "pk"))  # the fees' order, within the one category
     if fee is not None and not isinstance(fee, Fee):
         fee = Fee.objects.filter(pk=fee).first()
         if fee is None:
@@ -111,6 +127,15 @@ def check_rules(event: Event, accept_rules: bool) -> None:
         raise RegistrationError("Agree to the rules and indemnity to enter.", field="accept_rules")
 
 
+def refuse_duplicate(event: Event, player: Player, *, for_self: bool) -> None:
+    active = Entry.objects.filter(event=event, player=player, status__in=ACTIVE_ENTRY_STATUSES).order_by()
+    status = active.values_list("status", flat=True).first()
+    if status:
+        who = "You have" if for_self else f"{player} has"
+        shown = EntryStatus(status).label.lower()
+        raise RegistrationError(f"{who} already entered this event ({shown}).", field="category")
+
+
 def register_entry(
     actor,
     event: Event,
@@ -128,31 +153,43 @@ def register_entry(
 
     An organiser may enter someone else, giving the member's date of birth as well as the number;
     the member is told at once by email, with a link to withdraw. `play_up`: a rated player asks to
-    play in a higher division than their rating gives."""
+    play in a higher division than their rating gives.
+
+    Everything the event lock does not change (the category and fee, the rules, a duplicate entry,
+    eligibility and rating) is checked before taking it; under the lock only what others change is
+    read: the event's state and its places. Two entries of one player racing past the duplicate
+    check meet the one-active-entry constraint instead."""
     if not (actor and actor.is_authenticated):
         raise PermissionDenied("Log in to enter.")
     if player is not None and player.user_id != actor.id:
         if not can_manage_event(actor, event):
             raise PermissionDenied("You can only enter yourself; a teacher or parent uses the group entry form.")
         prove_member_link(player, date_of_birth, str(player))
-    refresh_status(event)  # a passed closing date is recorded even when this entry is refused
+    try:
+        return _register(actor, event, category, fee, concession_proof, accept_rules, player, phone, play_up)
+    except RegistrationError:
+        refresh_status(event)  # what the clock made due (a passed closing date) is recorded all the same
+        raise
+
+
+def _register(actor, event, category, fee, concession_proof, accept_rules, player, phone, play_up) -> Entry:
+    if registration_refusal(event):
+        # Refused as the caller's copy of the event stands: the refusal comes from the event as stored.
+        with transaction.atomic():
+            open_event_for_entries(event.pk)
     with transaction.atomic():
         if player is None:
             player = ensure_own_player(actor)
         for_self = player.user_id == actor.id
-        event = open_event_for_entries(event.pk)
         category, fee, proof = clean_choice(event, category, fee, concession_proof)
         check_rules(event, accept_rules)
-        existing = Entry.objects.filter(event=event, player=player, status__in=ACTIVE_ENTRY_STATUSES).first()
-        if existing:
-            who = "You have" if for_self else f"{player} has"
-            raise RegistrationError(
-                f"{who} already entered this event ({existing.get_status_display().lower()}).", field="category"
-            )
-        refusal = refusal_for(category, player, for_self=for_self)
+        refuse_duplicate(event, player, for_self=for_self)
+        # Only a rating band or playing up needs the rating.
+        rated_rule = play_up or category.min_rating is not None or category.max_rating is not None
+        rating = player_rating(event, player.pk) if rated_rule else None
+        refusal = category_refusal(category, player, rating=rating, for_self=for_self)
         if refusal:
             raise RegistrationError(refusal, field="category")
-        rating = player_ratings(event, [player.pk]).get(player.pk)
         if play_up and not for_self:
             raise RegistrationError("Only the player can ask to play up.", field="play_up")
         if play_up and rating is None:
@@ -160,9 +197,15 @@ def register_entry(
                 "Only a rated player can ask to play in a higher division; the director places unrated players.",
                 field="play_up",
             )
-        offer_free_places(event)
-        moment = now()
         amount = fee.amount if fee else Decimal("0")
+
+        # The event row is locked from here to the commit: a few small statements.
+        event = open_event_for_entries(event.pk)
+        category.event = event
+        current, waiting = places_and_waiting(event)
+        if waiting and offer_free_places(event, current):
+            current = places(event)
+        moment = now()
         entry = Entry(
             event=event,
             category=category,
@@ -176,13 +219,15 @@ def register_entry(
             school=player.school,
             phone=phone or player.phone,
         )
-        place_entry(entry, new_entry_status(event, category, places(event), amount), moment)
+        place_entry(entry, new_entry_status(event, category, current, amount), moment)
         insert_entry(entry)
         if play_up:
             from ..play.services.seating import request_play_up
 
             request_play_up(actor, entry)
-        mail_entry_received(entry)
+        # Read once for the mail and the caller's response (None, with no query, unless waitlisted).
+        entry.known_waitlist_position = waitlist_position(entry)
+        mail_entry_received(entry, entry.known_waitlist_position)
         if not for_self:
             mail_entered_for_you(entry, entrant_name(actor))
     return entry

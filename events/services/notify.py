@@ -38,8 +38,9 @@ def mail_entry(entry: Entry, kind: str, subject: str, extra: dict | None = None)
         mail_after_commit(f"events/email/{kind}.txt", subject, [address], context)
 
 
-def mail_entry_received(entry: Entry) -> None:
-    extra = {"position": waitlist_position(entry)}
+def mail_entry_received(entry: Entry, position: int | None = None) -> None:
+    """`position`: the entry's place on the waiting list when the caller knows it already."""
+    extra = {"position": position if position is not None else waitlist_position(entry)}
     mail_entry(entry, "entry_received", f"Entry received: {entry.event.title}", extra)
 
 

@@ -8,19 +8,23 @@ from clubsite.status import move
 from ..models import Entry, EntryStatus, Event, EventStatus
 from .common import now
 from .notify import mail_entry
-from .places import places
+from .places import Places, places
 
 
-def offer_free_places(event: Event) -> list[Entry]:
+def offer_free_places(event: Event, current: Places | None = None) -> list[Entry]:
     """Offers each free place to the next on the waiting list, in order. Call under the event lock.
 
-    No offers once registration has closed.
+    No offers once registration has closed. `current`: the places as just counted under the lock, if the
+    caller has them.
     """
     if event.status != EventStatus.REGISTRATION_OPEN or (
         event.registration_closes_at and now() >= event.registration_closes_at
     ):
         return []
-    current = places(event)
+    if current is None:
+        current = places(event)
+    if event.max_entrants is not None and current.total >= event.max_entrants:
+        return []  # the event is full: nothing to offer, whatever the categories
     # Most calls find the event still full: check that before reading a long waiting list.
     if current.left_in_event(event, list(event.categories.all())) == 0:
         return []

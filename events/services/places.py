@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from decimal import Decimal
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.db.models import Count, Q
 
 from clubsite.status import move
@@ -66,6 +66,23 @@ def places(event: Event) -> Places:
     return Places(taken, sum(taken.values()))
 
 
+def places_and_waiting(event: Event) -> tuple[Places, int]:
+    """The places taken and how many are on the waiting list, in one query (for a new entry, under the lock)."""
+    holding = Q(status__in=PLACE_HOLDING_STATUSES)
+    rows = (
+        Entry.objects.filter(event=event, status__in=[*PLACE_HOLDING_STATUSES, EntryStatus.WAITLISTED])
+        .values("category")
+        .annotate(n=Count("pk", filter=holding), waiting=Count("pk", filter=~holding))
+        .order_by()
+    )
+    taken, waiting = {}, 0
+    for row in rows:
+        if row["n"]:
+            taken[row["category"]] = row["n"]
+        waiting += row["waiting"]
+    return Places(taken, sum(taken.values())), waiting
+
+
 def waitlist_position(entry: Entry) -> int | None:
     """1 for the next in line (in the entry's category), None when not on the waiting list."""
     if entry.status != EntryStatus.WAITLISTED:
@@ -92,6 +109,15 @@ def player_ratings(event: Event, player_ids) -> dict[int, int]:
     return dict(rows.order_by().values_list("player_id", "rating"))  # no default ordering: it joins players
 
 
+def player_rating(event: Event, player_id: int) -> int | None:
+    """One player's current rating as `player_ratings` gives it (None: unrated), in one query."""
+    from ratings.models import PlayerRating, RatingList
+
+    list_id = event.rating_list_id or RatingList.objects.order_by("position", "name").values("pk")[:1]
+    rows = PlayerRating.objects.filter(rating_list_id=list_id, player_id=player_id, rating__gt=0)
+    return rows.order_by().values_list("rating", flat=True).first()
+
+
 def new_entry_status(event: Event, category: Category, current: Places, amount_due: Decimal):
     """Where a new entry goes: a place (pending payment, or confirmed when there is nothing to pay) or the list."""
     if current.has_room(event, category):
@@ -102,10 +128,11 @@ def new_entry_status(event: Event, category: Category, current: Places, amount_d
 
 
 def insert_entry(entry: Entry) -> Entry:
-    """Saves a new entry; the one-active-entry constraint turns a duplicate into a clear refusal."""
+    """Saves a new entry; the one-active-entry constraint turns a duplicate into a clear refusal.
+
+    No savepoint of its own: the refusal ends the caller's transaction (it is raised out of it)."""
     try:
-        with transaction.atomic():
-            entry.save(force_insert=True)
+        entry.save(force_insert=True)
     except IntegrityError:
         raise RegistrationError(f"{entry.player} has already entered this event.", field="player") from None
     return entry

@@ -33,9 +33,14 @@ def overdue(moment: datetime, statuses=tuple(DEADLINES)) -> Q:
 def end_overdue_entries(event: Event) -> int:
     """Lapses unpaid places and expires offers whose time has passed, each entrant told. Call under the lock."""
     moment = now()
+    # Nearly always there are none: ask for their ids (locked) before reading them with their players.
+    due = Entry.objects.select_for_update().filter(overdue(moment), event=event).order_by("pk")
+    due_ids = list(due.values_list("pk", flat=True))
+    if not due_ids:
+        return 0
     due = (
         Entry.objects.select_for_update(of=("self",))
-        .filter(overdue(moment), event=event)
+        .filter(pk__in=due_ids)
         .select_related("player", "group", "category")
         .order_by("pk")
     )

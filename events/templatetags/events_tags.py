@@ -1,6 +1,7 @@
 """Markdown rendered safely (nh3 keeps only harmless HTML), and small display helpers."""
 
 import re
+from functools import lru_cache
 from html import unescape
 from html.parser import HTMLParser
 
@@ -15,8 +16,15 @@ register = template.Library()
 
 @register.filter
 def markdown(text: str) -> str:
-    html = markdown_lib.markdown(text or "", extensions=["sane_lists"])
-    return mark_safe(nh3.clean(html, link_rel="nofollow noopener"))
+    return mark_safe(_markdown_html(text or ""))
+
+
+@lru_cache(maxsize=512)
+def _markdown_html(text: str) -> str:
+    """Rendered and cleaned once per text in each process: an event page shows the same description on
+    every request, and an edited description is a new text (so nothing stale is ever shown)."""
+    html = markdown_lib.markdown(text, extensions=["sane_lists"])
+    return nh3.clean(html, link_rel="nofollow noopener")
 
 
 class _PlainText(HTMLParser):

@@ -86,6 +86,7 @@ def event_detail(request, slug: str):
         ordered = (
             Entry.objects.filter(event=event, status__in=[EntryStatus.CONFIRMED, EntryStatus.PENDING_PAYMENT])
             .select_related("player", "category")
+            .only("player__full_name", "player__display_name", "category__name")  # what the list shows
             .order_by("category__position", "category_id", "accepted_at", "pk")
             .annotate(entrants_total=Window(Count("pk")))
         )
@@ -101,8 +102,11 @@ def event_detail(request, slug: str):
             entrants_page = paginator.get_page(number)
             entrants = list(entrants_page)
         ratings = services.player_ratings(event, [e.player_id for e in entrants])
-        for entry in entrants:
+        first = entrants_page.start_index()
+        for number, entry in enumerate(entrants, start=first):  # ready to print: no filters per row
+            entry.number = number
             entry.rating = ratings.get(entry.player_id)
+            entry.rating_shown = entry.rating or "unrated"
     waiting = Entry.objects.filter(event=event, status=EntryStatus.WAITLISTED).count()
     player = player_of(request.user)
     my_entry = None

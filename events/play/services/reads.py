@@ -168,7 +168,9 @@ class DivisionRead:
 
 
 def read_division(division: Division) -> DivisionRead:
-    seats = {s.player_id: s for s in DivisionPlayer.objects.filter(division=division).select_related("player")}
+    # By seat number within the one division (the default ordering's join to the event sorts the same).
+    rows = DivisionPlayer.objects.filter(division=division).select_related("player").order_by("number")
+    seats = {s.player_id: s for s in rows}
     entrants = [
         pure_standings.Entrant(
             id=s.player_id,

@@ -246,6 +246,20 @@ def test_standings_show_shared_ranks_and_can_go_back_a_round(client, director, m
     assert before.count('<td class="rank">=1</td>') == 2 and "+250" not in before
 
 
+def test_standings_rows_escape_names_and_link_each_scorecard(client, director, make_division):
+    division = make_division(4)
+    seat = DivisionPlayer.objects.filter(division=division).select_related("player").order_by("number").first()
+    seat.player.display_name = '<b>Ann & "Bo"</b>'
+    seat.player.save(update_fields=["display_name"])
+    seat.rating = 0  # unrated
+    seat.save(update_fields=["rating"])
+    html = page(client.get(url("play_standings", division)))
+    assert "&lt;b&gt;Ann &amp; &quot;Bo&quot;&lt;/b&gt;" in html and "<b>Ann" not in html
+    for number in DivisionPlayer.objects.filter(division=division).values_list("number", flat=True):
+        assert f'href="{url("play_scorecard", division, number)}"' in html
+    assert '<td class="text-end d-none d-sm-table-cell">–</td>' in html
+
+
 def test_cross_table_and_scorecards(client, director, make_division):
     division = make_division(4)
     rnd = play.pair_round(director, division, "random", seed=5)

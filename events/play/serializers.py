@@ -1,5 +1,6 @@
-"""What the tournament play API reads and writes: divisions, rounds, games, standings, and the requests
-that pair, swap, enter, dispute and forfeit (bounded numbers, so bad input is a 400 naming the field)."""
+"""What the tournament play API reads and writes: divisions, rounds, games, standings, check-in lists, lucky
+draws, prizes and live ratings, and the requests that pair, swap, enter, dispute, forfeit, check in, draw and
+decide tied prizes (bounded numbers, so bad input is a 400 naming the field)."""
 
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers

@@ -12,6 +12,7 @@ import re
 
 from django import forms
 from django.conf import settings
+from django.core.exceptions import SuspiciousOperation
 from django.db import models
 from django.http import JsonResponse
 from django.views import defaults
@@ -43,9 +44,13 @@ def service_error_response(error: ServiceError):
 
 
 def exception_handler(exc, context):
-    """Service errors as 400/403; DRF's own errors as DRF answers them; anything else as a JSON 500."""
+    """Service errors as 400/403; DRF's own errors as DRF answers them; a request Django refuses to read (too
+    many fields, too large) as a 400, as Django answers it elsewhere; anything else as a JSON 500."""
     if isinstance(exc, ServiceError):
         return service_error_response(exc)
+    if isinstance(exc, SuspiciousOperation):
+        logging.getLogger(f"django.security.{exc.__class__.__name__}").error(str(exc))
+        return Response({"detail": f"The request could not be read: {exc}"}, status=status.HTTP_400_BAD_REQUEST)
     response = drf_exception_handler(exc, context)
     if response is not None or settings.DEBUG:
         return response

@@ -110,6 +110,16 @@ def test_whole_number_query_parameters_are_checked(api, path, param, value):
     assert response.status_code == 400 and list(response.json()) == [param]
 
 
+def test_a_form_with_too_many_fields_is_a_400(api):
+    """Django refuses to read more than DATA_UPLOAD_MAX_NUMBER_FIELDS form fields: a 400, as on any page."""
+    _, division, _ = division_with_round()
+    api.force_authenticate(UserFactory(is_staff=True))
+    url = f"/api/play/events/{division.event.slug}/check-in/withdraw-no-shows/"
+    response = api.post(url, {"entries": [1] * 1500})
+    assert response.status_code == 400 and "could not be read" in response.json()["detail"]
+    assert response["Content-Type"] == "application/json"
+
+
 def test_standings_through_must_be_a_round_number(api):
     _, division, _ = division_with_round()
     for value in ("x", "²", "99999999999999999999999"):

@@ -1,4 +1,5 @@
-"""The tournament play API: divisions, rounds, games and results, standings and .t exports.
+"""The tournament play API: divisions, rounds, games and results, standings and .t exports; the day at the
+venue (check-in, lucky draws), prizes and live ratings.
 
 The same services as the pages (events.play.services); they check every write: players only their
 own games, directors only their events. A refusal is a 400 naming the field at fault (403 for a
@@ -8,38 +9,58 @@ director may accept by pairing again with `accept_repeats`.
 
 from django.db.models import Min, Q
 from django.http import HttpResponse
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied as ApiForbidden
+from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
 from clubsite.api import MAX_ID, ApiView, int_parameter, query_int
 from events.models import (
     Division,
     DivisionPlayer,
+    Entry,
+    Event,
     EventStatus,
     Game,
     Round,
     RoundStatus,
 )
 from events.play import services as play
-from events.play.services import tsh_io
+from events.play.services import checkin, luckydraw, tsh_io
+from events.play.services import prizes as prizes_io
+from events.play.services.live import division_live_ratings
 from players.roles import is_association_staff
 
 from .serializers import (
     MAX_ROUNDS,
+    CheckInListSerializer,
+    CheckInRequestSerializer,
+    CheckInSerializer,
     DisputeSerializer,
+    DivisionPrizesSerializer,
     DivisionSerializer,
+    EntriesRequestSerializer,
+    EntryRequestSerializer,
     FastEntrySerializer,
+    FillPlacesRequestSerializer,
     GameChangeSerializer,
     GameSerializer,
+    LiveRatingSerializer,
+    LuckyDrawRequestSerializer,
+    LuckyDrawSerializer,
     PairSerializer,
+    PlacedSerializer,
+    PrizeDecisionRequestSerializer,
+    PrizeDecisionSerializer,
     ResultSerializer,
     RoundSerializer,
     StandingSerializer,
     SwapSerializer,
     UnplayedSerializer,
+    WithdrawnSerializer,
 )
 
 # --- visibility ----------------------------------------------------------------------------------
@@ -98,7 +119,9 @@ def _games_response(view, games, *, paginate: bool):
     return view.get_paginated_response(data) if page is not None else Response(data)
 
 
-class PlayViewSet(ApiView, viewsets.ReadOnlyModelViewSet):
+class Visible:
+    """What the play views share: anyone reads, a signed-in user writes (the services check who may)."""
+
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
 
     @property
@@ -106,6 +129,10 @@ class PlayViewSet(ApiView, viewsets.ReadOnlyModelViewSet):
         if not hasattr(self, "_directing"):
             self._directing = Directing(getattr(self.request, "user", None))
         return self._directing
+
+
+class PlayViewSet(ApiView, Visible, viewsets.ReadOnlyModelViewSet):
+    pass
 
 
 # --- divisions -----------------------------------------------------------------------------------
@@ -179,6 +206,79 @@ class DivisionViewSet(PlayViewSet):
         response = HttpResponse(tsh_io.export_tsh(division), content_type="text/plain; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{division.name.lower()}.t"'
         return response
+
+    # The day at the venue and after: lucky draws, prizes, live ratings.
+
+    @extend_schema(responses=LuckyDrawSerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None, url_path="lucky-draws")
+    def lucky_draws(self, request, pk=None):
+        """The division's lucky draws, newest first, each with whether its stored winners follow from its seed."""
+        division = self.get_object()
+        draws = LuckyDrawSerializer(division.lucky_draws.all(), many=True, context=_draw_context(division))
+        return Response(draws.data)
+
+    @extend_schema(request=LuckyDrawRequestSerializer, responses={201: LuckyDrawSerializer})
+    @lucky_draws.mapping.post
+    def run_lucky_draw(self, request, pk=None):
+        """Draws lucky-draw winners among those who played or checked in, less prize and earlier winners (directors)."""
+        division = self.get_object()
+        data = _valid(LuckyDrawRequestSerializer, request)
+        drawn = luckydraw.run_lucky_draw(request.user, division, data["winners"], seed=data["seed"], note=data["note"])
+        return Response(
+            LuckyDrawSerializer(drawn, context=_draw_context(division)).data, status=status.HTTP_201_CREATED
+        )
+
+    @extend_schema(
+        parameters=[
+            OpenApiParameter(
+                "one_each", str, enum=["0", "1"], description="1: at most one prize each (default: the event's rule)"
+            )
+        ],
+        responses=DivisionPrizesSerializer,
+    )
+    @action(detail=True, methods=["get"], pagination_class=None)
+    def prizes(self, request, pk=None):
+        """The division's prizes as the prizes page shows them: winners, tied places shared as the event says,
+        prizes awaiting the director's decision, and the event's prize fund divided by fees."""
+        division = self.get_object()
+        one_each = request.query_params.get("one_each")
+        if one_each not in (None, "", "0", "1"):
+            raise ValidationError({"one_each": ["Give 0 or 1."]})
+        event = division.event
+        one_prize = event.one_prize_per_player if one_each in (None, "") else one_each == "1"
+        report = prizes_io.division_prizes(division, one_prize_per_player=one_prize)
+        report.one_prize_per_player = one_prize
+        report.fund = prizes_io.prize_fund_split(event)
+        if not self.directing(event.pk):
+            report.decisions = []
+        return Response(DivisionPrizesSerializer(report).data)
+
+    @extend_schema(request=PrizeDecisionRequestSerializer, responses={201: PrizeDecisionSerializer})
+    @action(detail=True, methods=["post"], url_path="prize-decisions")
+    def prize_decisions(self, request, pk=None):
+        """A director gives a prize a tie covers to one of the tied players, saying why (the latest decision counts)."""
+        division = self.get_object()
+        data = _valid(PrizeDecisionRequestSerializer, request)
+        decision = prizes_io.decide_prize(request.user, division, data["prize"], data["seat"], data["reason"])
+        return Response(PrizeDecisionSerializer(decision).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses=LiveRatingSerializer(many=True))
+    @action(detail=True, methods=["get"], pagination_class=None, url_path="live-ratings")
+    def live_ratings(self, request, pk=None):
+        """Each player's rating if the event ended now, by player number, while a rated division is played
+        (empty for an unrated event and once the division is final)."""
+        division = self.get_object()
+        live = division_live_ratings(division)
+        if live is None:
+            return Response([])
+        seats = DivisionPlayer.objects.filter(division=division).select_related("player").order_by("number")
+        rows = [{"seat": s, "live": live.get(s.player_id)} for s in seats if live.get(s.player_id)]
+        return Response(LiveRatingSerializer(rows, many=True).data)
+
+
+def _draw_context(division) -> dict:
+    seats = DivisionPlayer.objects.filter(division=division).select_related("player")
+    return {"seats": {s.player_id: s for s in seats}}
 
 
 # --- rounds --------------------------------------------------------------------------------------
@@ -327,8 +427,98 @@ class GameViewSet(PlayViewSet):
         return self._done(play.set_unplayed(request.user, game, data.pop("kind"), **data))
 
 
+# --- the event at the venue: check-in ------------------------------------------------------------
+
+
+class EventPlayViewSet(ApiView, Visible, viewsets.GenericViewSet):
+    """An event on the day: the check-in list and its actions, by the event's slug (directors; a player checks
+    in their own entry with the code shown at the venue)."""
+
+    lookup_field = "slug"
+    queryset = Event.objects.none()
+    serializer_class = CheckInListSerializer
+
+    def get_queryset(self):
+        return Event.objects.filter(self.directing.events_filter(""))
+
+    def _entry(self, event: Event, entry_id: int) -> Entry:
+        entry = Entry.objects.select_related("player").filter(pk=entry_id, event=event).first()
+        if entry is None:
+            raise ValidationError({"entry": ["That entry is not part of this event."]})
+        return entry
+
+    @extend_schema(responses=CheckInListSerializer)
+    @action(detail=True, methods=["get"], pagination_class=None, url_path="check-in")
+    def check_in(self, request, slug=None):
+        """Who is expected and who has reported: entrants present and missing, the waiting list (directors)."""
+        event = self.get_object()
+        play.require_director(request.user, event)
+        report = checkin.check_in_list(event)
+        data = {
+            "reporting": report.reporting,
+            "no_shows_due": report.reporting.no_shows_due(timezone.now()),
+            "venue_code": checkin.venue_code(event),
+            "places_left": report.places_left,
+            "present": report.present,
+            "missing": report.missing,
+            "waiting": report.waiting,
+            "waiting_present": report.waiting_present,
+            "withdrawable": [r.entry.pk for r in report.withdrawable],
+        }
+        return Response(CheckInListSerializer(data).data)
+
+    @extend_schema(request=CheckInRequestSerializer, responses=CheckInSerializer)
+    @check_in.mapping.post
+    def mark_checked_in(self, request, slug=None):
+        """A director ticks an entrant off; a player checks in their own entry with the venue code, on the day."""
+        event = self.get_object()
+        data = _valid(CheckInRequestSerializer, request)
+        made = checkin.check_in(request.user, self._entry(event, data["entry"]), code=data["code"])
+        return Response(CheckInSerializer(made).data)
+
+    @extend_schema(request=EntryRequestSerializer, responses={204: None})
+    @action(detail=True, methods=["post"], url_path="check-in/undo")
+    def undo_check_in(self, request, slug=None):
+        """A director takes a tick back (a mistaken name)."""
+        event = self.get_object()
+        entry = self._entry(event, _valid(EntryRequestSerializer, request)["entry"])
+        checkin.undo_check_in(request.user, entry)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+    @extend_schema(request=EntriesRequestSerializer, responses=WithdrawnSerializer(many=True))
+    @action(detail=True, methods=["post"], pagination_class=None, url_path="check-in/withdraw-no-shows")
+    def withdraw_no_shows(self, request, slug=None):
+        """The missing entrants listed give up their places, once the grace time after reporting is up (directors)."""
+        event = self.get_object()
+        ids = _valid(EntriesRequestSerializer, request)["entries"]
+        gone = checkin.withdraw_no_shows(request.user, event, ids)
+        return Response(WithdrawnSerializer(gone, many=True).data)
+
+    @extend_schema(request=FillPlacesRequestSerializer, responses=PlacedSerializer(many=True))
+    @action(detail=True, methods=["post"], pagination_class=None, url_path="check-in/fill-places")
+    def fill_places(self, request, slug=None):
+        """Free places to present waiting-list entrants, in waiting-list order; or to the one entrant given, in the
+        division given (directors)."""
+        event = self.get_object()
+        data = _valid(FillPlacesRequestSerializer, request)
+        if data["entry"] is None:
+            if data["division"] is not None:
+                raise ValidationError({"division": ["Give the entry that takes a place in this division."]})
+            seated = checkin.fill_places(request.user, event)
+        else:
+            entry = self._entry(event, data["entry"])
+            division = None
+            if data["division"] is not None:
+                division = Division.objects.filter(pk=data["division"], event=event).first()
+                if division is None:
+                    raise ValidationError({"division": ["That division is not part of this event."]})
+            seated = [checkin.seat_from_waiting_list(request.user, entry, division)]
+        return Response(PlacedSerializer(seated, many=True).data)
+
+
 def register(router) -> None:
     """Adds the play API's routes to the site's router."""
     router.register("play/divisions", DivisionViewSet, basename="play-division")
     router.register("play/rounds", RoundViewSet, basename="play-round")
     router.register("play/games", GameViewSet, basename="play-game")
+    router.register("play/events", EventPlayViewSet, basename="play-event")

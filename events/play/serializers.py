@@ -1,6 +1,8 @@
-"""What the tournament play API reads and writes: divisions, rounds, games, standings, and the requests
-that pair, swap, enter, dispute and forfeit (bounded numbers, so bad input is a 400 naming the field)."""
+"""What the tournament play API reads and writes: divisions, rounds, games, standings, check-in lists, lucky
+draws, prizes and live ratings, and the requests that pair, swap, enter, dispute, forfeit, check in, draw and
+decide tied prizes (bounded numbers, so bad input is a 400 naming the field)."""
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from clubsite.api import MAX_ID, Id, ModelSerializer, Whole
@@ -13,6 +15,7 @@ from events.models import (
     GameKind,
     Round,
 )
+from events.play.services.luckydraw import check_lucky_draw
 from events.play.services.reads import scores_visible
 from events.play.services.results import person_name
 
@@ -197,3 +200,231 @@ class UnplayedSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=[GameKind.FORFEIT, GameKind.LATE_FORFEIT, GameKind.VOID])
     forfeited_by = serializers.ChoiceField(choices=["a", "b"], required=False, default="a")
     reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
+
+
+# --- the day at the venue: check-in, lucky draws, prizes, live ratings ------------------------------------
+
+# A list of entry ids sent at once is at most this long (no event has more entrants).
+MAX_ENTRIES = 2000
+
+
+class SeatSerializer(serializers.Serializer):
+    """A player in a division: their seat's id, the player's id, number and name."""
+
+    seat = serializers.IntegerField(source="pk")
+    player = serializers.IntegerField(source="player_id")
+    number = serializers.IntegerField()
+    name = serializers.CharField(source="player.name")
+
+
+class CheckInRowSerializer(serializers.Serializer):
+    """An entry expected at the venue: whether and when it reported, and its seat once it has one."""
+
+    entry = serializers.IntegerField(source="entry.pk")
+    player = serializers.IntegerField(source="entry.player_id")
+    name = serializers.CharField(source="entry.player.name")
+    status = serializers.CharField(source="entry.status")
+    category = serializers.CharField(source="entry.category.name")
+    division = serializers.IntegerField(source="seat.division_id", allow_null=True, default=None)
+    number = serializers.IntegerField(source="seat.number", allow_null=True, default=None)
+    present = serializers.BooleanField()
+    checked_in_at = serializers.DateTimeField(source="check_in.checked_in_at", allow_null=True, default=None)
+    by_self = serializers.BooleanField(
+        source="check_in.by_self", allow_null=True, default=None, help_text="checked in with the venue code"
+    )
+
+
+class ReportingSerializer(serializers.Serializer):
+    opens_at = serializers.DateTimeField(allow_null=True)
+    closes_at = serializers.DateTimeField(allow_null=True)
+    places_given_up_at = serializers.DateTimeField(
+        allow_null=True, help_text="missing entrants may be withdrawn from this time"
+    )
+
+
+class CheckInListSerializer(serializers.Serializer):
+    """The director's check-in list: entrants present and missing, and the waiting list (in order)."""
+
+    reporting = ReportingSerializer()
+    no_shows_due = serializers.BooleanField(help_text="missing entrants may be withdrawn now")
+    venue_code = serializers.CharField(help_text="the code players check themselves in with")
+    places_left = serializers.IntegerField(allow_null=True, help_text="null: no limit")
+    present = CheckInRowSerializer(many=True)
+    missing = CheckInRowSerializer(many=True)
+    waiting = CheckInRowSerializer(many=True, help_text="the waiting list in order, present or not")
+    waiting_present = CheckInRowSerializer(many=True)
+    withdrawable = serializers.ListField(
+        child=serializers.IntegerField(), help_text="entry ids of missing entrants whose seat can still go"
+    )
+
+
+class CheckInSerializer(serializers.Serializer):
+    entry = serializers.IntegerField(source="entry_id")
+    checked_in_at = serializers.DateTimeField()
+    by_self = serializers.BooleanField()
+
+
+class CheckInRequestSerializer(serializers.Serializer):
+    entry = Id()
+    code = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=12, help_text="a player's own check-in"
+    )
+
+
+class EntryRequestSerializer(serializers.Serializer):
+    entry = Id()
+
+
+class EntriesRequestSerializer(serializers.Serializer):
+    entries = serializers.ListField(child=Id(), min_length=1, max_length=MAX_ENTRIES)
+
+
+class FillPlacesRequestSerializer(serializers.Serializer):
+    entry = Id(
+        required=False, allow_null=True, default=None, help_text="one waiting entrant (default: all present, in order)"
+    )
+    division = Id(required=False, allow_null=True, default=None, help_text="the division the entrant plays in")
+
+
+class WithdrawnSerializer(serializers.Serializer):
+    entry = serializers.IntegerField(source="pk")
+    player = serializers.IntegerField(source="player_id")
+    name = serializers.CharField(source="player.name")
+    status = serializers.CharField()
+
+
+class PlacedSerializer(SeatSerializer):
+    entry = serializers.IntegerField(source="entry_id")
+    division = serializers.IntegerField(source="division_id")
+
+
+class DrawnSerializer(serializers.Serializer):
+    """A player in a lucky draw (number and name null if they no longer have a seat in the division)."""
+
+    player = serializers.IntegerField()
+    number = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField(allow_null=True)
+
+
+class LuckyDrawSerializer(serializers.Serializer):
+    """A stored draw: enough to re-run it; `checked` says whether the stored winners follow from it.
+    The context's `seats` maps player ids to the division's seats."""
+
+    id = serializers.IntegerField()
+    seed = serializers.IntegerField()
+    winners_wanted = serializers.IntegerField()
+    candidates = serializers.SerializerMethodField(help_text="in the order drawn from")
+    winners = serializers.SerializerMethodField(help_text="in the order drawn")
+    excluded = serializers.ListField(child=serializers.IntegerField(), help_text="player ids of prize winners left out")
+    note = serializers.CharField()
+    drawn_at = serializers.DateTimeField()
+    checked = serializers.SerializerMethodField(help_text="the stored winners follow from the seed and candidates")
+
+    def _people(self, ids) -> list[dict]:
+        seats = self.context["seats"]
+        people = []
+        for player_id in ids:
+            seat = seats.get(player_id)
+            people.append({"player": player_id, "number": seat and seat.number, "name": seat and seat.player.name})
+        return people
+
+    @extend_schema_field(DrawnSerializer(many=True))
+    def get_candidates(self, draw) -> list[dict]:
+        return self._people(draw.candidates)
+
+    @extend_schema_field(DrawnSerializer(many=True))
+    def get_winners(self, draw) -> list[dict]:
+        return self._people(draw.winners)
+
+    def get_checked(self, draw) -> bool:
+        return check_lucky_draw(draw)
+
+
+class LuckyDrawRequestSerializer(serializers.Serializer):
+    winners = Whole(min_value=1, max_value=500)
+    seed = Whole(required=False, allow_null=True, max_value=MAX_ID, default=None, help_text="default: a fresh one")
+    note = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
+
+
+MONEY = {"max_digits": 12, "decimal_places": 2}
+
+
+class PrizeDecisionSerializer(serializers.Serializer):
+    prize = serializers.CharField()
+    seat = SeatSerializer()
+    reason = serializers.CharField()
+    decided_at = serializers.DateTimeField()
+    decided_by = serializers.SerializerMethodField()
+
+    def get_decided_by(self, decision) -> str | None:
+        return person_name(decision.decided_by)
+
+
+class AwardSerializer(serializers.Serializer):
+    prize = serializers.CharField()
+    description = serializers.CharField()
+    rank_label = serializers.CharField()
+    winners = SeatSerializer(source="seats", many=True)
+    amount_each = serializers.DecimalField(**MONEY, allow_null=True, help_text="cash to each winner")
+    sharing = serializers.CharField(help_text="how tied players share the places they cover")
+    note = serializers.CharField()
+    tied = SeatSerializer(source="tied_seats", many=True, help_text="the tie this prize belongs to")
+    awaits_director = serializers.BooleanField()
+    decided = serializers.BooleanField(help_text="the director's latest decision applies")
+    decision_reason = serializers.SerializerMethodField()
+
+    def get_decision_reason(self, award) -> str | None:
+        return award.decision.reason if award.decided and award.decision else None
+
+
+class ListedPrizeSerializer(serializers.Serializer):
+    kind = serializers.CharField()
+    description = serializers.CharField()
+    amount = serializers.DecimalField(**MONEY, allow_null=True)
+
+
+class FundShareSerializer(serializers.Serializer):
+    division = serializers.CharField()
+    players = serializers.IntegerField()
+    paid = serializers.DecimalField(**MONEY)
+    percent = serializers.DecimalField(max_digits=7, decimal_places=2)
+    amount = serializers.DecimalField(**MONEY)
+    extra = serializers.DecimalField(**MONEY, help_text="what the rounding remainder added")
+
+
+class FundSplitSerializer(serializers.Serializer):
+    fund = serializers.DecimalField(**MONEY)
+    paid = serializers.DecimalField(**MONEY)
+    shares = FundShareSerializer(many=True)
+    remainder = serializers.DecimalField(**MONEY)
+    problem = serializers.CharField(help_text="why the fund cannot be divided yet")
+
+
+class DivisionPrizesSerializer(serializers.Serializer):
+    final = serializers.BooleanField(help_text="false: provisional, from the current standings")
+    category = serializers.CharField(source="category.name", allow_null=True, default=None)
+    ties = serializers.CharField(help_text="how tied places share prizes (split, higher, director)")
+    one_prize_per_player = serializers.BooleanField()
+    awards = AwardSerializer(many=True)
+    listed_only = ListedPrizeSerializer(many=True, help_text="lucky draws and prizes the director awards")
+    decisions = PrizeDecisionSerializer(many=True, help_text="the director's decisions, newest first (directors)")
+    fund = FundSplitSerializer(allow_null=True, help_text="the event's prize fund divided by fees, if it is")
+
+
+class PrizeDecisionRequestSerializer(serializers.Serializer):
+    prize = serializers.CharField(max_length=200, help_text="as the prizes list names it, e.g. 2nd place")
+    seat = Id(help_text="the seat of one of the tied players")
+    reason = serializers.CharField(max_length=300)
+
+
+class LiveRatingSerializer(serializers.Serializer):
+    """A player's rating if the event ended now (0: unrated)."""
+
+    player = serializers.IntegerField(source="seat.player_id")
+    number = serializers.IntegerField(source="seat.number")
+    name = serializers.CharField(source="seat.player.name")
+    pre_event = serializers.IntegerField(source="live.pre", help_text="0: unrated")
+    rating = serializers.IntegerField(source="live.rating", help_text="0: still unrated")
+    change = serializers.IntegerField(source="live.change", allow_null=True, help_text="null before a rated game")
+    games = serializers.IntegerField(source="live.games", help_text="rated games counted so far")
+    newcomer = serializers.BooleanField(source="live.is_newcomer")

@@ -24,7 +24,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
-from clubsite.errors import PermissionDenied, ServiceError
+from clubsite.errors import NotAllowed, ServiceError
 
 logger = logging.getLogger("django.request")
 
@@ -39,7 +39,7 @@ _ID = re.compile(r"[0-9]{1,19}")
 def service_error_response(error: ServiceError):
     """A ServiceError as a 400 (or 403) naming the field at fault."""
     key = error.field or "detail"
-    code = status.HTTP_403_FORBIDDEN if isinstance(error, PermissionDenied) else status.HTTP_400_BAD_REQUEST
+    code = status.HTTP_403_FORBIDDEN if isinstance(error, NotAllowed) else status.HTTP_400_BAD_REQUEST
     return Response({key: [error.message]} if error.field else {"detail": error.message}, status=code)
 
 

@@ -8,5 +8,6 @@ class ServiceError(Exception):
         self.messages = messages or [message]  # several problems found at once, each shown on its own
 
 
-class PermissionDenied(ServiceError):
-    pass
+class NotAllowed(ServiceError):
+    """The person may not do this (a 403 in the API). Named apart from Django's and DRF's PermissionDenied,
+    which views and the API raise for their own checks."""

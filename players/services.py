@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from clubsite.errors import PermissionDenied, ServiceError
+from clubsite.errors import NotAllowed, ServiceError
 from clubsite.status import TransitionRefused, move
 
 from . import names
@@ -147,7 +147,7 @@ def create_player(*, user=None, **fields) -> Player:
 @transaction.atomic
 def update_profile(actor, player: Player, **fields) -> Player:
     if not (is_association_staff(actor) or (player.user_id and player.user_id == actor.id)):
-        raise PermissionDenied("You can only edit your own profile.")
+        raise NotAllowed("You can only edit your own profile.")
     fields = clean_profile(fields)
     if "guardian_opted_in_on" in fields and fields["guardian_opted_in_on"] and player.guardian_opted_in_on:
         fields["guardian_opted_in_on"] = player.guardian_opted_in_on  # keep the date they first agreed
@@ -238,7 +238,7 @@ def _mail_after_commit(subject: str, template: str, context: dict, to: str) -> N
 @transaction.atomic
 def decide_claim(actor, claim: PlayerClaim, approve: bool) -> PlayerClaim:
     if not is_association_staff(actor):
-        raise PermissionDenied("Only association staff can decide claims.")
+        raise NotAllowed("Only association staff can decide claims.")
     return _decide(claim, approve, actor)
 
 
@@ -285,7 +285,7 @@ def confirm_claim_by_token(user, token: str) -> PlayerClaim:
 @transaction.atomic
 def record_membership(actor, player: Player, **fields) -> Membership:
     if not is_association_staff(actor):
-        raise PermissionDenied("Only association staff record memberships.")
+        raise NotAllowed("Only association staff record memberships.")
     membership = Membership(player=player, **fields)
     if membership.expires_on and membership.expires_on < membership.starts_on:
         raise MemberError("The expiry date must be on or after the start date.", field="expires_on")
@@ -343,7 +343,7 @@ def renewal_quote(player: Player, day: date | None = None) -> RenewalQuote:
 
 def _own_or_staff(actor, player: Player, message: str) -> None:
     if not (is_association_staff(actor) or (player.user_id and player.user_id == actor.id)):
-        raise PermissionDenied(message)
+        raise NotAllowed(message)
 
 
 @transaction.atomic
@@ -377,7 +377,7 @@ def record_renewal_payment(
 ) -> Membership:
     """Staff record that the member paid: the membership is extended by a year from its expiry."""
     if not is_association_staff(actor):
-        raise PermissionDenied("Only association staff record payments.")
+        raise NotAllowed("Only association staff record payments.")
     if method not in PaymentMethod.values:
         raise MemberError("Choose how the member paid.", field="method")
     paid_on = paid_on or timezone.localdate()

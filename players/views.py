@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied as Forbidden
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Prefetch, Q
 from django.http import Http404
@@ -148,7 +148,7 @@ def renew(request):
 
 def _staff_only(request):
     if not is_association_staff(request.user):
-        raise Forbidden("Only association staff can do this.")
+        raise PermissionDenied("Only association staff can do this.")
 
 
 @login_required

@@ -4,7 +4,7 @@ import csv
 from datetime import date
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied as Forbidden
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -226,7 +226,7 @@ def run_progress(request, pk: int):
 
 def _staff_only(request):
     if not is_association_staff(request.user):
-        raise Forbidden("Only association staff can do this.")
+        raise PermissionDenied("Only association staff can do this.")
 
 
 @login_required

@@ -14,7 +14,7 @@ import threading
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from clubsite.errors import PermissionDenied, ServiceError
+from clubsite.errors import NotAllowed, ServiceError
 from events.permissions import can_direct_event
 from players.roles import is_association_staff
 
@@ -68,7 +68,7 @@ def import_lexicon(user, name: str, data: bytes) -> Lexicon:
 
     All or nothing: a file with any line that is not letters is refused and the lines are named."""
     if not is_association_staff(user):
-        raise PermissionDenied("Only association staff can upload a lexicon.")
+        raise NotAllowed("Only association staff can upload a lexicon.")
     name = name.strip()
     if not name:
         raise ServiceError("Give the lexicon a name, as events name it (e.g. CSW).", field="name")
@@ -130,7 +130,7 @@ def open_session(event) -> JudgeSession | None:
 def open_judge(user, event) -> JudgeSession:
     """Opens the word judge for the event (or returns the one already open): its token is the tablet's URL."""
     if not can_direct_event(user, event):
-        raise PermissionDenied("Only the event's directors can open the word judge.")
+        raise NotAllowed("Only the event's directors can open the word judge.")
     existing = open_session(event)
     if existing:
         return existing
@@ -146,7 +146,7 @@ def open_judge(user, event) -> JudgeSession:
 def close_judge(user, event) -> JudgeSession:
     """Closes the open word judge: its URL stops working at once."""
     if not can_direct_event(user, event):
-        raise PermissionDenied("Only the event's directors can close the word judge.")
+        raise NotAllowed("Only the event's directors can close the word judge.")
     with transaction.atomic():
         session = JudgeSession.objects.select_for_update().filter(event=event, closed_at__isnull=True).first()
         if session is None:

@@ -1,7 +1,7 @@
 """Pages of the word judge: lexicons (staff), the director's judge page and log, and the venue tablet."""
 
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied as HttpForbidden
+from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -19,7 +19,7 @@ from .models import Judgement, Lexicon
 @login_required
 def lexicons(request):
     if not is_association_staff(request.user):
-        raise HttpForbidden("Only association staff can manage lexicons.")
+        raise PermissionDenied("Only association staff can manage lexicons.")
     form = LexiconUploadForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]
@@ -40,7 +40,7 @@ def lexicons(request):
 def _directed_event(request, slug: str) -> Event:
     event = get_object_or_404(Event, slug=slug)
     if not can_direct_event(request.user, event):
-        raise HttpForbidden("Only the event's directors can run its word judge.")
+        raise PermissionDenied("Only the event's directors can run its word judge.")
     return event
 
 

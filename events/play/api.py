@@ -13,8 +13,7 @@ from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import permissions, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import PermissionDenied as ApiForbidden
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 
 from clubsite.api import MAX_ID, ApiView, int_parameter, query_int
@@ -202,7 +201,7 @@ class DivisionViewSet(PlayViewSet):
         """The division as a tsh `.t` file (directors)."""
         division = self.get_object()
         if not self.directing(division.event_id):
-            raise ApiForbidden("Only the event's directors can download its tsh files.")
+            raise PermissionDenied("Only the event's directors can download its tsh files.")
         response = HttpResponse(tsh_io.export_tsh(division), content_type="text/plain; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{division.name.lower()}.t"'
         return response
@@ -395,7 +394,7 @@ class GameViewSet(PlayViewSet):
         """The game's audit trail, newest first: who changed the result, when, from what to what (directors)."""
         game = self.get_object()
         if not self.directing(game.division.event_id):
-            raise ApiForbidden("Only the event's directors can see who changed a result.")
+            raise PermissionDenied("Only the event's directors can see who changed a result.")
         changes = game.changes.select_related("changed_by__player").order_by("-changed_at", "-pk")
         return Response(GameChangeSerializer(changes, many=True).data)
 

@@ -9,7 +9,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
 
-from clubsite.errors import PermissionDenied
+from clubsite.errors import NotAllowed
 from players.models import Association
 from players.roles import is_organiser
 
@@ -186,7 +186,7 @@ def _check_event(event: Event) -> None:
 def create_event(actor, **fields) -> Event:
     """An organiser drafts a new event (only they and staff see it until it is published)."""
     if not is_organiser(actor):
-        raise PermissionDenied("Only organisers can announce events.")
+        raise NotAllowed("Only organisers can announce events.")
     fields = _clean_event(fields)
     if not fields.get("association"):
         fields["association"] = Association.objects.order_by("pk").first()

@@ -7,7 +7,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.formats import date_format
 
-from clubsite.errors import PermissionDenied, ServiceError
+from clubsite.errors import NotAllowed, ServiceError
 
 from ..models import Event
 from ..permissions import can_manage_event
@@ -33,7 +33,7 @@ def lock_event(event_id: int) -> Event:
 
 def require_manager(actor, event: Event, action: str = "manage this event") -> None:
     if not can_manage_event(actor, event):
-        raise PermissionDenied(f"Only the event's organiser or association staff can {action}.")
+        raise NotAllowed(f"Only the event's organiser or association staff can {action}.")
 
 
 def local_text(event: Event, moment: datetime | None) -> str:

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from django.db import transaction
 
-from clubsite.errors import PermissionDenied
+from clubsite.errors import NotAllowed
 from clubsite.status import move
 from players.models import Player
 from players.services import ensure_own_player
@@ -160,10 +160,10 @@ def register_entry(
     read: the event's state and its places. Two entries of one player racing past the duplicate
     check meet the one-active-entry constraint instead."""
     if not (actor and actor.is_authenticated):
-        raise PermissionDenied("Log in to enter.")
+        raise NotAllowed("Log in to enter.")
     if player is not None and player.user_id != actor.id:
         if not can_manage_event(actor, event):
-            raise PermissionDenied("You can only enter yourself; a teacher or parent uses the group entry form.")
+            raise NotAllowed("You can only enter yourself; a teacher or parent uses the group entry form.")
         prove_member_link(player, date_of_birth, str(player))
     try:
         return _register(actor, event, category, fee, concession_proof, accept_rules, player, phone, play_up)

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from django.db import transaction
 
-from clubsite.errors import PermissionDenied
+from clubsite.errors import NotAllowed
 from players.models import Player, SchoolLevel
 from players.services import create_player
 
@@ -40,7 +40,7 @@ def register_group(
     Members entered this way are told at once by email, with a link to withdraw.
     """
     if not (actor and actor.is_authenticated):
-        raise PermissionDenied("Log in to enter a group.")
+        raise NotAllowed("Log in to enter a group.")
     students = [s for s in students if (s.get("full_name") or "").strip() or s.get("member_number")]
     refresh_status(event)
     with transaction.atomic():
@@ -246,7 +246,7 @@ def replace_group_student(
         if not entry.group_id:
             raise RegistrationError("Only an entry made in a group can have its name changed.")
         if not (entry.group.submitted_by_id == actor.id or can_manage_event(actor, event)):
-            raise PermissionDenied("Only the person who sent the group entry can change its names.")
+            raise NotAllowed("Only the person who sent the group entry can change its names.")
         refusal = name_change_refusal(event)
         if refusal:
             raise RegistrationError(refusal, field="full_name")

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from django.db import transaction
 
-from clubsite.errors import PermissionDenied
+from clubsite.errors import NotAllowed
 from clubsite.status import move
 
 from ..models import Entry, EntryStatus, Event, EventStatus
@@ -28,7 +28,7 @@ def own_entry(actor, entry_id: int) -> Entry:
     )
     mine = entry.player.user_id == actor.id or (entry.group_id and entry.group.submitted_by_id == actor.id)
     if not (mine or can_manage_event(actor, entry.event)):
-        raise PermissionDenied("That is not your entry.")
+        raise NotAllowed("That is not your entry.")
     return entry
 
 

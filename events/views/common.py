@@ -1,6 +1,6 @@
 """What the event pages share: finding the event a person may see or manage."""
 
-from django.core.exceptions import PermissionDenied as HttpForbidden
+from django.core.exceptions import PermissionDenied
 from django.db.models import F, Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -33,7 +33,7 @@ def _event_for(request, slug: str) -> Event:
 def _managed_event(request, slug: str) -> Event:
     event = get_object_or_404(Event.objects.select_related("club", "association", "owner"), slug=slug)
     if not can_manage_event(request.user, event):
-        raise HttpForbidden("Only the event's organiser can do this.")
+        raise PermissionDenied("Only the event's organiser can do this.")
     return event
 
 

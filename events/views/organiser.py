@@ -4,7 +4,7 @@ import csv
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied as HttpForbidden
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count, Q
 from django.http import Http404, HttpResponse
@@ -59,7 +59,7 @@ def my_events(request):
 @login_required
 def create_event(request):
     if not is_organiser(request.user):
-        raise HttpForbidden("Only organisers can announce events.")
+        raise PermissionDenied("Only organisers can announce events.")
     form = EventForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         event = run_service(request, lambda: services.create_event(request.user, **form.service_fields()), form=form)
@@ -278,7 +278,7 @@ def email_entrants(request, slug: str):
 def _managed_entry(request, pk: int) -> Entry:
     entry = get_object_or_404(Entry.objects.select_related("event", "player", "category", "fee", "group"), pk=pk)
     if not can_manage_event(request.user, entry.event):
-        raise HttpForbidden("Only the event's organiser can do this.")
+        raise PermissionDenied("Only the event's organiser can do this.")
     return entry
 
 

@@ -36,7 +36,7 @@ from datetime import date, datetime
 from django.db import transaction
 from django.utils import timezone
 
-from clubsite.errors import PermissionDenied, ServiceError
+from clubsite.errors import NotAllowed, ServiceError
 from players import services as player_services
 from players.models import Player
 from players.roles import is_association_staff
@@ -232,7 +232,7 @@ def match_names(names: list[str], players: list[tuple[int, str, str]]) -> list[t
 
 def _check_staff(actor) -> None:
     if not is_association_staff(actor):
-        raise PermissionDenied("Only association staff can import ratings.")
+        raise NotAllowed("Only association staff can import ratings.")
 
 
 def _check_unrated(rating_list: RatingList) -> None:

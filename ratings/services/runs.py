@@ -21,7 +21,7 @@ from django.db.models import Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from clubsite.errors import PermissionDenied, ServiceError
+from clubsite.errors import NotAllowed, ServiceError
 from events.models import Division, Event, Game, GameStatus
 from players.roles import is_association_staff
 
@@ -96,7 +96,7 @@ def rate_event(event: Event, *, run: RatingRun | None = None, actor=None) -> Rat
 def rerate_from(rating_list: RatingList, day: date, *, run: RatingRun | None = None, actor=None) -> RatingRun:
     """Re-rates every event on the list that began on or after `day`, in order, in one transaction."""
     if actor is not None and not is_association_staff(actor):
-        raise PermissionDenied("Only association staff can re-rate a list.")
+        raise NotAllowed("Only association staff can re-rate a list.")
     if run is None:
         run = _new_run(rating_list, day, actor=actor, reason=f"Re-rated from {day:%d %b %Y}", status=RunStatus.RUNNING)
     _rate_or_fail(rating_list, Cutoff(day), run)
@@ -133,7 +133,7 @@ def queue_rating_run(event: Event, *, actor=None, reason: str = "") -> RatingRun
     from events.permissions import can_direct_event
 
     if actor is not None and not can_direct_event(actor, event):
-        raise PermissionDenied("Only the event's directors and association staff can rate it.")
+        raise NotAllowed("Only the event's directors and association staff can rate it.")
     rating_list = check_rateable(event)
     refuse_unconfirmed([event.pk])
     sweep_stale_runs()
@@ -186,7 +186,7 @@ def result_corrected(event: Event, *, actor=None) -> RatingRun | None:
 def queue_rerate(actor, rating_list: RatingList, day: date) -> RatingRun:
     """Staff: re-rate a list from a date in the background."""
     if not is_association_staff(actor):
-        raise PermissionDenied("Only association staff can re-rate a list.")
+        raise NotAllowed("Only association staff can re-rate a list.")
     if day > timezone.localdate():
         raise RatingError("Choose a date that is not in the future.", field="from_date")
     sweep_stale_runs()

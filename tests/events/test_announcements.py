@@ -9,7 +9,7 @@ import time_machine
 from django.core import mail
 from django.utils import timezone
 
-from clubsite.errors import PermissionDenied
+from clubsite.errors import NotAllowed
 from clubsite.status import TransitionRefused
 from events import services
 from events.models import Category, EntryStatus, Event, EventStatus, Fee, Prize
@@ -50,7 +50,7 @@ def test_an_organiser_drafts_an_event_that_only_they_see(client):
 
 
 def test_only_organisers_announce_events():
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         services.create_event(UserFactory(), **draft_fields())
     assert not Event.objects.exists()
 
@@ -157,7 +157,7 @@ def test_another_organiser_cannot_touch_the_event():
         lambda: services.close_registration(intruder, event),
         lambda: services.cancel_event(intruder, event),
     ):
-        with pytest.raises(PermissionDenied):
+        with pytest.raises(NotAllowed):
             call()
 
 

@@ -10,7 +10,7 @@ from django.core import mail
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from clubsite.errors import PermissionDenied
+from clubsite.errors import NotAllowed
 from events import services
 from events.models import Entry, EntryStatus, GroupEntry
 from events.services.common import local_text
@@ -279,7 +279,7 @@ def test_one_payment_settles_a_group_in_order(on_commit):
         services.record_group_payment(event.owner, group, amount="7", method="cheque")
     with pytest.raises(services.RegistrationError, match="more than the 9.00 still due"):
         services.record_group_payment(event.owner, group, amount="10", method="cheque", reference="000123")
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         services.record_group_payment(group.submitted_by, group, amount="7", method="cheque", reference="000123")
     with on_commit(execute=True):
         payments = services.record_group_payment(event.owner, group, amount="7", method="cheque", reference="000123")

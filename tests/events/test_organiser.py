@@ -5,7 +5,7 @@ from decimal import Decimal
 import pytest
 from django.core import mail
 
-from clubsite.errors import PermissionDenied
+from clubsite.errors import NotAllowed
 from events import services
 from events.models import EntryStatus, Payment
 from events.permissions import can_direct_event, can_manage_event
@@ -72,9 +72,9 @@ def test_bad_payments_are_refused_and_nothing_is_saved(pending, amount, method, 
 
 def test_only_the_owner_or_staff_record_payments(pending):
     event, entry = pending
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         services.record_payment(make_organiser(), entry, amount="3", method="in_person")
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         services.record_payment(entry.player.user, entry, amount="3", method="in_person")
     staff = UserFactory(is_staff=True)
     services.record_payment(staff, entry, amount="3", method="in_person")
@@ -115,9 +115,9 @@ def test_moving_into_a_full_category_is_refused():
 def test_only_the_organiser_moves_or_cancels(pending):
     event, entry = pending
     other = CategoryFactory(event=event, name="Other")
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         services.move_entry(entry.player.user, entry, other)
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         services.cancel_entry(entry.player.user, entry)
     assert services.cancel_entry(event.owner, entry).status == EntryStatus.CANCELLED
 
@@ -146,7 +146,7 @@ def test_email_all_entrants_reaches_each_address_once_after_commit(pending, on_c
     with pytest.raises(services.RegistrationError) as refusal:
         services.email_entrants(event.owner, event, subject="", body="x")
     assert refusal.value.field == "subject"
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         services.email_entrants(entry.player.user, event, subject="Hi", body="x")
 
 

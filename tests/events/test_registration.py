@@ -8,7 +8,7 @@ import time_machine
 from django.core import mail
 from django.utils import timezone
 
-from clubsite.errors import PermissionDenied
+from clubsite.errors import NotAllowed
 from events import services
 from events.models import Entry, EntryStatus, EventStatus, GroupEntry
 from players.models import Player, SchoolLevel
@@ -242,7 +242,7 @@ def test_rating_bands_use_the_ratings_list():
 def test_only_oneself_unless_organiser():
     event, category, (fee,) = open_event()
     someone = PlayerFactory(date_of_birth=date(1990, 5, 1))
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         services.register_entry(UserFactory(), event, category=category, fee=fee, player=someone)
     with pytest.raises(services.RegistrationError, match="date of birth as well as the number"):
         services.register_entry(event.owner, event, category=category, fee=fee, player=someone)
@@ -417,7 +417,7 @@ def test_names_in_a_group_can_be_changed_until_the_closing_date_not_after():
         teacher, event, contact=contact(), students=[{"full_name": "First Name", "category": category, "fee": fee}]
     )
     entry = group.entries.get()
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         services.replace_group_student(UserFactory(), entry, full_name="Someone Else")
     changed = services.replace_group_student(teacher, entry, full_name="Second Name", school="Yuhua Primary")
     assert changed.player.full_name == "Second Name" and changed.accepted_at == entry.accepted_at

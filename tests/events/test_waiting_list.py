@@ -7,7 +7,7 @@ import time_machine
 from django.core import mail
 from django.utils import timezone
 
-from clubsite.errors import PermissionDenied
+from clubsite.errors import NotAllowed
 from events import services, tasks
 from events.models import EntryStatus
 from tests.events.factories import fast_passwords, open_event, player_with_account  # noqa: F401
@@ -155,9 +155,9 @@ def test_declining_an_offer_passes_it_on(full_event):
 def test_only_the_entrant_can_accept_or_leave(full_event):
     event, (holder, first, _) = full_event
     services.withdraw_entry(holder.player.user, holder)
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         services.accept_offer(UserFactory(), first)
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         services.withdraw_entry(UserFactory(), first)
 
 

@@ -4,7 +4,7 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from clubsite.errors import PermissionDenied
+from clubsite.errors import NotAllowed
 from players import services
 from players.models import ClaimStatus, Player
 from tests.factories import PlayerFactory, UserFactory
@@ -25,7 +25,7 @@ def test_staff_approve_a_claim_and_the_record_moves_to_the_account():
     placeholder = services.ensure_own_player(user)
     record = PlayerFactory(full_name="Existing Player", email="old@example.org")
     claim = services.request_claim(user, record.member_number)
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         services.decide_claim(user, claim, True)
     services.decide_claim(UserFactory(is_staff=True), claim, True)
     record.refresh_from_db()

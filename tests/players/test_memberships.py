@@ -4,7 +4,7 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from clubsite.errors import PermissionDenied
+from clubsite.errors import NotAllowed
 from players import services, tasks
 from players.models import Membership
 from tests.factories import AssociationFactory, MembershipFactory, PlayerFactory, UserFactory
@@ -44,7 +44,7 @@ def test_staff_record_memberships_and_bad_dates_are_refused():
         )
     with pytest.raises(services.MemberError, match="negative"):
         services.record_membership(staff, player, association=AssociationFactory(), starts_on=today(), fee=-5)
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         services.record_membership(UserFactory(), player, association=AssociationFactory(), starts_on=today())
     assert not player.memberships.exists()
 

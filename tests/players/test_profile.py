@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from clubsite.errors import PermissionDenied
+from clubsite.errors import NotAllowed
 from players import services
 from players.models import Player
 from tests.factories import PlayerFactory, UserFactory
@@ -52,7 +52,7 @@ def test_future_date_of_birth_is_refused(client, member):
 def test_players_edit_only_their_own_profile():
     mine = services.ensure_own_player(UserFactory())
     other = PlayerFactory()
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         services.update_profile(mine.user, other, display_name="Hacked")
 
 

@@ -8,7 +8,7 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from clubsite.errors import PermissionDenied
+from clubsite.errors import NotAllowed
 from players import services, tasks
 from players.models import Membership, RenewalRequest, RenewalStatus
 from tests.factories import AssociationFactory, MembershipFactory, PlayerFactory, UserFactory
@@ -83,10 +83,10 @@ def test_a_lapsed_membership_renews_from_the_day_of_payment(member):
 
 def test_only_the_member_or_staff_ask_and_only_staff_record(member):
     user, player, _ = member
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         services.request_renewal(UserFactory(), player)
     renewal = services.request_renewal(user, player)
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         services.record_renewal_payment(user, renewal, method="in_person")
     staff = UserFactory(is_staff=True)
     services.record_renewal_payment(staff, renewal, method="in_person")

@@ -6,7 +6,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from clubsite.errors import PermissionDenied, ServiceError
+from clubsite.errors import NotAllowed, ServiceError
 from players.models import Player
 from ratings import services
 from ratings.models import ImportStatus, MatchKind, PlayerRating
@@ -126,7 +126,7 @@ def test_two_lines_cannot_seed_the_same_member(staff, members):
 
 def test_only_staff_import_and_only_before_the_first_rated_event(staff, members):
     rating_list = RatingListFactory()
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         services.prepare_rating_import(UserFactory(), rating_list, FILE)
     event = RatedEventFactory(rating_list=rating_list)
     play(event, round_robin(PlayerFactory.create_batch(4)))

@@ -2,7 +2,7 @@
 
 import pytest
 
-from clubsite.errors import PermissionDenied, ServiceError
+from clubsite.errors import NotAllowed, ServiceError
 from events.models import Game, GameStatus
 from ratings import services
 from ratings.engine.naspa import rate_naspa
@@ -181,7 +181,7 @@ def test_re_rating_from_a_date_gives_the_same_list(rating_list, four):
 
     assert run.events_rated == 3
     assert list(PlayerRating.objects.values_list("player_id", "rating", "games", "peak")) == before
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         services.rerate_from(rating_list, days_ago(100), actor=UserFactory())
 
 

@@ -8,7 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
 
-from clubsite.errors import PermissionDenied, ServiceError
+from clubsite.errors import NotAllowed, ServiceError
 from events.models import EventStatus
 from tests.events.factories import EventFactory
 from tests.factories import UserFactory
@@ -91,7 +91,7 @@ def test_an_empty_or_non_utf8_file_is_refused(staff):
 
 
 def test_only_association_staff_import(director):
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         services.import_lexicon(director, "CSW", WORD_FILE)
 
 
@@ -143,7 +143,7 @@ def test_open_gives_a_token_once_and_close_disables_it(director, event):
 
 
 def test_only_directors_open_or_close(event):
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         services.open_judge(UserFactory(), event)
     with pytest.raises(ServiceError, match="not open"):
         services.close_judge(event.owner, event)

@@ -24,7 +24,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from clubsite.errors import PermissionDenied
+from clubsite.errors import NotAllowed
 from clubsite.status import move
 from events.models import CheckIn, Division, DivisionPlayer, Entry, EntryStatus, Event, Round
 from events.permissions import can_direct_event
@@ -151,7 +151,7 @@ def check_in(actor, entry: Entry, *, code: str | None = None) -> CheckIn:
     director = can_direct_event(actor, event)
     if not director:
         if not (actor and actor.is_authenticated and entry.player.user_id == actor.id):
-            raise PermissionDenied("Only a director can check someone else in.")
+            raise NotAllowed("Only a director can check someone else in.")
         if (code or "").strip().upper() != venue_code(event):
             raise PlayError("That is not the code shown at the venue.", field="code")
         if timezone.localdate(timezone.now(), event.zone) != event.starts_on:

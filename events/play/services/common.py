@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clubsite.errors import PermissionDenied, ServiceError
+from clubsite.errors import NotAllowed, ServiceError
 from events.core import pairing
 from events.models import Division, Event
 from events.permissions import can_direct_event
@@ -22,7 +22,7 @@ class PairingRefused(PlayError):
 
 def require_director(actor, event: Event) -> None:
     if not can_direct_event(actor, event):
-        raise PermissionDenied("Only the event's directors, its organiser or association staff can do this.")
+        raise NotAllowed("Only the event's directors, its organiser or association staff can do this.")
 
 
 def lock_division(division_id: int) -> Division:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from clubsite.errors import PermissionDenied
+from clubsite.errors import NotAllowed
 from events.core import gcg
 from events.models import Game, GameKind, GcgRecord, RoundStatus
 from events.permissions import can_direct_event
@@ -34,7 +34,7 @@ def can_attach_record(user, game: Game) -> bool:
 
 def _check(user, game: Game) -> None:
     if not can_attach_record(user, game):
-        raise PermissionDenied("Only the players of this game and the event's directors can attach its record.")
+        raise NotAllowed("Only the players of this game and the event's directors can attach its record.")
     if game.kind != GameKind.NORMAL or game.player_b_id is None:
         raise PlayError("Only a game that was played can have a game record.")
     if game.round.status == RoundStatus.DRAFT:

@@ -8,7 +8,7 @@ import re
 from django.db import transaction
 from django.utils import timezone
 
-from clubsite.errors import PermissionDenied
+from clubsite.errors import NotAllowed
 from clubsite.status import move
 from events.core import results
 from events.models import DivisionPlayer, Game, GameChange, GameKind, GameStatus, Round, RoundStatus
@@ -241,7 +241,7 @@ def submit_result(
         check_open(game.division)  # directors may still correct a finalised division (it is re-rated)
     side = _side(actor, game)
     if not director and side is None:
-        raise PermissionDenied("You can only submit the result of your own game.")
+        raise NotAllowed("You can only submit the result of your own game.")
     _check_result_input(game)
     decided = adjudicate(game, score_a, score_b, overtime_a, overtime_b, ahead_before_tiles)
     if not director:
@@ -283,7 +283,7 @@ def confirm_result(actor, game: Game) -> Game:
     if not director:
         side = _side(actor, game)
         if side is None:
-            raise PermissionDenied("Only the opponent or a director can confirm this result.")
+            raise NotAllowed("Only the opponent or a director can confirm this result.")
         if game.submitted_by_id == actor.id:
             raise PlayError(f"You submitted this result: {who_confirms(game, side)}.")
     before = _snapshot(game)
@@ -303,7 +303,7 @@ def dispute_result(actor, game: Game, reason: str = "") -> Game:
         raise PlayError("Only a submitted result can be disputed.")
     side = _side(actor, game)
     if side is None or game.submitted_by_id == actor.id:
-        raise PermissionDenied("Only the opponent of whoever submitted can dispute this result.")
+        raise NotAllowed("Only the opponent of whoever submitted can dispute this result.")
     before = _snapshot(game)
     move(game, GameStatus.DISPUTED)
     game.save(update_fields=["status"])

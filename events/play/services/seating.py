@@ -10,7 +10,7 @@ from django.db import transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
-from clubsite.errors import PermissionDenied
+from clubsite.errors import NotAllowed
 from events.core.divisions import (
     UP_ONE,
     AssignmentError,
@@ -314,7 +314,7 @@ def renumber_seats(division_ids: Iterable[int]) -> None:
 @transaction.atomic
 def request_play_up(actor, entry, division_name: str = ""):
     if not (entry.player.user_id and entry.player.user_id == getattr(actor, "id", None)):
-        raise PermissionDenied("Only the entrant can ask to play up.")
+        raise NotAllowed("Only the entrant can ask to play up.")
     return PlayUpRequest.objects.update_or_create(entry=entry, defaults={"division_name": division_name})[0]
 
 

@@ -1,6 +1,6 @@
 """What the play pages share: finding the event, division and round a person may see or direct."""
 
-from django.core.exceptions import PermissionDenied as HttpForbidden
+from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
@@ -27,7 +27,7 @@ def _event(request, slug: str) -> Event:
 def _directed_event(request, slug: str) -> Event:
     event = _event(request, slug)
     if not event.directing:
-        raise HttpForbidden("Only the event's directors can do this.")
+        raise PermissionDenied("Only the event's directors can do this.")
     return event
 
 

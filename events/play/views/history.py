@@ -2,14 +2,14 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied as HttpForbidden
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from clubsite.errors import PermissionDenied, ServiceError
+from clubsite.errors import NotAllowed, ServiceError
 from events.core import gcg
 from events.models import Game, GameKind, RoundStatus
 from events.play.services import game_records, history
@@ -169,8 +169,8 @@ def game_record(request, slug: str, game_pk: int):
             return _game_page(request, game, form, status=400)
         data, filename = form.content()
         game_records.attach_record(request.user, game, data, filename)
-    except PermissionDenied as error:
-        raise HttpForbidden(error.message) from None
+    except NotAllowed as error:
+        raise PermissionDenied(error.message) from None
     except ServiceError as error:
         if error.field == "file" and not request.FILES.get("file"):
             error.field = "text"  # the record was pasted: the refusal goes under the text

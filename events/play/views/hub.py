@@ -2,7 +2,7 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied as HttpForbidden
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Prefetch
 from django.shortcuts import redirect, render
 from django.utils.formats import date_format
@@ -202,7 +202,7 @@ def play_up(request, slug: str):
     player = player_of(request.user)
     entry = Entry.objects.filter(event=event, player=player, status=EntryStatus.CONFIRMED).first() if player else None
     if entry is None:
-        raise HttpForbidden("Only an entrant can ask to play up.")
+        raise PermissionDenied("Only an entrant can ask to play up.")
     name = request.POST.get("division_name", "").strip()[:50]
     run_service(
         request,

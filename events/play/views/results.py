@@ -2,7 +2,7 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied as HttpForbidden
+from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
@@ -186,7 +186,7 @@ def submit(request, slug: str, game_pk: int):
     event, game = _players_game(request, slug, game_pk)
     player = player_of(request.user)
     if player is None or player.pk not in (game.player_a_id, game.player_b_id):
-        raise HttpForbidden("You can only submit the result of your own game.")
+        raise PermissionDenied("You can only submit the result of your own game.")
     form = MyResultForm(request.POST, prefix=f"g{game.pk}")
     form.game_pk = game.pk
     if form.is_valid():

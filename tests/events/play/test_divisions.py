@@ -1,6 +1,6 @@
 import pytest
 
-from clubsite.errors import PermissionDenied
+from clubsite.errors import NotAllowed
 from events.models import Division, DivisionPlayer, EntryStatus, PlayUpRequest
 from events.play import services as play
 from tests.events.factories import CategoryFactory, EntryFactory, EventFactory
@@ -67,7 +67,7 @@ def test_override_needs_a_reason_and_a_director(director, rated_event):
     entry = rated_event.entries.first()
     with pytest.raises(play.PlayError, match="reason"):
         play.place_entrant(director, entry, division, " ")
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         play.assign_divisions(UserFactory(), rated_event)
 
 

@@ -1,6 +1,6 @@
 import pytest
 
-from clubsite.errors import PermissionDenied
+from clubsite.errors import NotAllowed
 from events.models import Game, GameChange, GameKind, GameStatus, RoundStatus
 from events.play import services as play
 from tests.factories import UserFactory
@@ -56,7 +56,7 @@ def test_player_submits_opponent_confirms(director, make_division):
     with pytest.raises(play.PlayError, match="not published"):
         play.submit_result(a, game, 400, 300)
     play.publish_round(director, rnd)
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         play.submit_result(UserFactory(), game, 400, 300)
     play.submit_result(a, game, 400, 300, overtime_a=61, first="a")
     game.refresh_from_db()
@@ -170,7 +170,7 @@ def test_repeats_beyond_the_limit_offer_the_least_repeat_pairing(director, make_
 
 def test_only_directors_pair(make_division):
     division = make_division(4)
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         play.pair_round(UserFactory(), division, "koth")
 
 

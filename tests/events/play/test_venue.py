@@ -10,7 +10,7 @@ import pytest
 import time_machine
 from django.urls import reverse
 
-from clubsite.errors import PermissionDenied
+from clubsite.errors import NotAllowed
 from events.core import draw as pure_draw
 from events.models import (
     CheckIn,
@@ -116,7 +116,7 @@ def test_a_director_checks_players_in_and_sees_who_is_missing(venue):
 def test_nobody_else_ticks_people_off_and_a_player_needs_the_venue_code_on_the_day(venue):
     event, director, division, entrants, waiting = venue
     stranger = UserFactory()
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         checkin.check_in(stranger, entrants[0])
     user = UserFactory()
     entrants[1].player.user = user
@@ -344,7 +344,7 @@ def test_the_lucky_draw_leaves_out_prize_winners_and_can_be_checked(client, make
     assert str(draw.seed) in page and "checked: the seed and list give these winners" in page
     assert "Draw winners" not in page  # only directors draw
     assert_no_inline_js(page)
-    with pytest.raises(PermissionDenied):
+    with pytest.raises(NotAllowed):
         luckydraw.run_lucky_draw(UserFactory(), division, 1)
 
 

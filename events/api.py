@@ -13,6 +13,7 @@ from players.roles import is_association_staff
 from . import services
 from .models import Category, Entry, Event, EventStatus, Fee, PaymentMethod, Prize
 from .play import api as api_play
+from .play import venue_api
 
 
 class FeeSerializer(ModelSerializer):
@@ -294,3 +295,4 @@ def register(router) -> None:
     router.register("my/entries", MyEntryViewSet, basename="my-entry")
     router.register("organiser/entries", OrganiserEntryViewSet, basename="organiser-entry")
     api_play.register(router)
+    venue_api.register(router)

@@ -36,26 +36,12 @@ def _event_ids(rating_list) -> list[int]:
 
 
 def read_games(event_ids: list[int], batch: int = 100) -> list[tuple]:
-    """All games of the events, in batches of events (as the service reads them)."""
-    from events.models import Game
+    """All games of the events, in batches of events, through the service's own reader."""
+    from ratings.services.compute import read_games as read_batch
 
     rows: list[tuple] = []
     for start in range(0, len(event_ids), batch):
-        rows.extend(
-            Game.objects.filter(division__event_id__in=event_ids[start : start + batch])
-            .order_by()
-            .values_list(
-                "division__event_id",
-                "division_id",
-                "round_number",
-                "kind",
-                "status",
-                "player_a_id",
-                "player_b_id",
-                "score_a",
-                "score_b",
-            )
-        )
+        rows.extend(read_batch(event_ids[start : start + batch]))
     return rows
 
 

@@ -58,7 +58,11 @@ _COLUMNS = [RatingChange._meta.get_field(f).column for f in CHANGE_FIELDS] + ["r
 
 def _replaced(plan: Plan):
     """The list's change rows this plan replaces."""
-    return RatingChange.objects.filter(rating_list=plan.rating_list).filter(plan.changes_from() | _dropped(plan))
+    return RatingChange.objects.filter(_replaced_condition(plan))
+
+
+def _replaced_condition(plan: Plan) -> Q:
+    return Q(rating_list=plan.rating_list) & (plan.changes_from() | _dropped(plan))
 
 
 def _dropped(plan: Plan) -> Q:
@@ -123,8 +127,10 @@ def _rebuild_changes(plan: Plan, rows: Iterable[tuple]) -> None:
         cursor.execute(f"DROP TABLE IF EXISTS {qn(fresh)}")
         cursor.execute(f"CREATE TABLE {qn(fresh)} (LIKE {qn(table)} INCLUDING DEFAULTS INCLUDING CONSTRAINTS)")
         columns = [f.column for f in RatingChange._meta.concrete_fields]
+        # The replaced rows' own condition, negated: a NOT IN over their ids is quadratic once the ids no
+        # longer fit in PostgreSQL's work memory (a million-game list).
         kept = (
-            RatingChange.objects.exclude(pk__in=_replaced(plan).values("pk"))
+            RatingChange.objects.exclude(_replaced_condition(plan))
             .order_by("pk")
             .values_list(*[f.attname for f in RatingChange._meta.concrete_fields])
         )

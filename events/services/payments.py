@@ -56,18 +56,22 @@ def _pay(actor, entry: Entry, amount: Decimal, method: str, reference: str, note
     return payment
 
 
+def _locked(actor, entry: Entry, action: str) -> tuple:
+    """The entry's event and the entry itself, both locked, once the actor may manage the event."""
+    event = sync_status(lock_event(entry.event_id))
+    require_manager(actor, event, action)
+    entry = Entry.objects.select_for_update(of=("self",)).select_related("player", "group", "category").get(pk=entry.pk)
+    entry.event = event
+    return event, entry
+
+
 def record_payment(actor, entry: Entry, *, amount=None, method: str, reference: str = "", note: str = "") -> Payment:
     """The organiser records money received; a fully paid entry is confirmed. "Waived" waives what is due."""
     if method == PaymentMethod.WAIVED:
         return waive_fee(actor, entry, note=note or reference)
     amount = _amount(amount)
     with transaction.atomic():
-        event = sync_status(lock_event(entry.event_id))
-        require_manager(actor, event, "record payments")
-        entry = (
-            Entry.objects.select_for_update(of=("self",)).select_related("player", "group", "category").get(pk=entry.pk)
-        )
-        entry.event = event
+        event, entry = _locked(actor, entry, "record payments")
         _check_payment(amount, method, reference)
         if entry.status not in PAYABLE_STATUSES:
             raise RegistrationError(
@@ -87,12 +91,7 @@ def waive_fee(actor, entry: Entry, *, note: str = "") -> Payment:
     """The organiser waives what is still due: the balance becomes zero (no money is recorded as received)
     and the entry is confirmed; the entrant is told in words of its own."""
     with transaction.atomic():
-        event = sync_status(lock_event(entry.event_id))
-        require_manager(actor, event, "waive fees")
-        entry = (
-            Entry.objects.select_for_update(of=("self",)).select_related("player", "group", "category").get(pk=entry.pk)
-        )
-        entry.event = event
+        event, entry = _locked(actor, entry, "waive fees")
         if entry.status not in PAYABLE_STATUSES:
             raise RegistrationError(
                 f"This entry is {entry.get_status_display().lower()}: it holds no place to waive a fee for.",

@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "ratings",
     "outbox",
     "wordjudge",
+    "money",
 ]
 
 MIDDLEWARE = [

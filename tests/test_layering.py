@@ -6,8 +6,8 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("clubsite", "players", "events", "ratings", "outbox", "wordjudge")
-PURE_CORES = ("events.core", "ratings.engine", "wordjudge.core")
+APPS = ("clubsite", "players", "events", "ratings", "outbox", "wordjudge", "money")
+PURE_CORES = ("events.core", "ratings.engine", "wordjudge.core", "money.core")
 
 
 def _module_name(path: Path) -> str:

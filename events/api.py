@@ -11,7 +11,7 @@ from clubsite.api import ApiView, Id, IdFilter, ModelSerializer
 from players.roles import is_association_staff
 
 from . import services
-from .models import Category, Entry, Event, EventStatus, Fee, PaymentMethod, Prize
+from .models import BY_HAND_PAYMENT_METHODS, Category, Entry, Event, EventStatus, Fee, Prize
 from .play import api as api_play
 from .play import venue_api
 
@@ -249,7 +249,7 @@ class MyEntryViewSet(ApiView, mixins.ListModelMixin, mixins.RetrieveModelMixin, 
 
 class PaymentSerializer(serializers.Serializer):
     amount = serializers.DecimalField(max_digits=8, decimal_places=2)
-    method = serializers.ChoiceField(choices=PaymentMethod.choices)
+    method = serializers.ChoiceField(choices=BY_HAND_PAYMENT_METHODS)
     reference = serializers.CharField(required=False, allow_blank=True, default="")
     note = serializers.CharField(required=False, allow_blank=True, default="")
 

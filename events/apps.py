@@ -5,7 +5,13 @@ class EventsConfig(AppConfig):
     name = "events"
 
     def ready(self):
+        from money.payables import register
+
         from . import receivers  # noqa: F401  (the event's lifecycle follows play)
+        from .payables import ENTRY, GROUP
+
+        register(ENTRY)
+        register(GROUP)
 
     def load_demo(self, stdout):
         """Demo announcements and entries (after the members' demo)."""

@@ -6,4 +6,9 @@ class PlayersConfig(AppConfig):
     verbose_name = "Members"
 
     def ready(self):
+        from money.payables import register
+
         from . import signals  # noqa: F401
+        from .payables import RENEWAL
+
+        register(RENEWAL)

@@ -278,6 +278,7 @@ class RenewalRequest(models.Model):
     association = models.ForeignKey(Association, on_delete=models.PROTECT, related_name="renewals")
     type = models.CharField(max_length=10, choices=MembershipType.choices)
     amount = models.DecimalField(max_digits=8, decimal_places=2)
+    amount_paid = models.DecimalField(max_digits=8, decimal_places=2, default=0)
     status = models.CharField(max_length=10, choices=RenewalStatus.choices, default=RenewalStatus.REQUESTED)
     requested_at = models.DateTimeField(auto_now_add=True)
     requested_by = models.ForeignKey(

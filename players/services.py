@@ -371,11 +371,19 @@ def _move(renewal: RenewalRequest, target: str) -> RenewalRequest:
     return renewal
 
 
+def renewal_reference(renewal: RenewalRequest) -> str:
+    """What the member quotes when paying for a renewal (a transfer's reference, the PayNow bill number)."""
+    from money.core.references import make_reference
+
+    return make_reference("M", renewal.pk)
+
+
 @transaction.atomic
 def record_renewal_payment(
     actor, renewal: RenewalRequest, *, method: str, reference: str = "", paid_on: date | None = None
 ) -> Membership:
-    """Staff record that the member paid: the membership is extended by a year from its expiry."""
+    """Staff record that the member paid: the membership is extended by a year from its expiry. Money goes
+    through money.receive (so it gets a receipt); a waived or free renewal is completed at once."""
     if not is_association_staff(actor):
         raise NotAllowed("Only association staff record payments.")
     if method not in PaymentMethod.values:
@@ -383,6 +391,47 @@ def record_renewal_payment(
     paid_on = paid_on or timezone.localdate()
     if paid_on > timezone.localdate():
         raise MemberError("The payment date cannot be in the future.", field="paid_on")
+    left = renewal.amount - renewal.amount_paid
+    if method == PaymentMethod.WAIVED or left <= 0:
+        return complete_renewal(actor, renewal, method=method, reference=reference, paid_on=paid_on)
+    from money.services import MoneyError, receive
+
+    try:
+        receive(
+            reference=renewal_reference(renewal),
+            amount=left,
+            method={"online": "card"}.get(method, method),
+            payer_reference=reference,
+            received_on=paid_on,
+            actor=actor,
+            by_hand=True,
+        )
+    except MoneyError as error:
+        raise MemberError(error.message, field=error.field) from None
+    renewal.refresh_from_db()
+    if renewal.membership_id is None:
+        raise MemberError("The renewal is not fully paid yet.")
+    return renewal.membership
+
+
+def credit_renewal(actor, renewal: RenewalRequest, payment, amount: Decimal) -> None:
+    """Money received for a renewal (the caller holds its lock); paid in full, the membership is extended."""
+    renewal.amount_paid += amount
+    renewal.save(update_fields=["amount_paid"])
+    if renewal.amount_paid >= renewal.amount:
+        method = {"card": PaymentMethod.ONLINE, "paynow": PaymentMethod.BANK_TRANSFER}.get(
+            payment.method, payment.method
+        )
+        complete_renewal(
+            actor,
+            renewal,
+            method=method,
+            reference=payment.payer_reference or payment.number,
+            paid_on=payment.received_on,
+        )
+
+
+def complete_renewal(actor, renewal: RenewalRequest, *, method: str, reference: str, paid_on: date) -> Membership:
     renewal = _move(renewal, RenewalStatus.PAID)
     quote = renewal_quote(Player.objects.select_for_update().get(pk=renewal.player_id))
     membership = Membership.objects.create(
@@ -397,7 +446,8 @@ def record_renewal_payment(
         payment_reference=(reference or "").strip()[:100],
     )
     renewal.paid_on, renewal.payment_method, renewal.payment_reference = paid_on, method, membership.payment_reference
-    renewal.recorded_by, renewal.membership = actor, membership
+    renewal.recorded_by = actor if getattr(actor, "pk", None) else None
+    renewal.membership = membership
     renewal.save()
     return membership
 

@@ -13,7 +13,7 @@ from clubsite.ui import ServiceFormMixin, date_input, datetime_input
 from players.models import Club
 
 from ..core.standings import format_round_spread_caps, parse_round_spread_caps
-from ..models import Category, Event, EventKind, PaymentMethod, PrizeKind, PrizeTies
+from ..models import BY_HAND_PAYMENT_METHODS, Category, Event, EventKind, PaymentMethod, PrizeKind, PrizeTies
 from ..models.event import validate_sensible_date
 from ..services import AUDIENCES, CATEGORY_FIELDS, EVENT_FIELDS
 from ..templatetags.events_tags import format_money
@@ -212,7 +212,7 @@ class GroupPaymentForm(ServiceFormMixin, forms.Form):
     """One payment (one cheque) for a whole group entry."""
 
     amount = forms.DecimalField(max_digits=8, decimal_places=2)
-    method = forms.ChoiceField(choices=[c for c in PaymentMethod.choices if c[0] != PaymentMethod.WAIVED])
+    method = forms.ChoiceField(choices=[c for c in BY_HAND_PAYMENT_METHODS if c[0] != PaymentMethod.WAIVED])
     reference = forms.CharField(max_length=100, required=False, help_text="Cheque number or transfer reference")
     note = forms.CharField(max_length=200, required=False)
 
@@ -228,7 +228,7 @@ class PaymentForm(ServiceFormMixin, forms.Form):
         required=False,
         help_text="Not needed to waive the fee: all that is due is waived.",
     )
-    method = forms.ChoiceField(choices=PaymentMethod.choices)
+    method = forms.ChoiceField(choices=BY_HAND_PAYMENT_METHODS)
     reference = forms.CharField(max_length=100, required=False, help_text="Cheque number or transfer reference")
     note = forms.CharField(max_length=200, required=False)
 

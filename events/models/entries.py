@@ -87,7 +87,8 @@ class Entry(models.Model):
             EntryStatus.WITHDRAWN,
         },
         EntryStatus.EXPIRED: set(),
-        EntryStatus.LAPSED: set(),
+        # Money that arrives after the place lapsed can buy it back (money.services.reinstate).
+        EntryStatus.LAPSED: {EntryStatus.PENDING_PAYMENT},
         EntryStatus.CANCELLED: set(),
         EntryStatus.WITHDRAWN: set(),
     }
@@ -160,6 +161,14 @@ class Payment(models.Model):
     note = models.CharField(max_length=200, blank=True)
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     recorded_at = models.DateTimeField()
+    money_payment = models.ForeignKey(
+        "money.Payment",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="entry_payments",
+        help_text="The money received (with its receipt) this part of came from; none for a waived fee",
+    )
 
     class Meta:
         ordering = ["-recorded_at"]

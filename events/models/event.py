@@ -19,6 +19,7 @@ __all__ = [
     "EventStatus",
     "PairingSystem",
     "PaymentMethod",
+    "BY_HAND_PAYMENT_METHODS",
     "Event",
     "Category",
     "Fee",
@@ -56,7 +57,12 @@ class PaymentMethod(models.TextChoices):
     IN_PERSON = "in_person", "In person"
     CHEQUE = "cheque", "Cheque"
     BANK_TRANSFER = "bank_transfer", "Bank transfer"
+    CARD = "card", "Card"
     WAIVED = "waived", "Waived"
+
+
+# What an organiser records by hand (card payments arrive from the provider, never typed in).
+BY_HAND_PAYMENT_METHODS = [(v, label) for v, label in PaymentMethod.choices if v != PaymentMethod.CARD]
 
 
 # Dates an event may carry: anything outside is a typing slip (year 1 broke every page showing it).

@@ -6,10 +6,12 @@ from decimal import Decimal, InvalidOperation
 from django.db import transaction
 
 from clubsite.status import move
+from money.core.references import make_reference
 
-from ..models import Entry, EntryStatus, GroupEntry, Payment, PaymentMethod
+from ..models import ACTIVE_ENTRY_STATUSES, Entry, EntryStatus, GroupEntry, Payment, PaymentMethod
 from .common import RegistrationError, lock_event, mail_after_commit, now, require_manager, site_url
 from .notify import mail_entry
+from .places import places
 from .status import sync_status
 
 # The entries that hold a place someone can pay for.
@@ -35,25 +37,68 @@ def _check_payment(amount: Decimal, method: str, reference: str) -> None:
         raise RegistrationError("Enter the cheque number as the reference.", field="reference")
 
 
-def _pay(actor, entry: Entry, amount: Decimal, method: str, reference: str, note: str, moment) -> Payment:
-    """Records money against one locked entry; once nothing is due, a pending place is confirmed."""
-    payment = Payment.objects.create(
+def entry_reference(entry: Entry) -> str:
+    """What the entrant quotes when paying for one entry (a bank transfer's reference, the PayNow bill number)."""
+    return make_reference("E", entry.pk)
+
+
+def group_reference(group: GroupEntry) -> str:
+    """One reference for a whole group entry: one payment settles all its entries."""
+    return make_reference("G", group.pk)
+
+
+def _method(method: str) -> str:
+    """How an entry's ledger names a way of paying (PayNow is a bank transfer to it)."""
+    return {"paynow": PaymentMethod.BANK_TRANSFER}.get(method, method)
+
+
+def credit_entry(actor, entry: Entry, payment, amount: Decimal) -> Payment:
+    """Credits `amount` of money received (a money.Payment) to one entry, locked by the caller; once nothing is
+    due, a pending place is confirmed."""
+    row = Payment.objects.create(
         entry=entry,
         amount=amount,
-        method=method,
-        reference=reference.strip(),
-        note=note,
-        recorded_by=actor,
-        recorded_at=moment,
+        method=_method(payment.method),
+        reference=(payment.payer_reference or payment.number)[:100],
+        note=(payment.note or f"Receipt {payment.number}")[:200],
+        recorded_by=actor if getattr(actor, "pk", None) else None,
+        recorded_at=payment.recorded_at,
+        money_payment=payment,
     )
     entry.amount_paid += amount
     fields = ["amount_paid"]
-    if entry.status == EntryStatus.PENDING_PAYMENT and entry.balance <= 0:
+    if entry.status in (EntryStatus.PENDING_PAYMENT, EntryStatus.OFFERED) and entry.balance <= 0:
         move(entry, EntryStatus.CONFIRMED)
-        entry.confirmed_at = moment
+        entry.confirmed_at = payment.recorded_at
         fields += ["status", "confirmed_at"]
     entry.save(update_fields=fields)
-    return payment
+    return row
+
+
+def debit_entry(entry: Entry, amount: Decimal) -> None:
+    """A refund of `amount` of what was paid: the entry's charge falls with it (the credit note reduces it), so
+    nothing becomes due again."""
+    entry.amount_paid = max(entry.amount_paid - amount, Decimal("0"))
+    entry.amount_due = max(entry.amount_due - amount, Decimal("0"))
+    entry.save(update_fields=["amount_paid", "amount_due"])
+
+
+def reinstate_entry(actor, entry: Entry) -> Entry:
+    """A lapsed entry whose money arrived late gets its place back, when the player has no other entry in the
+    event and a place is free (the caller holds the event lock)."""
+    event = entry.event
+    require_manager(actor, event, "reinstate entries")
+    if entry.status != EntryStatus.LAPSED:
+        raise RegistrationError(f"This entry is {entry.get_status_display().lower()}: only a lapsed one comes back.")
+    if Entry.objects.filter(event=event, player_id=entry.player_id, status__in=ACTIVE_ENTRY_STATUSES).exists():
+        raise RegistrationError("The player has another entry in this event: refund the held money instead.")
+    if not places(event).has_room(event, entry.category):
+        raise RegistrationError(f"{entry.category.name} is full: refund the held money, or raise the quota first.")
+    move(entry, EntryStatus.PENDING_PAYMENT)
+    entry.ended_at = None
+    entry.payment_due_at = None
+    entry.save(update_fields=["status", "ended_at", "payment_due_at"])
+    return entry
 
 
 def _locked(actor, entry: Entry, action: str) -> tuple:
@@ -66,25 +111,36 @@ def _locked(actor, entry: Entry, action: str) -> tuple:
 
 
 def record_payment(actor, entry: Entry, *, amount=None, method: str, reference: str = "", note: str = "") -> Payment:
-    """The organiser records money received; a fully paid entry is confirmed. "Waived" waives what is due."""
+    """The organiser records money received (through money.receive, so it gets a receipt); a fully paid entry is
+    confirmed. "Waived" waives what is due."""
     if method == PaymentMethod.WAIVED:
         return waive_fee(actor, entry, note=note or reference)
     amount = _amount(amount)
+    _check_payment(amount, method, reference)
     with transaction.atomic():
-        event, entry = _locked(actor, entry, "record payments")
-        _check_payment(amount, method, reference)
-        if entry.status not in PAYABLE_STATUSES:
-            raise RegistrationError(
-                f"This entry is {entry.get_status_display().lower()}: it holds no place to pay for.", field="amount"
-            )
-        if amount > entry.balance:
-            raise RegistrationError(
-                f"That is more than the {entry.balance} still due on this entry.",
-                field="amount",
-            )
-        payment = _pay(actor, entry, amount, method, reference, note.strip(), now())
-        mail_entry(entry, "payment_recorded", f"Payment received: {event.title}", {"payment": payment})
+        received = _receive(actor, entry_reference(entry), amount, method, reference, note)
+        entry = Entry.objects.select_related("event", "player", "group", "category").get(pk=entry.pk)
+        payment = received.payment.entry_payments.get(entry=entry)
+        mail_entry(entry, "payment_recorded", f"Payment received: {entry.event.title}", {"payment": payment})
     return payment
+
+
+def _receive(actor, reference: str, amount: Decimal, method: str, payer_reference: str, note: str):
+    from money.services import MoneyError, receive
+
+    try:
+        return receive(
+            reference=reference,
+            amount=amount,
+            method=method,
+            payer_reference=payer_reference,
+            actor=actor,
+            note=note,
+            by_hand=True,
+            notify=False,
+        )
+    except MoneyError as error:
+        raise RegistrationError(error.message, field=error.field) from None
 
 
 def waive_fee(actor, entry: Entry, *, note: str = "") -> Payment:
@@ -132,33 +188,11 @@ def record_group_payment(
     entered: each is paid in full before the next gets anything; fully paid entries are confirmed.
     All or nothing. Entries on the waiting list, or ended, get none of it."""
     amount = _amount(amount)
+    _check_payment(amount, method, reference)
     with transaction.atomic():
-        event = sync_status(lock_event(group.event_id))
-        require_manager(actor, event, "record payments")
-        _check_payment(amount, method, reference)
-        entries = list(
-            Entry.objects.select_for_update(of=("self",))
-            .select_related("player", "category")
-            .filter(group=group, status__in=PAYABLE_STATUSES)
-            .order_by("accepted_at", "pk")
-        )
-        due = sum((e.balance for e in entries), Decimal("0"))
-        if due <= 0:
-            raise RegistrationError("Nothing is due on this group's entries.", field="amount")
-        if amount > due:
-            raise RegistrationError(f"That is more than the {due} still due on this group's entries.", field="amount")
-        moment = now()
-        left = amount
-        payments = []
-        for entry in entries:
-            share = min(left, entry.balance)
-            if share <= 0:
-                continue
-            group_note = (note.strip() or f"Part of one payment of {amount} for the group")[:200]
-            payments.append(_pay(actor, entry, share, method, reference, group_note, moment))
-            left -= share
-            if left <= 0:
-                break
+        received = _receive(actor, group_reference(group), amount, method, reference, note)
+        event = group.event
+        payments = list(received.payment.entry_payments.order_by("entry__accepted_at", "entry"))
         mail_after_commit(
             "events/email/group_payment.txt",
             f"Payment received: {event.title}",

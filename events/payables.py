@@ -1,0 +1,205 @@
+"""Entries and group entries as things to pay for (money.payables): what is due, and how money received is
+credited to them. Registered in EventsConfig.ready."""
+
+from decimal import Decimal
+
+from django.db.models import Sum
+
+from money.payables import Due, Kind, Line
+
+from .models import Entry, EntryStatus, GroupEntry, Payment
+from .permissions import can_manage_event
+from .services.common import lock_event
+from .services.payments import (
+    PAYABLE_STATUSES,
+    credit_entry,
+    debit_entry,
+    entry_reference,
+    group_reference,
+    reinstate_entry,
+)
+from .services.status import sync_status
+
+ZERO = Decimal("0")
+
+
+def _entry_line(entry: Entry) -> Line:
+    fees = list(entry.category.fees.all())
+    standard = next((f.amount for f in fees if not f.is_concession), None)
+    fee = entry.fee
+    charged = entry.amount_due
+    note = ""
+    if fee is not None and fee.is_concession:
+        note = f"{fee.name} concession"
+    if fee is not None and fee.note:
+        note = f"{note}, {fee.note}" if note else fee.note
+    return Line(
+        description=f"{entry.player.full_name}: {entry.category.name}, {entry.event.title}",
+        standard=standard if standard is not None else charged,
+        amount=charged,
+        note=note,
+        taxed=bool(fee and "gst" in fee.note.lower()),
+        status=entry.get_status_display(),
+        paid=entry.amount_paid,
+        balance=entry.balance if entry.status in PAYABLE_STATUSES else ZERO,
+    )
+
+
+def _may_view_entry(user, entry: Entry) -> bool:
+    if not (user and user.is_authenticated):
+        return False
+    return (
+        entry.player.user_id == user.id
+        or entry.entered_by_id == user.id
+        or (entry.group_id is not None and entry.group.submitted_by_id == user.id)
+        or can_manage_event(user, entry.event)
+    )
+
+
+def _entries(**where):
+    return (
+        Entry.objects.select_related("event", "player", "category", "fee", "group")
+        .prefetch_related("category__fees")
+        .filter(**where)
+    )
+
+
+class EntryKind(Kind):
+    code = "E"
+    label = "Entry"
+
+    def _get(self, target_id: int, lock: bool) -> Entry | None:
+        if lock:
+            event_id = Entry.objects.filter(pk=target_id).values_list("event_id", flat=True).first()
+            if event_id is None:
+                return None
+            sync_status(lock_event(event_id))
+            Entry.objects.select_for_update().filter(pk=target_id).first()
+        return _entries(pk=target_id).first()
+
+    def due(self, target_id: int, *, lock: bool = False) -> Due | None:
+        entry = self._get(target_id, lock)
+        if entry is None:
+            return None
+        event = entry.event
+        email = entry.player.email or (entry.group.email if entry.group_id else "")
+        return Due(
+            kind=self.code,
+            target_id=entry.pk,
+            association_id=event.association_id,
+            title=f"Entry: {entry.player.full_name}, {entry.category.name}, {event.title}",
+            payer_name=entry.group.contact_name if entry.group_id else entry.player.full_name,
+            payer_email=entry.group.email if entry.group_id and entry.group.email else email,
+            total=entry.amount_due,
+            paid=entry.amount_paid,
+            payable=entry.status in PAYABLE_STATUSES,
+            why_not=f"This entry is {entry.get_status_display().lower()}: it holds no place to pay for.",
+            url=event.get_absolute_url(),
+            event_id=event.pk,
+            lines=(_entry_line(entry),),
+        )
+
+    def apply(self, target_id, payment, amount, actor) -> None:
+        credit_entry(actor, Entry.objects.select_related("event").get(pk=target_id), payment, amount)
+
+    def unapply(self, target_id, payment, amount, actor) -> None:
+        debit_entry(Entry.objects.get(pk=target_id), amount)
+
+    def reinstate(self, target_id, actor) -> None:
+        reinstate_entry(actor, Entry.objects.select_related("event", "category").get(pk=target_id))
+
+    def may_view(self, user, target_id) -> bool:
+        entry = _entries(pk=target_id).first()
+        return entry is not None and _may_view_entry(user, entry)
+
+    def may_manage(self, user, target_id) -> bool:
+        entry = Entry.objects.select_related("event").filter(pk=target_id).first()
+        return entry is not None and can_manage_event(user, entry.event)
+
+
+class GroupKind(Kind):
+    """One reference and one total for a whole group entry; a payment settles its entries in the order they
+    were entered, each in full before the next gets anything."""
+
+    code = "G"
+    label = "Group entry"
+
+    def due(self, target_id: int, *, lock: bool = False) -> Due | None:
+        group = GroupEntry.objects.select_related("event").filter(pk=target_id).first()
+        if group is None:
+            return None
+        if lock:
+            sync_status(lock_event(group.event_id))
+            list(Entry.objects.select_for_update().filter(group=group).values_list("pk", flat=True))
+        entries = list(_entries(group=group).order_by("accepted_at", "pk"))
+        payable = [e for e in entries if e.status in PAYABLE_STATUSES]
+        event = group.event
+        return Due(
+            kind=self.code,
+            target_id=group.pk,
+            association_id=event.association_id,
+            title=f"Group entry: {group.school or group.contact_name}, {len(payable)} entries, {event.title}",
+            payer_name=group.contact_name,
+            payer_email=group.email,
+            total=sum((e.amount_due for e in payable), ZERO),
+            paid=sum((e.amount_paid for e in payable), ZERO),
+            payable=any(e.balance > 0 for e in payable),
+            why_not="None of the group's entries has anything left to pay.",
+            url=event.get_absolute_url(),
+            event_id=event.pk,
+            lines=tuple(_entry_line(e) for e in entries),
+        )
+
+    def apply(self, target_id, payment, amount, actor) -> None:
+        left = amount
+        for entry in (
+            Entry.objects.select_related("event")
+            .filter(group_id=target_id, status__in=PAYABLE_STATUSES)
+            .order_by("accepted_at", "pk")
+        ):
+            share = min(left, entry.balance)
+            if share > 0:
+                credit_entry(actor, entry, payment, share)
+                left -= share
+            if left <= 0:
+                break
+
+    def unapply(self, target_id, payment, amount, actor) -> None:
+        """Takes back from the entries this payment paid, the last one paid first."""
+        left = amount
+        paid = (
+            Payment.objects.filter(money_payment=payment)
+            .values("entry")
+            .annotate(total=Sum("amount"))
+            .order_by("-entry__accepted_at", "-entry")
+        )
+        for row in paid:
+            share = min(left, row["total"])
+            if share > 0:
+                debit_entry(Entry.objects.get(pk=row["entry"]), share)
+                left -= share
+            if left <= 0:
+                break
+
+    def reinstate(self, target_id, actor) -> None:
+        from .services.common import RegistrationError
+
+        raise RegistrationError(
+            "A group's entries are reinstated one by one from the entries page; refund the held money otherwise."
+        )
+
+    def may_view(self, user, target_id) -> bool:
+        group = GroupEntry.objects.select_related("event").filter(pk=target_id).first()
+        if group is None or not (user and user.is_authenticated):
+            return False
+        return group.submitted_by_id == user.id or can_manage_event(user, group.event)
+
+    def may_manage(self, user, target_id) -> bool:
+        group = GroupEntry.objects.select_related("event").filter(pk=target_id).first()
+        return group is not None and can_manage_event(user, group.event)
+
+
+ENTRY, GROUP = EntryKind(), GroupKind()
+
+
+__all__ = ["ENTRY", "GROUP", "EntryKind", "GroupKind", "EntryStatus", "entry_reference", "group_reference"]

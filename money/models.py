@@ -1,0 +1,186 @@
+"""Money received and given back: payments (each with a numbered receipt), refunds (each with a numbered
+credit note), bank statements awaiting review, an association's payment settings, and a log of every change.
+
+What a payment pays for (an entry, a group entry, a membership renewal) is known to this app only by its kind
+and id, through the kinds the other apps register (money.payables); amounts are decimals with a currency."""
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+
+class Method(models.TextChoices):
+    PAYNOW = "paynow", "PayNow"
+    BANK_TRANSFER = "bank_transfer", "Bank transfer"
+    CARD = "card", "Card"
+    IN_PERSON = "in_person", "In person"
+    CHEQUE = "cheque", "Cheque"
+
+
+class ProxyType(models.TextChoices):
+    UEN = "UEN", "UEN (organisation)"
+    MOBILE = "MOBILE", "Mobile number"
+
+
+class PaymentSettings(models.Model):
+    """How an association is paid and what its receipts say."""
+
+    association = models.OneToOneField("players.Association", on_delete=models.CASCADE, related_name="payment_settings")
+    receipt_prefix = models.CharField(
+        max_length=10, help_text="Starts every receipt and credit note number, for example SSA"
+    )
+    address = models.TextField(blank=True, help_text="Printed on receipts")
+    paynow_proxy_type = models.CharField(max_length=6, choices=ProxyType.choices, default=ProxyType.UEN)
+    paynow_proxy = models.CharField(
+        "PayNow UEN or mobile", max_length=20, blank=True, help_text="Empty: no PayNow QR code is shown"
+    )
+    paynow_name = models.CharField("name shown by banking apps", max_length=25, blank=True)
+    qr_valid_days = models.PositiveSmallIntegerField(default=7, help_text="How long a PayNow QR code can be paid")
+    gst_registration = models.CharField("GST registration number", max_length=20, blank=True)
+    gst_rate = models.DecimalField(
+        "GST rate (%)", max_digits=4, decimal_places=2, default=Decimal("9"), help_text="For fees marked incl. GST"
+    )
+
+    class Meta:
+        verbose_name_plural = "payment settings"
+
+    def __str__(self):
+        return f"Payment settings of {self.association}"
+
+
+class Payment(models.Model):
+    """Money received, with its receipt number. `applied` is what went to what it paid for; what is neither
+    applied nor refunded is held (it arrived for something no longer payable, or more than was due) until
+    an organiser refunds it or reinstates what it was for."""
+
+    association = models.ForeignKey("players.Association", on_delete=models.PROTECT, related_name="payments")
+    number = models.CharField("receipt number", max_length=40, unique=True)
+    year = models.PositiveSmallIntegerField()
+    sequence = models.PositiveIntegerField()
+    kind = models.CharField(max_length=1)
+    target_id = models.PositiveBigIntegerField()
+    reference = models.CharField(max_length=25, db_index=True)
+    description = models.CharField(max_length=300)
+    lines = models.JSONField(default=list, help_text="What the receipt lists, as it was when paid")
+    method = models.CharField(max_length=20, choices=Method.choices)
+    external_id = models.CharField(
+        max_length=200, blank=True, help_text="The provider's id (bank line, card session): counted once"
+    )
+    payer_reference = models.CharField(max_length=100, blank=True, help_text="A cheque's number, a slip's")
+    event = models.ForeignKey(
+        "events.Event", null=True, blank=True, on_delete=models.PROTECT, related_name="money_payments"
+    )
+    amount = models.DecimalField(max_digits=10, decimal_places=2)
+    currency = models.CharField(max_length=3)
+    applied = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal("0"))
+    refunded = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal("0"))
+    payer_name = models.CharField(max_length=200, blank=True)
+    payer_email = models.EmailField(blank=True)
+    received_on = models.DateField()
+    recorded_at = models.DateTimeField()
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    note = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-recorded_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="money_payment_positive"),
+            models.CheckConstraint(condition=Q(applied__gte=0, refunded__gte=0), name="money_payment_parts_positive"),
+            models.CheckConstraint(
+                condition=Q(amount__gte=F("applied") + F("refunded")), name="money_payment_parts_within_amount"
+            ),
+            models.UniqueConstraint(fields=["association", "year", "sequence"], name="money_receipt_number_once"),
+            # A webhook delivered twice, a statement imported twice: the provider's id counts once.
+            models.UniqueConstraint(
+                fields=["method", "external_id"], condition=~Q(external_id=""), name="money_payment_external_once"
+            ),
+        ]
+        indexes = [models.Index(fields=["kind", "target_id"]), models.Index(fields=["received_on"])]
+
+    def __str__(self):
+        return f"{self.number}: {self.currency} {self.amount}"
+
+    @property
+    def held(self) -> Decimal:
+        return self.amount - self.applied - self.refunded
+
+    @property
+    def refundable(self) -> Decimal:
+        return self.amount - self.refunded
+
+
+class Refund(models.Model):
+    """Money given back, with its credit note number. `unapplied` is the part taken back from what the
+    payment had paid for (the rest came out of the held part)."""
+
+    payment = models.ForeignKey(Payment, on_delete=models.PROTECT, related_name="refunds")
+    number = models.CharField("credit note number", max_length=40, unique=True)
+    year = models.PositiveSmallIntegerField()
+    sequence = models.PositiveIntegerField()
+    amount = models.DecimalField(max_digits=10, decimal_places=2)
+    unapplied = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal("0"))
+    reason = models.CharField(max_length=300)
+    method = models.CharField(max_length=20, choices=Method.choices)
+    external_id = models.CharField(max_length=200, blank=True, help_text="The provider's refund id")
+    refunded_at = models.DateTimeField()
+    refunded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["-refunded_at", "-pk"]
+        constraints = [
+            models.CheckConstraint(condition=Q(amount__gt=0), name="money_refund_positive"),
+            models.CheckConstraint(condition=Q(unapplied__gte=0), name="money_refund_unapplied_positive"),
+        ]
+
+    def __str__(self):
+        return f"{self.number}: {self.payment.currency} {self.amount}"
+
+
+class Action(models.TextChoices):
+    RECEIVED = "received", "Received"
+    REFUNDED = "refunded", "Refunded"
+    REINSTATED = "reinstated", "Held money applied"
+    STATEMENT = "statement", "Statement imported"
+
+
+class MoneyLog(models.Model):
+    """Every change to money: who, when, what and why."""
+
+    at = models.DateTimeField()
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    action = models.CharField(max_length=20, choices=Action.choices)
+    payment = models.ForeignKey(Payment, null=True, on_delete=models.PROTECT, related_name="log")
+    amount = models.DecimalField(max_digits=10, decimal_places=2, default=Decimal("0"))
+    why = models.CharField(max_length=300, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self):
+        return f"{self.at:%Y-%m-%d %H:%M} {self.get_action_display()} {self.amount}"
+
+
+class Statement(models.Model):
+    """A bank statement uploaded for reconciliation. Nothing in it counts until the treasurer confirms; the
+    file is kept so the review and the confirmation read the same lines."""
+
+    association = models.ForeignKey("players.Association", on_delete=models.PROTECT, related_name="statements")
+    filename = models.CharField(max_length=200)
+    content = models.TextField()
+    mapping = models.CharField(max_length=500, blank=True, help_text="Column mapping for a bank's own export")
+    assignments = models.JSONField(default=dict, blank=True, help_text="Line number → reference, set by hand")
+    uploaded_at = models.DateTimeField()
+    uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    summary = models.JSONField(default=dict, blank=True, help_text="Outcomes counted when confirmed")
+
+    class Meta:
+        ordering = ["-uploaded_at", "-pk"]
+
+    def __str__(self):
+        return f"{self.filename} ({self.uploaded_at:%Y-%m-%d})"

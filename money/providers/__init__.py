@@ -1,0 +1,143 @@
+"""Ways to pay, each a provider behind one interface: what the payer is shown for an amount due, and how a
+refund goes back. Money received by any of them is recorded by money.services.receive."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.utils import timezone
+
+from ..models import Method, PaymentSettings
+from ..payables import Due
+
+
+@dataclass(frozen=True)
+class Instructions:
+    """What a payment page shows for one way to pay."""
+
+    method: str
+    label: str
+    text: str = ""  # how to pay, in words
+    qr_svg: str = ""  # PayNow: the code to scan
+    payload: str = ""  # PayNow: what the code holds (also in the API)
+    expires: object = None  # PayNow: the last day the code can be paid
+    action_url: str = ""  # card: where the payer's button posts
+    extra: dict = field(default_factory=dict)
+
+
+class Provider:
+    method = ""
+    label = ""
+    online = False  # the payer can use it from the payment page
+
+    def available(self, settings: PaymentSettings) -> bool:
+        return True
+
+    def instructions(self, due: Due, settings: PaymentSettings) -> Instructions | None:
+        return None
+
+    def refund(self, payment, amount) -> str:
+        """Gives `amount` back through the provider; its refund id. By hand: the organiser pays it back."""
+        return ""
+
+
+class PayNow(Provider):
+    method = Method.PAYNOW
+    label = "PayNow QR"
+    online = True
+
+    def available(self, settings: PaymentSettings) -> bool:
+        return bool(settings.paynow_proxy)
+
+    def payload(self, due: Due, settings: PaymentSettings) -> tuple[str, object]:
+        from ..core.paynow import PayNowRequest, build_payload
+
+        expires = timezone.localdate() + timedelta(days=settings.qr_valid_days)
+        request = PayNowRequest(
+            proxy_type=settings.paynow_proxy_type,
+            proxy_value=settings.paynow_proxy,
+            merchant_name=settings.paynow_name or settings.association.name,
+            amount=due.balance,
+            reference=due.reference,
+            expires=expires,
+            editable=False,
+        )
+        return build_payload(request), expires
+
+    def instructions(self, due: Due, settings: PaymentSettings) -> Instructions | None:
+        from ..core.qr import qr_svg
+
+        if due.balance <= 0 or not due.payable:
+            return None
+        payload, expires = self.payload(due, settings)
+        return Instructions(
+            method=self.method,
+            label=self.label,
+            text=(
+                "Scan the code with your banking app: the amount and the reference are filled in. "
+                f"It can be paid until {expires:%d %b %Y}."
+            ),
+            qr_svg=qr_svg(payload, title=f"PayNow QR code for {due.reference}"),
+            payload=payload,
+            expires=expires,
+        )
+
+
+class BankTransfer(Provider):
+    method = Method.BANK_TRANSFER
+    label = "Bank transfer"
+    online = True
+
+    def available(self, settings: PaymentSettings) -> bool:
+        return bool(settings.paynow_proxy)
+
+    def instructions(self, due: Due, settings: PaymentSettings) -> Instructions | None:
+        if due.balance <= 0 or not due.payable:
+            return None
+        return Instructions(
+            method=self.method,
+            label=self.label,
+            text=(
+                f"Transfer by PayNow to {settings.get_paynow_proxy_type_display()} {settings.paynow_proxy} "
+                f"({settings.paynow_name or settings.association.name}) and give {due.reference} as the reference, "
+                "so the treasurer can match it."
+            ),
+        )
+
+
+class ByHand(Provider):
+    """Paid at the desk or by cheque: the organiser records it with the slip's or the cheque's number."""
+
+    def __init__(self, method: str, label: str):
+        self.method, self.label = method, label
+
+
+PROVIDERS: dict[str, Provider] = {
+    p.method: p
+    for p in (
+        PayNow(),
+        BankTransfer(),
+        ByHand(Method.IN_PERSON, "In person"),
+        ByHand(Method.CHEQUE, "Cheque"),
+    )
+}
+
+
+def register(provider: Provider) -> None:
+    PROVIDERS[provider.method] = provider
+
+
+def provider_for(method: str) -> Provider:
+    return PROVIDERS[method]
+
+
+def online_instructions(due: Due, settings: PaymentSettings) -> list[Instructions]:
+    """Every way the payer can pay this online now, in the order shown."""
+    shown = []
+    for provider in PROVIDERS.values():
+        if provider.online and provider.available(settings):
+            found = provider.instructions(due, settings)
+            if found is not None:
+                shown.append(found)
+    return shown

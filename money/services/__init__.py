@@ -1,0 +1,26 @@
+"""Money's services: every payment, refund and reconciliation goes through these (pages, API, admin,
+commands and providers alike)."""
+
+from .ledger import (
+    MoneyError,
+    Received,
+    assert_may_view,
+    due_or_error,
+    payments_for,
+    receive,
+    refund,
+    reinstate,
+    settings_for,
+)
+
+__all__ = [
+    "MoneyError",
+    "Received",
+    "assert_may_view",
+    "due_or_error",
+    "payments_for",
+    "receive",
+    "refund",
+    "reinstate",
+    "settings_for",
+]

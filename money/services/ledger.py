@@ -1,0 +1,287 @@
+"""Receiving money and giving it back, whatever the way it came: every payment gets a receipt number and
+every refund a credit note number, both without gaps per association and year (the number is taken in the
+payment's own transaction, so a rollback gives it back), and every change is logged with who and why."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from clubsite.errors import NotAllowed, ServiceError
+from players.models import Association, Counter
+
+from ..models import Action, Method, MoneyLog, Payment, PaymentSettings, Refund
+from ..payables import KINDS, Due, Kind, resolve
+
+CENT = Decimal("0.01")
+
+
+class MoneyError(ServiceError):
+    """A refusal about a payment, a refund or a statement."""
+
+
+@dataclass(frozen=True)
+class Received:
+    payment: Payment
+    duplicate: bool = False  # the provider's id was recorded before: nothing counted again
+
+
+def to_amount(value, field: str = "amount") -> Decimal:
+    if value in (None, ""):
+        raise MoneyError("Enter the amount, for example 3.00.", field=field)
+    try:
+        amount = Decimal(str(value).strip())
+    except (InvalidOperation, TypeError, ValueError):
+        raise MoneyError(f"{value!r} is not an amount: enter one like 3.00.", field=field) from None
+    if not amount.is_finite() or amount != amount.quantize(CENT):
+        raise MoneyError("Enter an amount in dollars and cents, for example 3.00.", field=field)
+    if amount <= 0:
+        raise MoneyError("The amount must be more than zero.", field=field)
+    if amount >= Decimal("100000000"):
+        raise MoneyError("That amount is too large.", field=field)
+    return amount.quantize(CENT)
+
+
+def settings_for(association: Association) -> PaymentSettings:
+    found = PaymentSettings.objects.filter(association=association).first()
+    if found is not None:
+        return found
+    prefix = "".join(ch for ch in (association.short_name or association.slug).upper() if ch.isalnum())[:10]
+    found, _ = PaymentSettings.objects.get_or_create(
+        association=association, defaults={"receipt_prefix": prefix or "R", "paynow_name": association.name[:25]}
+    )
+    return found
+
+
+def _next(name: str) -> int:
+    """The next value of a named sequence, taken with an UPDATE that holds its row until the transaction ends:
+    concurrent payments queue there, and a rolled-back one gives its number back."""
+    if not Counter.objects.filter(name=name).update(value=F("value") + 1):
+        try:
+            with transaction.atomic():
+                Counter.objects.create(name=name, value=1)
+            return 1
+        except IntegrityError:  # created meanwhile by a concurrent payment
+            Counter.objects.filter(name=name).update(value=F("value") + 1)
+    return Counter.objects.values_list("value", flat=True).get(name=name)
+
+
+def _number(association: Association, document: str, moment) -> tuple[str, int, int]:
+    year = timezone.localdate(moment).year
+    sequence = _next(f"money:{document}:{association.pk}:{year}")
+    prefix = settings_for(association).receipt_prefix
+    middle = "-CN" if document == "credit" else ""
+    return f"{prefix}{middle}-{year}-{sequence:05d}", year, sequence
+
+
+def _lines(due: Due) -> list[dict]:
+    return [{k: str(v) if isinstance(v, Decimal) else v for k, v in asdict(line).items()} for line in due.lines]
+
+
+def _log(actor, action: str, payment: Payment, amount: Decimal, why: str) -> None:
+    MoneyLog.objects.create(
+        at=timezone.now(),
+        actor=actor if getattr(actor, "pk", None) else None,
+        action=action,
+        payment=payment,
+        amount=amount,
+        why=why[:300],
+    )
+
+
+def _mail(payment: Payment, template: str, subject: str, context: dict) -> None:
+    from outbox.services import queue_email
+
+    if not payment.payer_email:
+        return
+    body = render_to_string(
+        template, {**context, "payment": payment, "SITE_NAME": settings.SITE_NAME, "SITE_URL": settings.SITE_URL}
+    )
+    queue_email([payment.payer_email], subject, body)
+
+
+def due_or_error(reference: str, *, lock: bool = False) -> tuple[Kind, Due]:
+    found = resolve(reference)
+    due = found[0].due(found[1], lock=lock) if found else None
+    if due is None:
+        raise MoneyError(f"No amount due has the reference {reference.strip()!r}.", field="reference")
+    return found[0], due
+
+
+def receive(
+    *,
+    reference: str,
+    amount,
+    method: str,
+    external_id: str = "",
+    payer_reference: str = "",
+    payer_name: str = "",
+    payer_email: str = "",
+    received_on: date | None = None,
+    actor=None,
+    note: str = "",
+    by_hand: bool = False,
+    notify: bool = True,
+) -> Received:
+    """Money received for the amount due that `reference` names. What is due gets it, up to its balance; the
+    rest (or all of it, when what it was for has lapsed) is kept and held for the organiser to refund or
+    reinstate. `external_id` (the provider's id) makes it count once however often it is delivered;
+    `payer_reference` is what the payer's slip says (a cheque's number).
+
+    `by_hand`: an organiser or staff member recording it: they must manage what it pays for, it must still be
+    payable, and it may not be more than is due (they can see that at the desk; a bank cannot)."""
+    amount = to_amount(amount)
+    if method not in Method.values:
+        raise MoneyError("Choose how it was paid.", field="method")
+    external_id = (external_id or "").strip()[:200]
+    payer_reference = (payer_reference or "").strip()[:100]
+    if method == Method.CHEQUE and not payer_reference:
+        raise MoneyError("Enter the cheque number as the reference.", field="reference")
+    if received_on and received_on > timezone.localdate():
+        raise MoneyError("The payment date cannot be in the future.", field="received_on")
+    moment = timezone.now()
+    with transaction.atomic():
+        kind, due = due_or_error(reference, lock=True)
+        if by_hand:
+            if not kind.may_manage(actor, due.target_id):
+                raise NotAllowed("Only the organiser or association staff can record payments for this.")
+            if not due.payable:
+                raise MoneyError(due.why_not or "Nothing can be paid on this now.", field="amount")
+            if amount > due.balance:
+                raise MoneyError(f"That is more than the {due.balance} still due.", field="amount")
+        # Unique providers' ids are checked after the lock, so a concurrent delivery of the same one waits
+        # for the first to commit and then finds it.
+        if external_id:
+            existing = Payment.objects.filter(method=method, external_id=external_id).first()
+            if existing is not None:
+                return Received(existing, duplicate=True)
+        applied = min(amount, due.balance) if due.payable else Decimal("0")
+        association = Association.objects.get(pk=due.association_id)
+        number, year, sequence = _number(association, "receipt", moment)
+        payment = Payment.objects.create(
+            association=association,
+            event_id=due.event_id,
+            number=number,
+            year=year,
+            sequence=sequence,
+            kind=due.kind,
+            target_id=due.target_id,
+            reference=due.reference,
+            description=due.title[:300],
+            lines=_lines(due),
+            method=method,
+            external_id=external_id,
+            payer_reference=payer_reference,
+            amount=amount,
+            currency=settings.CURRENCY,
+            applied=applied,
+            payer_name=(payer_name or due.payer_name)[:200],
+            payer_email=payer_email or due.payer_email,
+            received_on=received_on or timezone.localdate(moment),
+            recorded_at=moment,
+            recorded_by=actor if getattr(actor, "pk", None) else None,
+            note=(note or "").strip()[:300],
+        )
+        if applied:
+            kind.apply(due.target_id, payment, applied, actor)
+        why = note or ("held: " + (due.why_not or "more than was due") if payment.held else "")
+        _log(actor, Action.RECEIVED, payment, amount, why)
+        if notify:
+            _mail(
+                payment,
+                "money/email/receipt.txt",
+                f"Receipt {payment.number}: {due.title}",
+                {"due": due, "left": due.balance - applied},
+            )
+    return Received(payment)
+
+
+def refund(actor, payment: Payment, *, amount, reason: str, provider=None) -> Refund:
+    """Gives back part or all of a payment, with a credit note. The held part goes first; the rest is taken
+    back from what it paid for. A card payment is refunded through its provider (`provider`, looked up when
+    not given); other ways are paid back by the organiser, and this records that they did."""
+    amount = to_amount(amount)
+    reason = (reason or "").strip()
+    if not reason:
+        raise MoneyError("Say why: the credit note shows the reason.", field="reason")
+    kind = KINDS[payment.kind]
+    with transaction.atomic():
+        kind.due(payment.target_id, lock=True)
+        payment = Payment.objects.select_for_update().get(pk=payment.pk)
+        if not kind.may_manage(actor, payment.target_id):
+            raise NotAllowed("Only the organiser or association staff can refund this payment.")
+        if amount > payment.refundable:
+            raise MoneyError(
+                f"At most {payment.currency} {payment.refundable} of this payment can still be refunded.",
+                field="amount",
+            )
+        unapplied = max(amount - payment.held, Decimal("0"))
+        if unapplied:
+            kind.unapply(payment.target_id, payment, unapplied, actor)
+        moment = timezone.now()
+        external_id = ""
+        if payment.method == Method.CARD:
+            from ..providers import provider_for
+
+            external_id = (provider or provider_for(Method.CARD)).refund(payment, amount)
+        number, year, sequence = _number(payment.association, "credit", moment)
+        Payment.objects.filter(pk=payment.pk).update(refunded=F("refunded") + amount, applied=F("applied") - unapplied)
+        payment.refresh_from_db()
+        credit = Refund.objects.create(
+            payment=payment,
+            number=number,
+            year=year,
+            sequence=sequence,
+            amount=amount,
+            unapplied=unapplied,
+            reason=reason[:300],
+            method=payment.method,
+            external_id=external_id,
+            refunded_at=moment,
+            refunded_by=actor if getattr(actor, "pk", None) else None,
+        )
+        _log(actor, Action.REFUNDED, payment, amount, reason)
+        _mail(payment, "money/email/credit_note.txt", f"Credit note {credit.number}", {"refund": credit})
+    return credit
+
+
+def reinstate(actor, payment: Payment) -> Payment:
+    """Applies a payment's held money to what it was for, once that is made payable again (a lapsed entry
+    given back its place, when one is free)."""
+    kind = KINDS[payment.kind]
+    with transaction.atomic():
+        due = kind.due(payment.target_id, lock=True)
+        payment = Payment.objects.select_for_update().get(pk=payment.pk)
+        if not kind.may_manage(actor, payment.target_id):
+            raise NotAllowed("Only the organiser or association staff can reinstate this.")
+        if payment.held <= 0:
+            raise MoneyError("Nothing of this payment is held.")
+        if not due.payable:
+            kind.reinstate(payment.target_id, actor)
+            due = kind.due(payment.target_id, lock=True)
+        share = min(payment.held, due.balance)
+        if share <= 0:
+            raise MoneyError("Nothing is due on it: refund the held money instead.")
+        Payment.objects.filter(pk=payment.pk).update(applied=F("applied") + share)
+        payment.refresh_from_db()
+        kind.apply(payment.target_id, payment, share, actor)
+        _log(actor, Action.REINSTATED, payment, share, due.title)
+    return payment
+
+
+def payments_for(kind: str, target_id: int):
+    return Payment.objects.filter(kind=kind, target_id=target_id).prefetch_related("refunds").order_by("recorded_at")
+
+
+def assert_may_view(user, payment: Payment) -> None:
+    """The payer (whoever may see what it paid for) and its managers see a payment, its receipt and refunds."""
+    kind = KINDS.get(payment.kind)
+    if kind is None or not (kind.may_view(user, payment.target_id) or kind.may_manage(user, payment.target_id)):
+        raise NotAllowed("This payment is not yours to see.")

@@ -1,0 +1,5 @@
+from .views import card, pay, statements, treasurer
+
+app_name = "money"
+
+urlpatterns = pay.urls + card.urls + statements.urls + treasurer.urls

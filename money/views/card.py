@@ -1,0 +1,3 @@
+"""card pages."""
+
+urls = []

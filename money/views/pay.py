@@ -1,0 +1,3 @@
+"""pay pages."""
+
+urls = []

@@ -1,0 +1,3 @@
+"""statements pages."""
+
+urls = []

@@ -1,0 +1,3 @@
+"""treasurer pages."""
+
+urls = []

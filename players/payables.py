@@ -1,0 +1,66 @@
+"""Membership renewals as things to pay for (money.payables). Registered in PlayersConfig.ready."""
+
+from decimal import Decimal
+
+from django.urls import reverse
+
+from money.payables import Due, Kind, Line
+
+from .models import RenewalRequest, RenewalStatus
+from .roles import is_association_staff
+from .services import MemberError, credit_renewal
+
+
+class RenewalKind(Kind):
+    code = "M"
+    label = "Membership renewal"
+
+    def due(self, target_id: int, *, lock: bool = False) -> Due | None:
+        rows = RenewalRequest.objects.select_related("player", "association")
+        if lock:
+            rows = rows.select_for_update(of=("self",))
+        renewal = rows.filter(pk=target_id).first()
+        if renewal is None:
+            return None
+        title = f"{renewal.get_type_display()} membership renewal: {renewal.player.full_name}"
+        return Due(
+            kind=self.code,
+            target_id=renewal.pk,
+            association_id=renewal.association_id,
+            title=title,
+            payer_name=renewal.player.full_name,
+            payer_email=renewal.player.email or (renewal.player.user.email if renewal.player.user_id else ""),
+            total=renewal.amount,
+            paid=renewal.amount_paid,
+            payable=renewal.status == RenewalStatus.REQUESTED,
+            why_not=f"The renewal is {renewal.get_status_display().lower()}.",
+            url=reverse("players:me"),
+            lines=(Line(description=title, standard=renewal.amount, amount=renewal.amount),),
+        )
+
+    def apply(self, target_id, payment, amount, actor) -> None:
+        credit_renewal(actor, RenewalRequest.objects.select_related("player").get(pk=target_id), payment, amount)
+
+    def unapply(self, target_id, payment, amount, actor) -> None:
+        renewal = RenewalRequest.objects.get(pk=target_id)
+        renewal.amount_paid = max(renewal.amount_paid - amount, Decimal("0"))
+        renewal.amount = max(renewal.amount - amount, Decimal("0"))
+        renewal.save(update_fields=["amount_paid", "amount"])
+
+    def reinstate(self, target_id, actor) -> None:
+        raise MemberError("A cancelled renewal does not come back: refund the held money, and the member asks again.")
+
+    def may_view(self, user, target_id) -> bool:
+        renewal = RenewalRequest.objects.select_related("player").filter(pk=target_id).first()
+        return bool(
+            renewal is not None
+            and user
+            and user.is_authenticated
+            and (renewal.player.user_id == user.id or is_association_staff(user))
+        )
+
+    def may_manage(self, user, target_id) -> bool:
+        return is_association_staff(user)
+
+
+RENEWAL = RenewalKind()

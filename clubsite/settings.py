@@ -127,6 +127,12 @@ TIME_ZONE = env("TIME_ZONE", default="Asia/Singapore")
 USE_I18N = True
 USE_TZ = True
 CURRENCY = env("CURRENCY", default="SGD")
+# Card payments through Stripe Checkout, offered only when both keys are set: the secret API key and the
+# webhook endpoint's signing secret (whsec_…) for /money/stripe/webhook/. STRIPE_API_BASE sends the API calls
+# elsewhere (a stand-in server in tests); empty means Stripe's own.
+STRIPE_SECRET_KEY = env("STRIPE_SECRET_KEY", default="")
+STRIPE_WEBHOOK_SECRET = env("STRIPE_WEBHOOK_SECRET", default="")
+STRIPE_API_BASE = env("STRIPE_API_BASE", default="").rstrip("/")
 # The association's name as members know it: page titles, the admin header and every email.
 SITE_NAME = env("SITE_NAME", default="Scrabble Association")
 

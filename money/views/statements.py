@@ -1,3 +1,157 @@
-"""statements pages."""
+"""Bank statement pages, for association staff: upload the bank's CSV export, review each line matched to what
+it pays for, assign the unmatched ones by hand, and confirm. Thin views over money.services.statements."""
 
-urls = []
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.views.decorators.http import require_POST
+
+from clubsite.ui import ServiceFormMixin, run_service
+from players.models import Association
+from players.roles import is_association_staff
+
+from ..core.statements import PLAIN
+from ..models import Statement
+from ..services import statements as service
+
+DBS_MAPPING = (
+    "date=Transaction Date; credit=Credit Amount; debit=Debit Amount; "
+    "description=Transaction Ref1,Transaction Ref2,Transaction Ref3; skip=6; date_format=%d %b %Y"
+)
+
+BADGES = {
+    service.PAID_IN_FULL: "text-bg-success",
+    service.PARTLY_PAID: "text-bg-info",
+    service.OVERPAID: "text-bg-warning",
+    service.NOT_PAYABLE: "text-bg-warning",
+    service.UNKNOWN: "text-bg-danger",
+    service.ALREADY_IMPORTED: "text-bg-secondary",
+    service.NOT_A_CREDIT: "text-bg-light border",
+}
+
+
+class UploadForm(ServiceFormMixin, forms.Form):
+    file = forms.FileField(label="Bank statement (CSV)")
+    association = forms.ModelChoiceField(queryset=Association.objects.order_by("name"), empty_label=None)
+    mapping = forms.CharField(
+        label="Column mapping",
+        required=False,
+        max_length=service.MAX_MAPPING,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=(
+            "Leave empty for the plain format, a header date,amount,description. For a bank's own export, say where "
+            f"its columns are; for a DBS/POSB export: {DBS_MAPPING}"
+        ),
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        only = list(self.fields["association"].queryset[:2])
+        if len(only) == 1:
+            self.fields["association"].initial = only[0]
+
+    def clean_file(self):
+        upload = self.cleaned_data["file"]
+        if upload.size > service.MAX_BYTES:
+            raise forms.ValidationError(f"The file is larger than {service.MAX_BYTES // (1024 * 1024)} MB.")
+        return upload
+
+
+class AssignForm(forms.Form):
+    line = forms.IntegerField(min_value=1)
+    reference = forms.CharField(required=False, max_length=40)
+
+
+def _staff_only(request) -> None:
+    if not is_association_staff(request.user):
+        raise PermissionDenied("Only association staff can reconcile bank statements.")
+
+
+@login_required
+def statements(request):
+    _staff_only(request)
+    form = UploadForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        statement = run_service(
+            request,
+            lambda: service.upload(
+                request.user, form.cleaned_data["association"], upload.name, upload.read(), form.cleaned_data["mapping"]
+            ),
+            form=form,
+        )
+        if statement:
+            return redirect("money:statement", pk=statement.pk)
+    past = Statement.objects.select_related("association", "uploaded_by", "confirmed_by")[:50]
+    return render(
+        request,
+        "money/statements/upload.html",
+        {"form": form, "statements": past, "plain_columns": ",".join(PLAIN.columns), "dbs_mapping": DBS_MAPPING},
+    )
+
+
+@login_required
+def statement(request, pk: int):
+    _staff_only(request)
+    found = get_object_or_404(Statement.objects.select_related("association", "uploaded_by", "confirmed_by"), pk=pk)
+    context = {"statement": found}
+    if found.confirmed_at:
+        summary = found.summary or {}
+        context["summary"] = summary
+        context["summary_totals"] = [(t, BADGES.get(t["outcome"], "")) for t in summary.get("totals", [])]
+        context["summary_lines"] = [
+            (line, BADGES.get(line["outcome"].split(":")[0], "")) for line in summary.get("lines", [])
+        ]
+    else:
+        review = service.review(found)
+        context.update(
+            review=review,
+            rows=[(row, BADGES[row.outcome]) for row in review.rows],
+            totals=[(total, BADGES[total.outcome]) for total in review.totals],
+        )
+    return render(request, "money/statements/review.html", context)
+
+
+@login_required
+@require_POST
+def assign(request, pk: int):
+    _staff_only(request)
+    found = get_object_or_404(Statement, pk=pk)
+    form = AssignForm(request.POST)
+    page = reverse("money:statement", args=[found.pk])
+    if not form.is_valid():
+        for name, errors in form.errors.items():
+            messages.error(request, f"{'Line' if name == 'line' else 'Reference'}: {' '.join(errors)}")
+        return redirect(page)
+    line, reference = form.cleaned_data["line"], form.cleaned_data["reference"].strip()
+    changed = run_service(request, lambda: service.assign(request.user, found, line, reference))
+    if changed:
+        now = changed.assignments.get(str(line))
+        messages.success(request, f"Line {line} is matched to {now}." if now else f"Line {line} is no longer assigned.")
+    return redirect(f"{page}#line-{line}")
+
+
+@login_required
+@require_POST
+def confirm(request, pk: int):
+    _staff_only(request)
+    found = get_object_or_404(Statement, pk=pk)
+    with_errors = request.POST.get("with_errors") == "on"
+    result = run_service(request, lambda: service.confirm(request.user, found, with_errors=with_errors))
+    if result:
+        counted = len(result.counted)
+        messages.success(
+            request, f"The statement is imported: {counted} payment{'s' if counted != 1 else ''} recorded."
+        )
+    return redirect("money:statement", pk=found.pk)
+
+
+urls = [
+    path("statements/", statements, name="statements"),
+    path("statements/<int:pk>/", statement, name="statement"),
+    path("statements/<int:pk>/assign/", assign, name="statement-assign"),
+    path("statements/<int:pk>/confirm/", confirm, name="statement-confirm"),
+]

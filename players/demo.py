@@ -7,6 +7,8 @@ from allauth.account.models import EmailAddress
 from django.contrib.auth.models import Group
 from django.utils import timezone
 
+from money.models import PaymentSettings
+
 from . import services
 from .models import Association, Club, Membership, MembershipType, SchoolLevel, User
 from .roles import ORGANISERS_GROUP
@@ -32,6 +34,16 @@ def load(stdout) -> bool:
         return False
     rng = random.Random(2026)
     sa = Association.objects.create(name="Scrabble Association (Singapore)", short_name="SA", slug="sa", country="SG")
+    # How the demo association is paid: a PayNow QR on every payment page, numbered receipts.
+    PaymentSettings.objects.create(
+        association=sa,
+        receipt_prefix="SA",
+        address="1 Demo Road #01-01\nSingapore 123456",
+        paynow_proxy_type="UEN",
+        paynow_proxy="S88SS0001A",
+        paynow_name="Scrabble Association",
+        gst_registration="M90000001A",
+    )
     clubs = [
         Club.objects.create(
             association=sa,

@@ -1,3 +1,156 @@
-"""pay pages."""
+"""What payers see: the page to pay one amount due (PayNow QR, bank transfer, card), their receipts and credit
+notes (page and PDF), and their own payments."""
 
-urls = []
+from django.conf import settings as site_settings
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.db.models import Prefetch, Q
+from django.http import Http404, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import path, reverse
+from django.utils.safestring import mark_safe
+
+from clubsite.errors import NotAllowed
+from players.models import Association
+
+from ..core.documents import document_content, render_pdf
+from ..models import Payment, Refund
+from ..payables import resolve
+from ..providers import online_instructions
+from ..services import assert_may_view, payments_for, settings_for
+from ..services.documents import credit_note_document, receipt_document
+
+PAGE_SIZE = 25
+
+
+def _may_see(user, kind, target_id: int) -> bool:
+    return kind.may_view(user, target_id) or kind.may_manage(user, target_id)
+
+
+@login_required
+def pay(request, reference: str):
+    """One amount due: what it is for, what is paid, and every way to pay the rest online."""
+    found = resolve(reference)
+    due = found[0].due(found[1]) if found else None
+    if due is None:
+        raise Http404("No amount due has this reference.")
+    kind = found[0]
+    if not _may_see(request.user, kind, due.target_id):
+        raise PermissionDenied("This payment page is not yours.")
+    if reference != due.reference:  # typed in lower case or with spaces: show the reference as it is written
+        target = _url("pay", due.reference)
+        return redirect(f"{target}?{request.GET.urlencode()}" if request.GET else target)
+    settings = settings_for(Association.objects.get(pk=due.association_id))
+    ways = []
+    if due.payable and due.balance > 0:
+        for way in online_instructions(due, settings):
+            ways.append({"way": way, "svg": mark_safe(way.qr_svg) if way.qr_svg else ""})  # noqa: S308 (segno's own SVG)
+    payments = list(payments_for(kind.code, due.target_id))
+    context = {
+        "due": due,
+        "kind": kind,
+        "group": len(due.lines) > 1 or kind.code == "G",
+        "ways": ways,
+        "payments": payments,
+        "card_pending": request.GET.get("card") == "done" and due.balance > 0,
+        "currency": site_settings.CURRENCY,
+    }
+    return render(request, "money/pay/pay.html", context)
+
+
+def _payment(request, number: str) -> Payment:
+    payment = get_object_or_404(
+        Payment.objects.select_related("association").prefetch_related("refunds"), number=number
+    )
+    try:
+        assert_may_view(request.user, payment)
+    except NotAllowed as refusal:
+        raise PermissionDenied(refusal.message) from None
+    return payment
+
+
+def _refund(request, number: str) -> Refund:
+    refund = get_object_or_404(Refund.objects.select_related("payment__association"), number=number)
+    try:
+        assert_may_view(request.user, refund.payment)
+    except NotAllowed as refusal:
+        raise PermissionDenied(refusal.message) from None
+    return refund
+
+
+def _document_page(request, doc, pdf_url: str, back_url: str):
+    context = {"doc": doc, "content": document_content(doc), "pdf_url": pdf_url, "back_url": back_url}
+    return render(request, "money/receipt.html", context)
+
+
+def _pdf(doc) -> HttpResponse:
+    response = HttpResponse(render_pdf(doc), content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{doc.number}.pdf"'
+    return response
+
+
+@login_required
+def receipt(request, number: str):
+    payment = _payment(request, number)
+    doc = receipt_document(payment)
+    return _document_page(request, doc, _url("receipt_pdf", number), _url("pay", payment.reference))
+
+
+@login_required
+def receipt_pdf(request, number: str):
+    return _pdf(receipt_document(_payment(request, number)))
+
+
+@login_required
+def credit_note(request, number: str):
+    refund = _refund(request, number)
+    doc = credit_note_document(refund)
+    return _document_page(request, doc, _url("credit_note_pdf", number), _url("pay", refund.payment.reference))
+
+
+@login_required
+def credit_note_pdf(request, number: str):
+    return _pdf(credit_note_document(_refund(request, number)))
+
+
+def _url(name: str, arg: str) -> str:
+    return reverse(f"money:{name}", args=[arg])
+
+
+def payments_of(user):
+    """The payments that are the person's own: for their entries (their own, those they made for others and
+    those in group entries they submitted), for their group entries and for their membership renewals.
+    (The organisers' and staff's views of others' payments are the treasurer's pages.)"""
+    from events.models import Entry, GroupEntry
+    from players.models import RenewalRequest
+
+    entries = Entry.objects.filter(Q(player__user=user) | Q(entered_by=user) | Q(group__submitted_by=user))
+    groups = GroupEntry.objects.filter(submitted_by=user)
+    renewals = RenewalRequest.objects.filter(player__user=user)
+    return Payment.objects.filter(
+        Q(kind="E", target_id__in=entries.values("pk"))
+        | Q(kind="G", target_id__in=groups.values("pk"))
+        | Q(kind="M", target_id__in=renewals.values("pk"))
+    )
+
+
+@login_required
+def my_payments(request):
+    payments = (
+        payments_of(request.user)
+        .prefetch_related(Prefetch("refunds", queryset=Refund.objects.order_by("refunded_at", "pk")))
+        .order_by("-received_on", "-recorded_at", "-pk")
+    )
+    page = Paginator(payments, PAGE_SIZE).get_page(request.GET.get("page"))
+    return render(request, "money/pay/my_payments.html", {"page": page})
+
+
+urls = [
+    path("pay/<str:reference>/", pay, name="pay"),
+    path("receipts/<str:number>.pdf", receipt_pdf, name="receipt_pdf"),
+    path("receipts/<str:number>/", receipt, name="receipt"),
+    path("credit-notes/<str:number>.pdf", credit_note_pdf, name="credit_note_pdf"),
+    path("credit-notes/<str:number>/", credit_note, name="credit_note"),
+    path("payments/", my_payments, name="my_payments"),
+]

@@ -1,0 +1,42 @@
+"""Payment references and receipts on other apps' pages, without a query per row: a reference is made from an
+id, and every receipt a page shows is found in one query."""
+
+from collections import defaultdict
+
+from django import template
+
+from ..core.references import make_reference
+from ..models import Payment
+
+register = template.Library()
+
+
+@register.filter
+def pay_reference(target_id, kind: str) -> str:
+    """{{ entry.pk|pay_reference:"E" }}: what the payer quotes (and the payment page's address)."""
+    return make_reference(kind, int(target_id)) if target_id else ""
+
+
+@register.simple_tag
+def receipts_index(objects, **kinds) -> dict:
+    """{% receipts_index entries E="pk" G="group_id" as receipts %}: the receipt numbers of the payments made
+    for each object under each kind (the object's id in the named attribute), by reference, in one query."""
+    references = set()
+    if objects is not None and not hasattr(objects, "__iter__"):
+        objects = [objects]  # one object: {% receipts_index group G="pk" as receipts %}
+    for obj in objects or ():
+        for kind, attribute in kinds.items():
+            if target_id := getattr(obj, attribute, None):
+                references.add(make_reference(kind, int(target_id)))
+    found = defaultdict(list)
+    if references:
+        rows = Payment.objects.filter(reference__in=references).order_by("recorded_at", "pk")
+        for number, reference in rows.values_list("number", "reference"):
+            found[reference].append(number)
+    return dict(found)
+
+
+@register.filter
+def receipts_of(index: dict, reference: str) -> list:
+    """{{ receipts|receipts_of:reference }}: the receipt numbers under that reference."""
+    return (index or {}).get(reference, [])

@@ -1,5 +1,6 @@
 """Entering: one player, a group of students, my entries and what an entrant can do with them."""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
@@ -17,6 +18,7 @@ from ..forms import GroupPaymentForm, option_choices, parse_option
 from ..forms.entering import ClassListForm, EntryForm, GroupContactForm, ReplaceStudentForm, student_formset
 from ..models import Entry, EntryStatus, GroupEntry
 from ..permissions import can_manage_event
+from ..services.payments import entry_reference
 from .common import _categories, _event_for
 
 
@@ -81,7 +83,9 @@ def enter(request, slug: str):
                 )
             elif entry.status == EntryStatus.PENDING_PAYMENT:
                 messages.success(
-                    request, "Your place is held. It is confirmed once the organiser records your payment."
+                    request,
+                    f"Your place is held. Pay {settings.CURRENCY} {entry.balance} with the reference "
+                    f"{entry_reference(entry)} (Pay now, below): it is confirmed once the payment arrives.",
                 )
             else:
                 messages.success(request, "Your entry is confirmed.")

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from clubsite.ui import run_service
+from money.services.reports import refunds_due_summary
 from players.roles import is_association_staff, is_organiser
 
 from .. import services
@@ -215,6 +216,7 @@ def manage(request, slug: str, director_form=None):
         "status_filter": status_filter,
         "category_filter": category_filter,
         "cancel_form": CancelEventForm(),
+        "refunds_due": refunds_due_summary(event) if EventStatus.CANCELLED in Event.TRANSITIONS[event.status] else None,
         "transitions": {s.value for s in Event.TRANSITIONS[event.status]},
         "too_early": services.before_event_refusal(event, "start it"),
         "can_lapse": event.status in LAPSE_STATUSES and totals[EntryStatus.PENDING_PAYMENT] > 0,
@@ -294,7 +296,7 @@ def record_payment(request, pk: int):
             success="Payment recorded.",
         ):
             return redirect("events:manage", entry.event.slug)
-    payments = entry.payments.select_related("recorded_by")
+    payments = entry.payments.select_related("recorded_by", "money_payment")
     return render(
         request, "events/payment_form.html", {"entry": entry, "event": entry.event, "form": form, "payments": payments}
     )

@@ -1,0 +1,80 @@
+"""Forms of the organiser's and the treasurer's money pages: a refund, and the treasurer's filters."""
+
+from decimal import Decimal
+
+from crispy_forms.helper import FormHelper
+from crispy_forms.layout import Submit
+from django import forms
+
+from clubsite.ui import ServiceFormMixin, date_input
+from events.models import Event
+
+from .models import Method, Payment
+from .services.reports import Filters, this_month
+
+
+class RefundForm(ServiceFormMixin, forms.Form):
+    amount = forms.DecimalField(
+        max_digits=10, decimal_places=2, min_value=Decimal("0.01"), help_text="At most what can still be refunded."
+    )
+    reason = forms.CharField(
+        max_length=300,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Printed on the credit note and emailed to the payer.",
+    )
+
+    def __init__(self, *args, payment: Payment, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["amount"].label = f"Amount ({payment.currency})"
+        self.helper = FormHelper()
+        self.helper.attrs = {"data-confirm": f"Refund this payment ({payment.number})? A credit note is issued."}
+        self.helper.add_input(Submit("submit", "Refund", css_class="btn-danger"))
+
+
+class TreasurerFilterForm(forms.Form):
+    """The period (received or refunded from … to, both days included), an event, a way of paying."""
+
+    start = forms.DateField(label="From", required=False, widget=date_input(**{"class": "form-control"}))
+    end = forms.DateField(label="To", required=False, widget=date_input(**{"class": "form-control"}))
+    event = forms.ModelChoiceField(
+        queryset=Event.objects.none(),
+        required=False,
+        empty_label="Every event",
+        widget=forms.Select(attrs={"class": "form-select"}),
+    )
+    method = forms.ChoiceField(
+        choices=[("", "Every way")] + list(Method.choices),
+        required=False,
+        widget=forms.Select(attrs={"class": "form-select"}),
+    )
+
+    def __init__(self, data=None, **kwargs):
+        start, end = this_month()
+        data = data.copy() if data is not None else {}
+        data.setdefault("start", start.isoformat())
+        data.setdefault("end", end.isoformat())
+        super().__init__(data, **kwargs)
+        self.default_period = (start, end)
+        self.fields["event"].queryset = Event.objects.filter(
+            pk__in=Payment.objects.exclude(event=None).values("event_id")
+        ).order_by("-starts_on", "title")
+
+    def clean(self):
+        cleaned = super().clean()
+        start, end = cleaned.get("start"), cleaned.get("end")
+        if start and end and start > end:
+            self.add_error("end", "The period must end on or after the day it starts.")
+        return cleaned
+
+    def filters(self) -> Filters:
+        """The filters asked for; on bad input, this month's money of every event and way."""
+        if not self.is_valid():
+            start, end = self.default_period
+            return Filters(start=start, end=end)
+        event = self.cleaned_data["event"]
+        return Filters(
+            start=self.cleaned_data["start"],
+            end=self.cleaned_data["end"],
+            event_id=event.pk if event else None,
+            method=self.cleaned_data["method"],
+        )

@@ -157,8 +157,8 @@ def group_entry(request, pk: int):
     if not (manager or group.submitted_by_id == request.user.id):
         raise Http404("No such group entry")
     form = None
-    if manager:
-        due = sum((e.balance for e in group.entries.filter(status__in=services.PAYABLE_STATUSES)), 0)
+    due = sum((e.balance for e in group.entries.filter(status__in=services.PAYABLE_STATUSES)), 0)
+    if manager and (due > 0 or request.method == "POST"):  # nothing to record once the group owes nothing
         form = GroupPaymentForm(request.POST or None, initial={"amount": due, "method": "cheque"})
         if request.method == "POST" and form.is_valid():
             if run_service(

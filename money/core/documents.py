@@ -199,8 +199,13 @@ def _date(day: datetime.date) -> str:
     return f"{day.day} {_MONTHS[day.month - 1]} {day.year}"
 
 
-def _row(line: DocLine, currency: str) -> Row:
+def _row(line: DocLine, currency: str, receipt: bool = True) -> Row:
     standard, amount = _money(line.standard), _money(line.amount)
+    if not receipt:  # a credit note's line: what was paid, and how much of it is credited
+        text = [f"{line.description}: {currency} {amount} credited"]
+        if line.standard != line.amount:
+            text.append(f"  of {currency} {standard} paid")
+        return Row(line.description, line.note, standard, "", amount, tuple(text))
     text = [f"{line.description}: {currency} {amount}"]
     if line.concession:
         concession = _money(line.concession)
@@ -238,8 +243,12 @@ def document_content(doc: Document) -> DocumentContent:
         payer_label="Received from" if receipt else "Credited to",
         payer=doc.payer,
         credit=tuple(credit),
-        columns=("Description", f"Standard fee ({cur})", f"Concession ({cur})", f"Amount ({cur})"),
-        rows=tuple(_row(line, cur) for line in doc.lines),
+        columns=(
+            ("Description", f"Standard fee ({cur})", f"Concession ({cur})", f"Amount ({cur})")
+            if receipt
+            else ("Description", f"Paid ({cur})", "", f"Credited ({cur})")
+        ),
+        rows=tuple(_row(line, cur, receipt) for line in doc.lines),
         totals=tuple(totals),
         payment=tuple(payment),
         footer=doc.footer,

@@ -136,7 +136,7 @@ def credit_note_document(refund: Refund) -> Document:
     includes, as the receipt stated) and the reason."""
     payment = refund.payment
     settings = settings_for(payment.association)
-    line = DocLine(f"Refund: {payment.description}", refund.amount, refund.amount)
+    line = DocLine(f"Refund: {payment.description}", payment.amount, refund.amount)
     method = Method(refund.method).label if refund.method in Method.values else refund.method
     return Document(
         kind="credit_note",

@@ -212,7 +212,7 @@ def _review(statement: Statement, *, lock: bool) -> Review:
     imported = {
         p.external_id: p
         for p in Payment.objects.filter(
-            method=Method.BANK_TRANSFER, external_id__in=[line.fingerprint for line in parsed.lines]
+            method__in=STATEMENT_METHODS, external_id__in=[line.fingerprint for line in parsed.lines]
         )
     }
     dues: dict[str, Due | None] = {}
@@ -351,6 +351,15 @@ def _summary(rows, errors) -> dict:
     }
 
 
+# A statement line is a PayNow transfer when the bank says so, else a bank transfer; either way its fingerprint is
+# its id, so it counts once.
+STATEMENT_METHODS = (Method.BANK_TRANSFER, Method.PAYNOW)
+
+
+def method_of(description: str) -> str:
+    return Method.PAYNOW if "PAYNOW" in description.upper().replace(" ", "") else Method.BANK_TRANSFER
+
+
 def confirm(actor, statement: Statement, *, with_errors: bool = False) -> Review:
     """Records a payment, with its receipt, for every credit line matched to something due and not imported
     before, all or none. Lines that could not be read count nothing: a statement with them is refused unless
@@ -374,7 +383,7 @@ def confirm(actor, statement: Statement, *, with_errors: bool = False) -> Review
                     received = receive(
                         reference=row.reference,
                         amount=row.amount,
-                        method=Method.BANK_TRANSFER,
+                        method=method_of(row.description),
                         external_id=row.fingerprint,
                         received_on=row.date,
                         payer_name=payer_name(row.description),

@@ -139,3 +139,14 @@ def test_a_credit_note_refers_to_the_receipt_and_gives_the_reason():
     assert text[0] == "Credit note" and f"Credit note for receipt {payment.number}" in text
     assert "Reason: Withdrew a week before" in text and "Total credited: SGD 2.00" in text
     assert "Refund method: PayNow" in text and doc.issuer.lines[-1] == "GST reg. no. M90000001A"
+
+
+def test_a_part_refund_credit_note_shows_what_was_paid_and_what_is_credited():
+    event, category, standard, _ = seed_event()
+    payment_settings(event.association)
+    entry = entered(event, category, standard)
+    payment = services.receive(reference=entry_reference(entry), amount="3.00", method=Method.PAYNOW).payment
+    refund = services.refund(event.owner, payment, amount="1.50", reason="Half back")
+    text = render_text(credit_note_document(refund))
+    assert any(line.endswith("SGD 1.50 credited") for line in text) and "  of SGD 3.00 paid" in text
+    assert not any("Standard fee" in line or "concession" in line for line in text)

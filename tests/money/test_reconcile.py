@@ -114,7 +114,7 @@ def test_confirming_pays_them_issues_receipts_and_a_second_import_counts_nothing
     payments = {p.reference: p for p in Payment.objects.all()}
     assert len(payments) == 3 and payments[entry_reference(over)].held == Decimal("3.00")
     first = payments[entry_reference(full)]
-    assert first.method == "bank_transfer" and first.received_on.isoformat() == world["day"]
+    assert first.method == "paynow" and first.received_on.isoformat() == world["day"]  # the line says PAYNOW
     assert first.payer_name == "Tan Ah Kow" and first.note == "Bank statement jan.csv, line 2"
     assert len(mail.outbox) == 3 and all(m.subject.startswith("Receipt ") for m in mail.outbox)
     statement.refresh_from_db()

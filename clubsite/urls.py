@@ -6,6 +6,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import APIRootView, DefaultRouter
 
 from events import api as events_api
+from money import api as money_api
 from players import api as players_api
 from ratings import api as ratings_api
 
@@ -30,9 +31,11 @@ router = DefaultRouter()
 router.APIRootView = RootView
 router.register("players", players_api.PlayerViewSet, basename="player")
 router.register("clubs", players_api.ClubViewSet, basename="club")
+router.register("my/renewals", players_api.MyRenewalViewSet, basename="my-renewal")
 
 events_api.register(router)
 ratings_api.register(router)
+money_api.register(router)
 
 urlpatterns = [
     path("", views.home, name="home"),

@@ -8,12 +8,15 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from clubsite.api import ApiView, Id, IdFilter, ModelSerializer
+from money.core.references import make_reference
+from money.serializers import PAYNOW_PAYLOAD_HELP, paynow_for, settings_cache, simple_due
 from players.roles import is_association_staff
 
 from . import services
 from .models import BY_HAND_PAYMENT_METHODS, Category, Entry, Event, EventStatus, Fee, Prize
 from .play import api as api_play
 from .play import venue_api
+from .services.payments import PAYABLE_STATUSES, entry_reference
 
 
 class FeeSerializer(ModelSerializer):
@@ -167,6 +170,11 @@ class EntrySerializer(ModelSerializer):
     player_name = serializers.CharField(source="player.full_name", read_only=True)
     balance = serializers.DecimalField(max_digits=8, decimal_places=2, read_only=True)
     waitlist_position = serializers.SerializerMethodField()
+    payment_reference = serializers.SerializerMethodField(help_text="What to quote when paying for this entry")
+    group_payment_reference = serializers.SerializerMethodField(
+        help_text="For an entry in a group entry: the one reference that pays for the whole group"
+    )
+    paynow_payload = serializers.SerializerMethodField(help_text=PAYNOW_PAYLOAD_HELP)
 
     class Meta:
         model = Entry
@@ -183,6 +191,9 @@ class EntrySerializer(ModelSerializer):
             "amount_due",
             "amount_paid",
             "balance",
+            "payment_reference",
+            "group_payment_reference",
+            "paynow_payload",
             "concession_proof",
             "payment_due_at",
             "offer_expires_at",
@@ -193,6 +204,19 @@ class EntrySerializer(ModelSerializer):
     def get_waitlist_position(self, entry) -> int | None:
         known = getattr(entry, "known_waitlist_position", None)  # read by register_entry already
         return known if known is not None else services.waitlist_position(entry)
+
+    def get_payment_reference(self, entry) -> str:
+        return entry_reference(entry)
+
+    def get_group_payment_reference(self, entry) -> str | None:
+        return make_reference("G", entry.group_id) if entry.group_id else None
+
+    def get_paynow_payload(self, entry) -> str | None:
+        association_id = entry.event.association_id
+        due = simple_due(
+            "E", entry.pk, association_id, entry.amount_due, entry.amount_paid, entry.status in PAYABLE_STATUSES
+        )
+        return paynow_for(due, settings_cache(self.context).get(association_id))[0]
 
 
 class EntryCreateSerializer(serializers.Serializer):

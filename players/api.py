@@ -1,15 +1,18 @@
+from decimal import Decimal
+
 from django.db.models import Q
 from django_filters import rest_framework as filters
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import generics, permissions, serializers, status, viewsets
 from rest_framework.authtoken.models import Token
 from rest_framework.response import Response
 
 from clubsite.api import ApiView, ModelSerializer
 from clubsite.errors import ServiceError
+from money.serializers import PAYNOW_PAYLOAD_HELP, paynow_for, settings_cache, simple_due
 
 from . import services, visibility
-from .models import Club, Player
+from .models import Club, Player, RenewalRequest, RenewalStatus
 
 
 class ClubSerializer(ModelSerializer):
@@ -44,6 +47,71 @@ class MeSerializer(ModelSerializer):
 
     def update(self, instance, validated_data):
         return services.update_profile(self.context["request"].user, instance, **validated_data)
+
+
+class RenewalSerializer(ModelSerializer):
+    """A membership renewal and what is due on it: its payment reference, balance and PayNow payload."""
+
+    association = serializers.CharField(source="association.name", read_only=True)
+    # Plain text in the schema (several models have a "status"): requested, paid or cancelled.
+    status = serializers.CharField(read_only=True, help_text=", ".join(RenewalStatus.values))
+    amount_due = serializers.DecimalField(
+        source="amount", max_digits=8, decimal_places=2, read_only=True, help_text="Charged for the renewal"
+    )
+    balance = serializers.SerializerMethodField()
+    payment_reference = serializers.SerializerMethodField(help_text="What to quote when paying for this renewal")
+    paynow_payload = serializers.SerializerMethodField(help_text=PAYNOW_PAYLOAD_HELP)
+    expires_on = serializers.DateField(
+        source="membership.expires_on", read_only=True, allow_null=True, help_text="Once paid: the new expiry"
+    )
+
+    class Meta:
+        model = RenewalRequest
+        fields = [
+            "id",
+            "association",
+            "type",
+            "status",
+            "amount_due",
+            "amount_paid",
+            "balance",
+            "payment_reference",
+            "paynow_payload",
+            "requested_at",
+            "paid_on",
+            "expires_on",
+        ]
+        read_only_fields = fields
+
+    def _due(self, renewal):
+        payable = renewal.status == RenewalStatus.REQUESTED
+        return simple_due("M", renewal.pk, renewal.association_id, renewal.amount, renewal.amount_paid, payable)
+
+    @extend_schema_field(serializers.DecimalField(max_digits=8, decimal_places=2))
+    def get_balance(self, renewal) -> str:
+        return str(self._due(renewal).balance.quantize(Decimal("0.01")))
+
+    def get_payment_reference(self, renewal) -> str:
+        return services.renewal_reference(renewal)
+
+    def get_paynow_payload(self, renewal) -> str | None:
+        return paynow_for(self._due(renewal), settings_cache(self.context).get(renewal.association_id))[0]
+
+
+class MyRenewalViewSet(ApiView, viewsets.ReadOnlyModelViewSet):
+    """Your membership renewals (asked for on your account page), newest first, each with what is due on it."""
+
+    permission_classes = [permissions.IsAuthenticated]
+    serializer_class = RenewalSerializer
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return RenewalRequest.objects.none()
+        return (
+            RenewalRequest.objects.filter(player__user=self.request.user)
+            .select_related("association", "membership")
+            .order_by("-requested_at", "-pk")
+        )
 
 
 class PlayerFilter(filters.FilterSet):

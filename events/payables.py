@@ -3,7 +3,7 @@ credited to them. Registered in EventsConfig.ready."""
 
 from decimal import Decimal
 
-from django.db.models import Sum
+from django.db.models import Q, Sum
 
 from money.payables import Due, Kind, Line
 
@@ -116,6 +116,12 @@ class EntryKind(Kind):
         entry = Entry.objects.select_related("event").filter(pk=target_id).first()
         return entry is not None and can_manage_event(user, entry.event)
 
+    def owned_by(self, user):
+        """Their own entries, those they made for others and those in the group entries they submitted."""
+        return Entry.objects.filter(Q(player__user=user) | Q(entered_by=user) | Q(group__submitted_by=user)).values(
+            "pk"
+        )
+
 
 class GroupKind(Kind):
     """One reference and one total for a whole group entry; a payment settles its entries in the order they
@@ -197,6 +203,9 @@ class GroupKind(Kind):
     def may_manage(self, user, target_id) -> bool:
         group = GroupEntry.objects.select_related("event").filter(pk=target_id).first()
         return group is not None and can_manage_event(user, group.event)
+
+    def owned_by(self, user):
+        return GroupEntry.objects.filter(submitted_by=user).values("pk")
 
 
 ENTRY, GROUP = EntryKind(), GroupKind()

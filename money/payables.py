@@ -77,6 +77,10 @@ class Kind:
     def may_view(self, user, target_id: int) -> bool:
         raise NotImplementedError
 
+    def owned_by(self, user):
+        """The ids (a values("pk") queryset) of this kind's things that are the user's own: what they pay for."""
+        raise NotImplementedError
+
     def may_manage(self, user, target_id: int) -> bool:
         raise NotImplementedError
 

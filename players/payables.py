@@ -62,5 +62,8 @@ class RenewalKind(Kind):
     def may_manage(self, user, target_id) -> bool:
         return is_association_staff(user)
 
+    def owned_by(self, user):
+        return RenewalRequest.objects.filter(player__user=user).values("pk")
+
 
 RENEWAL = RenewalKind()

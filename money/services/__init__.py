@@ -6,11 +6,13 @@ from .ledger import (
     Received,
     assert_may_view,
     due_or_error,
+    own_payments,
     payments_for,
     receive,
     refund,
     reinstate,
     settings_for,
+    visible_payments,
 )
 
 __all__ = [
@@ -18,9 +20,11 @@ __all__ = [
     "Received",
     "assert_may_view",
     "due_or_error",
+    "own_payments",
     "payments_for",
     "receive",
     "refund",
     "reinstate",
     "settings_for",
+    "visible_payments",
 ]

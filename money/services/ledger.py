@@ -10,7 +10,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.template.loader import render_to_string
 from django.utils import timezone
 
@@ -207,11 +207,13 @@ def refund(actor, payment: Payment, *, amount, reason: str, provider=None) -> Re
     """Gives back part or all of a payment, with a credit note. The held part goes first; the rest is taken
     back from what it paid for. A card payment is refunded through its provider (`provider`, looked up when
     not given); other ways are paid back by the organiser, and this records that they did."""
+    kind = KINDS[payment.kind]
+    if not kind.may_manage(actor, payment.target_id):
+        raise NotAllowed("Only the organiser or association staff can refund this payment.")
     amount = to_amount(amount)
     reason = (reason or "").strip()
     if not reason:
         raise MoneyError("Say why: the credit note shows the reason.", field="reason")
-    kind = KINDS[payment.kind]
     with transaction.atomic():
         kind.due(payment.target_id, lock=True)
         payment = Payment.objects.select_for_update().get(pk=payment.pk)
@@ -228,9 +230,12 @@ def refund(actor, payment: Payment, *, amount, reason: str, provider=None) -> Re
         moment = timezone.now()
         external_id = ""
         if payment.method == Method.CARD:
-            from ..providers import provider_for
+            from ..providers import PROVIDERS
 
-            external_id = (provider or provider_for(Method.CARD)).refund(payment, amount)
+            provider = provider or PROVIDERS.get(Method.CARD)
+            if provider is None:
+                raise MoneyError("Card payments are refunded through the card provider, which is not set up here.")
+            external_id = provider.refund(payment, amount)
         number, year, sequence = _number(payment.association, "credit", moment)
         Payment.objects.filter(pk=payment.pk).update(refunded=F("refunded") + amount, applied=F("applied") - unapplied)
         payment.refresh_from_db()
@@ -278,6 +283,29 @@ def reinstate(actor, payment: Payment) -> Payment:
 
 def payments_for(kind: str, target_id: int):
     return Payment.objects.filter(kind=kind, target_id=target_id).prefetch_related("refunds").order_by("recorded_at")
+
+
+def own_payments(user):
+    """The payments for what the person pays for: their entries (and those they made for others), the group
+    entries they submitted, their renewals."""
+    if not (user and user.is_authenticated):
+        return Payment.objects.none()
+    mine = Q(pk__in=[])
+    for code, kind in KINDS.items():
+        mine |= Q(kind=code, target_id__in=kind.owned_by(user))
+    return Payment.objects.filter(mine)
+
+
+def visible_payments(user):
+    """The payments `user` may read: staff all; an organiser those for their events; anyone their own. The
+    same people assert_may_view lets see one payment."""
+    from players.roles import is_association_staff
+
+    if is_association_staff(user):
+        return Payment.objects.all()
+    if not (user and user.is_authenticated):
+        return Payment.objects.none()
+    return Payment.objects.filter(Q(pk__in=own_payments(user).values("pk")) | Q(event__owner=user))
 
 
 def assert_may_view(user, payment: Payment) -> None:

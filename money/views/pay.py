@@ -5,7 +5,7 @@ from django.conf import settings as site_settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
@@ -18,7 +18,7 @@ from ..core.documents import document_content, render_pdf
 from ..models import Payment, Refund
 from ..payables import resolve
 from ..providers import online_instructions
-from ..services import assert_may_view, payments_for, settings_for
+from ..services import assert_may_view, own_payments, payments_for, settings_for
 from ..services.documents import credit_note_document, receipt_document
 
 PAGE_SIZE = 25
@@ -118,27 +118,10 @@ def _url(name: str, arg: str) -> str:
     return reverse(f"money:{name}", args=[arg])
 
 
-def payments_of(user):
-    """The payments that are the person's own: for their entries (their own, those they made for others and
-    those in group entries they submitted), for their group entries and for their membership renewals.
-    (The organisers' and staff's views of others' payments are the treasurer's pages.)"""
-    from events.models import Entry, GroupEntry
-    from players.models import RenewalRequest
-
-    entries = Entry.objects.filter(Q(player__user=user) | Q(entered_by=user) | Q(group__submitted_by=user))
-    groups = GroupEntry.objects.filter(submitted_by=user)
-    renewals = RenewalRequest.objects.filter(player__user=user)
-    return Payment.objects.filter(
-        Q(kind="E", target_id__in=entries.values("pk"))
-        | Q(kind="G", target_id__in=groups.values("pk"))
-        | Q(kind="M", target_id__in=renewals.values("pk"))
-    )
-
-
 @login_required
 def my_payments(request):
     payments = (
-        payments_of(request.user)
+        own_payments(request.user)
         .prefetch_related(Prefetch("refunds", queryset=Refund.objects.order_by("refunded_at", "pk")))
         .order_by("-received_on", "-recorded_at", "-pk")
     )

@@ -224,8 +224,11 @@ def load(stdout) -> None:
         registration_opens_at=now - timedelta(days=3),
         registration_closes_at=_at(open_day - timedelta(days=7)),
         max_entrants=8,
-        payment_methods=["in_person", "bank_transfer"],
-        payment_instructions="Transfer to the club's account and quote your member number as the reference.",
+        payment_methods=["paynow", "bank_transfer", "in_person"],
+        payment_instructions=(
+            "Pay by PayNow: your entry's payment page (*Pay now*) shows a QR code with the amount and your payment "
+            "reference. Or pay in person at the club, quoting the reference."
+        ),
         description="Twelve games over two days, Swiss pairings, CSW.",
     )
     services.save_category(
@@ -262,7 +265,7 @@ def load(stdout) -> None:
             date_of_birth=adult.date_of_birth,
         )
 
-    # A club night announced but not yet open.
+    # A club night open for entries, with a small fee paid by PayNow.
     night = today + timedelta(days=14)
     club_night = services.create_event(
         organiser,
@@ -277,10 +280,27 @@ def load(stdout) -> None:
         estimated_end_time=time(22, 0),
         number_of_games=3,
         rated=False,
-        registration_opens_at=now + timedelta(days=2),
+        registration_opens_at=now - timedelta(days=1),
         registration_closes_at=_at(night - timedelta(days=1), 18, 0),
+        payment_methods=["paynow", "in_person"],
+        payment_instructions="Pay by PayNow from your entry's payment page (*Pay now*), or at the door.",
     )
-    services.save_category(organiser, club_night, name="Everyone", quota=24, fees=[])
+    services.save_category(
+        organiser,
+        club_night,
+        name="Everyone",
+        quota=24,
+        fees=[
+            {"name": "Standard", "amount": Decimal("5.00"), "note": "incl. GST"},
+            {
+                "name": "Student or senior",
+                "amount": Decimal("3.00"),
+                "is_concession": True,
+                "proof_label": "student or senior card number",
+                "note": "incl. GST",
+            },
+        ],
+    )
     services.publish_event(organiser, club_night)
 
     # Past events.

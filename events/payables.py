@@ -4,6 +4,7 @@ credited to them. Registered in EventsConfig.ready."""
 from decimal import Decimal
 
 from django.db.models import Q, Sum
+from django.utils import timezone
 
 from money.payables import Due, Kind, Line
 
@@ -96,6 +97,8 @@ class EntryKind(Kind):
             why_not=f"This entry is {entry.get_status_display().lower()}: it holds no place to pay for.",
             url=event.get_absolute_url(),
             event_id=event.pk,
+            pay_by=timezone.localtime(entry.payment_due_at, event.zone).date() if entry.payment_due_at else None,
+            methods=tuple(event.payment_methods or ()),
             lines=(_entry_line(entry),),
         )
 
@@ -140,6 +143,7 @@ class GroupKind(Kind):
         entries = list(_entries(group=group).order_by("accepted_at", "pk"))
         payable = [e for e in entries if e.status in PAYABLE_STATUSES]
         event = group.event
+        deadlines = [e.payment_due_at for e in payable if e.payment_due_at and e.balance > 0]
         return Due(
             kind=self.code,
             target_id=group.pk,
@@ -153,6 +157,8 @@ class GroupKind(Kind):
             why_not="None of the group's entries has anything left to pay.",
             url=event.get_absolute_url(),
             event_id=event.pk,
+            pay_by=timezone.localtime(min(deadlines), event.zone).date() if deadlines else None,
+            methods=tuple(event.payment_methods or ()),
             lines=tuple(_entry_line(e) for e in entries),
         )
 

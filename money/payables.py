@@ -5,6 +5,7 @@ through these, so money depends on no other app and every way to pay goes throug
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 from decimal import Decimal
 
 from money.core.references import make_reference, parse_reference
@@ -40,6 +41,8 @@ class Due:
     why_not: str = ""  # why it is not payable, in words for the organiser
     url: str = ""  # the page of what is paid for
     event_id: int | None = None  # for the treasurer's page: which event
+    pay_by: date | None = None  # the last day to pay before the place lapses (none: no such day)
+    methods: tuple[str, ...] = ()  # the ways of paying it accepts (money.models.Method); empty: every way
     lines: tuple[Line, ...] = field(default_factory=tuple)
 
     @property

@@ -35,7 +35,15 @@ class RenewalKind(Kind):
             payable=renewal.status == RenewalStatus.REQUESTED,
             why_not=f"The renewal is {renewal.get_status_display().lower()}.",
             url=reverse("players:me"),
-            lines=(Line(description=title, standard=renewal.amount, amount=renewal.amount),),
+            lines=(
+                Line(
+                    description=title,
+                    standard=renewal.amount,
+                    amount=renewal.amount,
+                    paid=renewal.amount_paid,
+                    balance=max(renewal.amount - renewal.amount_paid, Decimal("0")),
+                ),
+            ),
         )
 
     def apply(self, target_id, payment, amount, actor) -> None:

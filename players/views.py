@@ -74,7 +74,15 @@ def me(request):
     else:
         form = ProfileForm(instance=player)
     claims = request.user.claims.select_related("player")
-    context = {"form": form, "player": player, "claims": claims, "claim_form": ClaimForm()}
+    open_renewal = player.renewals.filter(status=RenewalStatus.REQUESTED).first()
+    context = {
+        "form": form,
+        "player": player,
+        "claims": claims,
+        "claim_form": ClaimForm(),
+        "open_renewal": open_renewal,
+        "CURRENCY": settings.CURRENCY,
+    }
     context.update(collect("account_page_context", request, player))
     return render(request, "players/me.html", context)
 
@@ -140,6 +148,10 @@ def renew(request):
         "quote": quote,
         "quote_error": error,
         "current": Membership.objects.filter(player=player).current().order_by("-expires_on").first(),
+        # A renewal already paid: the next membership, starting when the current one ends.
+        "renewed": Membership.objects.filter(player=player, starts_on__gt=timezone.localdate())
+        .order_by("-starts_on")
+        .first(),
         "history": player.renewals.exclude(status=RenewalStatus.REQUESTED)[:10],
         "CURRENCY": settings.CURRENCY,
     }

@@ -57,6 +57,7 @@ class PaymentMethod(models.TextChoices):
     IN_PERSON = "in_person", "In person"
     CHEQUE = "cheque", "Cheque"
     BANK_TRANSFER = "bank_transfer", "Bank transfer"
+    PAYNOW = "paynow", "PayNow QR"
     CARD = "card", "Card"
     WAIVED = "waived", "Waived"
 

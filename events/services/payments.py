@@ -47,18 +47,13 @@ def group_reference(group: GroupEntry) -> str:
     return make_reference("G", group.pk)
 
 
-def _method(method: str) -> str:
-    """How an entry's ledger names a way of paying (PayNow is a bank transfer to it)."""
-    return {"paynow": PaymentMethod.BANK_TRANSFER}.get(method, method)
-
-
 def credit_entry(actor, entry: Entry, payment, amount: Decimal) -> Payment:
     """Credits `amount` of money received (a money.Payment) to one entry, locked by the caller; once nothing is
     due, a pending place is confirmed."""
     row = Payment.objects.create(
         entry=entry,
         amount=amount,
-        method=_method(payment.method),
+        method=payment.method,
         reference=(payment.payer_reference or payment.number)[:100],
         note=(payment.note or f"Receipt {payment.number}")[:200],
         recorded_by=actor if getattr(actor, "pk", None) else None,

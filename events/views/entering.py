@@ -1,6 +1,5 @@
 """Entering: one player, a group of students, my entries and what an entrant can do with them."""
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count, Q
@@ -19,6 +18,7 @@ from ..forms.entering import ClassListForm, EntryForm, GroupContactForm, Replace
 from ..models import Entry, EntryStatus, GroupEntry
 from ..permissions import can_manage_event
 from ..services.payments import entry_reference
+from ..templatetags.events_tags import format_money
 from .common import _categories, _event_for
 
 
@@ -84,7 +84,7 @@ def enter(request, slug: str):
             elif entry.status == EntryStatus.PENDING_PAYMENT:
                 messages.success(
                     request,
-                    f"Your place is held. Pay {settings.CURRENCY} {entry.balance} with the reference "
+                    f"Your place is held. Pay {format_money(entry.balance)} with the reference "
                     f"{entry_reference(entry)} (Pay now, below): it is confirmed once the payment arrives.",
                 )
             else:

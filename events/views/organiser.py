@@ -161,7 +161,7 @@ def lifecycle(request, slug: str, action: str):
         run_service(
             request,
             lambda: services.cancel_event(request.user, event, reason),
-            success="The event is cancelled; entrants are told.",
+            success="The event is cancelled; entrants are told. Every refund due is listed under Money and refunds.",
         )
     elif action == "lapse":
         ended = run_service(request, lambda: services.lapse_unpaid_now(request.user, event))

@@ -84,10 +84,13 @@ class DocLine:
     standard: Decimal
     amount: Decimal
     note: str = ""
+    paid: Decimal | None = None  # a part payment: what this document's money paid of `amount`
 
     def __post_init__(self):
         object.__setattr__(self, "standard", _money_value(self.standard, "standard"))
         object.__setattr__(self, "amount", _money_value(self.amount, "amount"))
+        if self.paid is not None:
+            object.__setattr__(self, "paid", _money_value(self.paid, "paid"))
 
     @property
     def concession(self) -> Decimal:
@@ -206,7 +209,12 @@ def _row(line: DocLine, currency: str, receipt: bool = True) -> Row:
         if line.standard != line.amount:
             text.append(f"  of {currency} {standard} paid")
         return Row(line.description, line.note, standard, "", amount, tuple(text))
-    text = [f"{line.description}: {currency} {amount}"]
+    if line.paid is not None and line.paid != line.amount:
+        # The amount column is what this payment paid; the line says of how much.
+        amount = _money(line.paid)
+        text = [f"{line.description}: {currency} {amount}", f"  Part payment of {currency} {_money(line.amount)}"]
+    else:
+        text = [f"{line.description}: {currency} {amount}"]
     if line.concession:
         concession = _money(line.concession)
         text.append(f"  Standard fee {currency} {standard}, less {line.note or 'concession'} {currency} {concession}")

@@ -30,6 +30,12 @@ class Provider:
     method = ""
     label = ""
     online = False  # the payer can use it from the payment page
+    # The ways of paying (as an event lists those it accepts) this provider serves.
+    serves: tuple[str, ...] = ()
+
+    def accepted(self, due: Due) -> bool:
+        """Whether what is due takes this way of paying: every way when it names none."""
+        return not due.methods or any(m in due.methods for m in (self.method, *self.serves))
 
     def available(self, settings: PaymentSettings) -> bool:
         return True
@@ -46,6 +52,7 @@ class PayNow(Provider):
     method = Method.PAYNOW
     label = "PayNow QR"
     online = True
+    serves = (Method.BANK_TRANSFER,)  # a PayNow transfer is a bank transfer
 
     def available(self, settings: PaymentSettings) -> bool:
         return bool(settings.paynow_proxy)
@@ -54,6 +61,8 @@ class PayNow(Provider):
         from ..core.paynow import PayNowRequest, build_payload
 
         expires = timezone.localdate() + timedelta(days=settings.qr_valid_days)
+        if due.pay_by is not None:  # never payable after the place lapses
+            expires = max(min(expires, due.pay_by), timezone.localdate())
         request = PayNowRequest(
             proxy_type=settings.paynow_proxy_type,
             proxy_value=settings.paynow_proxy,
@@ -88,6 +97,7 @@ class BankTransfer(Provider):
     method = Method.BANK_TRANSFER
     label = "Bank transfer"
     online = True
+    serves = (Method.PAYNOW,)
 
     def available(self, settings: PaymentSettings) -> bool:
         return bool(settings.paynow_proxy)
@@ -133,10 +143,10 @@ def provider_for(method: str) -> Provider:
 
 
 def online_instructions(due: Due, settings: PaymentSettings) -> list[Instructions]:
-    """Every way the payer can pay this online now, in the order shown."""
+    """Every way the payer can pay this online now (set up, and accepted by what is due), in the order shown."""
     shown = []
     for provider in PROVIDERS.values():
-        if provider.online and provider.available(settings):
+        if provider.online and provider.available(settings) and provider.accepted(due):
             found = provider.instructions(due, settings)
             if found is not None:
                 shown.append(found)

@@ -66,10 +66,7 @@ def _doc_line(line: dict, share: Decimal | None = None, currency: str = "") -> D
     note = line.get("note", "") or ""
     if amount < standard:
         note = _concession_name(note)
-    if share is not None and share < amount:
-        part = f"part payment {currency} {share:.2f} of {amount:.2f}"
-        note = f"{note}; {part}" if note else part
-    return DocLine(line.get("description", ""), standard, amount, note)
+    return DocLine(line.get("description", ""), standard, amount, note, paid=share if share is not None else None)
 
 
 def _original_applied(payment: Payment) -> Decimal:
@@ -88,7 +85,7 @@ def _paid_lines(payment: Payment) -> tuple[list[DocLine], Decimal]:
     balances = [_decimal(line.get("balance")) for line in lines]
     due = sum(balances, ZERO) or sum((_decimal(line.get("amount")) for line in lines), ZERO)
     applied = _original_applied(payment)
-    if len(lines) == 1 or applied <= 0 or not any(balances):
+    if applied <= 0 or not any(balances):
         return [_doc_line(line) for line in lines], due
     left, paid = applied, []
     for line, balance in zip(lines, balances, strict=True):

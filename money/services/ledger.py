@@ -191,15 +191,11 @@ def receive(
         )
         if applied:
             kind.apply(due.target_id, payment, applied, actor)
-        why = note or ("held: " + (due.why_not or "more than was due") if payment.held else "")
-        _log(actor, Action.RECEIVED, payment, amount, why)
+        held_reason = "more than was due" if due.payable else (due.why_not or "it can no longer be paid")
+        _log(actor, Action.RECEIVED, payment, amount, note or (f"held: {held_reason}" if payment.held else ""))
         if notify:
-            _mail(
-                payment,
-                "money/email/receipt.txt",
-                f"Receipt {payment.number}: {due.title}",
-                {"due": due, "left": due.balance - applied},
-            )
+            context = {"due": due, "left": due.balance - applied, "held_reason": held_reason}
+            _mail(payment, "money/email/receipt.txt", f"Receipt {payment.number}: {due.title}", context)
     return Received(payment)
 
 

@@ -218,7 +218,20 @@ def _review(statement: Statement, *, lock: bool) -> Review:
     dues: dict[str, Due | None] = {}
     pending: dict[str, Decimal] = defaultdict(lambda: ZERO)  # applied by earlier lines of this file
     rows = []
+    errors = list(parsed.errors)
+    today = timezone.localdate()
     for line in parsed.lines:
+        # What receive would refuse is refused here, by line, so the review shows it before confirming.
+        if line.amount > 0 and line.date > today:
+            errors.append(LineError(line.line_no, "date", f"line {line.line_no}, date: {line.date} is in the future"))
+            continue
+        if line.amount > 0 and line.amount != line.amount.quantize(Decimal("0.01")):
+            errors.append(
+                LineError(
+                    line.line_no, "amount", f"line {line.line_no}, amount: {line.amount} is not in dollars and cents"
+                )
+            )
+            continue
         common = dict(
             line_no=line.line_no,
             date=line.date,
@@ -261,7 +274,7 @@ def _review(statement: Statement, *, lock: bool) -> Review:
                 balance=balance,
             )
         )
-    return Review(statement=statement, rows=tuple(rows), errors=tuple(parsed.errors))
+    return Review(statement=statement, rows=tuple(rows), errors=tuple(sorted(errors, key=lambda e: e.line_no)))
 
 
 def review(statement: Statement) -> Review:

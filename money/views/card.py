@@ -83,6 +83,9 @@ def card_checkout(request, reference: str):
     if due is None:
         raise Http404(f"No amount due has the reference {reference!r}.")
     page = payment_page(due.reference, due)
+    if not card.accepted(due):
+        messages.error(request, "This event does not take card payments: see the ways to pay below.")
+        return SeeOther(page)
     joiner = "&" if "?" in page else "?"
     try:
         url = card.start_checkout(

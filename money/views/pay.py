@@ -36,8 +36,8 @@ def pay(request, reference: str):
     if due is None:
         raise Http404("No amount due has this reference.")
     kind = found[0]
-    if not _may_see(request.user, kind, due.target_id):
-        raise PermissionDenied("This payment page is not yours.")
+    if not _may_see(request.user, kind, due.target_id):  # as if unknown: references are not to be guessed
+        raise Http404("No amount due has this reference.")
     if reference != due.reference:  # typed in lower case or with spaces: show the reference as it is written
         target = _url("pay", due.reference)
         return redirect(f"{target}?{request.GET.urlencode()}" if request.GET else target)

@@ -89,7 +89,11 @@ def refund(request, number: str):
     """Gives back part or all of a payment: the amount (all that can be refunded, unless changed) and why,
     beside the event's refund policy."""
     payment = _managed_payment(request, number)
-    form = RefundForm(request.POST or None, payment=payment, initial={"amount": payment.refundable})
+    form = RefundForm(
+        request.POST or None,
+        payment=payment,
+        initial={"amount": payment.held if payment.held > 0 else payment.refundable},
+    )
     if request.method == "POST" and form.is_valid():
         credit = run_service(
             request,

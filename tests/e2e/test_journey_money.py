@@ -37,6 +37,7 @@ def seed_event(owner):
         owner=owner,
         rules_agreement="I agree to abide by the rules set by the organiser.",
         refund_policy="Half the fee is refunded if you withdraw before the closing date.",
+        payment_methods=["paynow", "in_person", "cheque"],
     )
     for position, (name, level) in enumerate(((SECONDARY, "secondary"), (PRIMARY, "primary"))):
         category = CategoryFactory(event=event, name=name, school_level=level, quota=40, position=position)
@@ -118,7 +119,7 @@ def test_player_pays_by_paynow_treasurer_confirms_from_the_statement_player_down
     page.wait_for_url(re.compile(r"/events/my-entries/$"))
     entry = Entry.objects.get(player__user=player)
     reference = entry_reference(entry)
-    expect(page.get_by_text(f"Pay SGD 3.00 with the reference {reference}")).to_be_visible()
+    expect(page.get_by_text(f"Pay S$3.00 with the reference {reference}")).to_be_visible()
     card = page.locator(".card", has_text=event.title)
     expect(card.get_by_text("Pending payment", exact=True)).to_be_visible()
     expect(card.get_by_text(f"S$3.00 due, reference {reference}")).to_be_visible()

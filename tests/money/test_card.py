@@ -377,3 +377,14 @@ def test_card_is_offered_only_when_both_keys_are_set(client, settings):
     card = next(i for i in online_instructions(due, settings_row) if i.method == Method.CARD)
     assert card.action_url == reverse("money:card_checkout", args=[entry_reference(entry)])
     assert provider_for(Method.CARD).instructions(due, settings_row).action_url == card.action_url
+
+
+def test_an_event_that_takes_no_cards_starts_no_checkout(client, stripe_api):
+    event, category, standard, _ = seed_event(payment_methods=["paynow", "in_person"])
+    entry = entered(event, category, standard)
+    client.force_login(entry.player.user)
+    response = client.post(reverse("money:card_checkout", args=[entry_reference(entry)]))
+    assert response.status_code == 303 and response["Location"].startswith(
+        reverse("money:pay", args=[entry_reference(entry)])
+    )
+    assert stripe_api.received == []

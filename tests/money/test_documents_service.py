@@ -105,13 +105,16 @@ def test_a_part_payment_of_a_group_lists_the_students_it_paid_for():
     doc = receipt_document(first)
     # 3 + 2 + 3 in full, then 1.00 of the fourth student's 2.00.
     assert [line.description.split(":")[0] for line in doc.lines] == [f"Student {i}" for i in range(4)]
-    assert doc.lines[-1].note == "Passion Card holder concession; part payment SGD 1.00 of 2.00"
+    assert doc.lines[-1].note == "Passion Card holder concession" and doc.lines[-1].paid == D("1.00")
+    # The amount column is what this payment paid, so the lines add up to its total.
+    assert content_amounts(doc) == [D("3.00"), D("2.00"), D("3.00"), D("1.00")] == list(paid_column(doc))
+    assert "  Part payment of SGD 2.00" in render_text(doc)
     assert doc.total == D("9.00") and doc.payer.name == "Mrs Tan"
     assert doc.footer.startswith("Part payment: SGD 9.00 of SGD 15.00 due.")
     second = services.receive(reference=group_reference(group), amount="6.00", method=Method.PAYNOW).payment
     doc = receipt_document(second)
     assert [line.description.split(":")[0] for line in doc.lines] == ["Student 3", "Student 4", "Student 5"]
-    assert doc.lines[0].note.endswith("part payment SGD 1.00 of 2.00") and doc.footer == "Thank you."
+    assert doc.lines[0].paid == D("1.00") and sum(content_amounts(doc)) == D("6.00") and doc.footer == "Thank you."
 
 
 def test_a_held_payment_says_so_and_a_later_refund_leaves_the_receipt_as_it_was():
@@ -150,3 +153,23 @@ def test_a_part_refund_credit_note_shows_what_was_paid_and_what_is_credited():
     text = render_text(credit_note_document(refund))
     assert any(line.endswith("SGD 1.50 credited") for line in text) and "  of SGD 3.00 paid" in text
     assert not any("Standard fee" in line or "concession" in line for line in text)
+
+
+def content_amounts(doc):
+    """The amount column of the document, as its page and PDF show it."""
+    from money.core.documents import document_content
+
+    return [D(row.amount.replace(",", "")) for row in document_content(doc).rows]
+
+
+def paid_column(doc):
+    return (line.paid if line.paid is not None else line.amount for line in doc.lines)
+
+
+def test_a_part_payment_of_one_entry_shows_what_it_paid():
+    event, category, standard, _ = seed_event()
+    payment_settings(event.association)
+    entry = entered(event, category, standard)
+    payment = services.receive(reference=entry_reference(entry), amount="1.00", method=Method.PAYNOW).payment
+    doc = receipt_document(payment)
+    assert content_amounts(doc) == [D("1.00")] and doc.total == D("1.00")

@@ -29,8 +29,8 @@ pytestmark = pytest.mark.django_db
 
 
 def seed_event(quota=40, **fields):
-    """Seed 004's fees: S$3 standard, S$2 with a Passion Card."""
-    event = EventFactory(**fields)
+    """Seed 004's fees: S$3 standard, S$2 with a Passion Card; paid every way the site knows."""
+    event = EventFactory(**{"payment_methods": ["paynow", "bank_transfer", "card", "in_person", "cheque"], **fields})
     category = CategoryFactory(event=event, name="Secondary", quota=quota)
     standard = FeeFactory(category=category, name="Standard", amount=Decimal("3.00"), note="incl. GST")
     passion = FeeFactory(

@@ -100,7 +100,7 @@ def test_who_may_open_a_payment_page(client):
     url = pay_url(entry_reference(entry))
     assert client.get(url).status_code == 302  # to log in
     client.force_login(UserFactory())
-    assert client.get(url).status_code == 403
+    assert client.get(url).status_code == 404  # someone else's: as if there were none, so none can be guessed
     assert client.get(pay_url("E000999X")).status_code == 404  # not a reference
     client.force_login(event.owner)
     assert client.get(url).status_code == 200  # the organiser
@@ -347,3 +347,52 @@ def test_the_demo_association_is_paid_by_paynow(client):
     client.force_login(entry.player.user)
     page = client.get(pay_url(entry_reference(entry))).content.decode()
     assert parse_payload(payload_in(page))["59"] == "Scrabble Association"
+
+
+def test_the_code_cannot_be_paid_after_the_place_lapses(client):
+    """The QR's expiry is the entry's payment deadline when that comes before the code's own validity."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from events.models import Entry
+
+    event, category, standard, _ = seed_event()
+    with_paynow(event.association)
+    entry = entered(event, category, standard)
+    deadline = timezone.now() + timedelta(days=2)
+    Entry.objects.filter(pk=entry.pk).update(payment_due_at=deadline)
+    client.force_login(entry.player.user)
+    page = client.get(pay_url(entry_reference(entry))).content.decode()
+    last_day = timezone.localtime(deadline, event.zone).date()
+    assert parse_payload(payload_in(page))["26"]["04"] == last_day.strftime("%Y%m%d")
+    assert f"Pay by {last_day.day} {last_day:%B %Y}: an unpaid place lapses after that." in page
+
+
+def test_a_renewal_waiting_for_payment_is_on_the_account_page_and_once_paid_the_renew_page_says_so(client):
+    player = player_with_account()
+    MembershipFactory(player=player, fee=Decimal("20.00"))
+    renewal = request_renewal(player.user, player)
+    client.force_login(player.user)
+    reference = renewal_reference(renewal)
+    account = client.get(reverse("players:me")).content.decode()
+    assert 'id="renewal-due"' in account and pay_url(reference) in account
+    services.receive(reference=reference, amount="20.00", method=Method.PAYNOW)
+    renew = client.get(reverse("players:renew")).content.decode()
+    assert "Renewed: your next ordinary membership runs from" in renew and "Renew my membership</button>" not in renew
+    assert 'id="renewal-due"' not in client.get(reverse("players:me")).content.decode()
+
+
+def test_the_payment_page_offers_only_the_ways_the_event_accepts(client):
+    """The seed event's form takes payment in person or by cheque only: its pay page shows no QR code, and
+    says how to pay the organiser instead."""
+    event, category, standard, _ = seed_event(payment_methods=["in_person", "cheque"])
+    with_paynow(event.association)
+    entry = entered(event, category, standard)
+    client.force_login(entry.player.user)
+    page = client.get(pay_url(entry_reference(entry))).content.decode()
+    assert "data-paynow-payload" not in page and 'id="pay-paynow"' not in page
+    assert "Pay the organiser in person or by cheque" in page
+    event.payment_methods = ["bank_transfer"]  # a PayNow transfer is a bank transfer
+    event.save(update_fields=["payment_methods"])
+    assert "data-paynow-payload" in client.get(pay_url(entry_reference(entry))).content.decode()

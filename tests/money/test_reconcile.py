@@ -355,3 +355,18 @@ def test_only_association_staff_may_reconcile(world, staff, client):
     assert client.get(reverse("money:statements")).status_code == 302  # to the login page
     statement.refresh_from_db()
     assert Statement.objects.count() == 1 and statement.assignments == {} and Payment.objects.count() == 0
+
+
+def test_a_future_date_or_an_amount_past_the_cent_is_reported_at_review_not_at_confirm(world, staff):
+    from datetime import timedelta
+
+    tomorrow = (timezone.localdate() + timedelta(days=1)).isoformat()
+    reference = entry_reference(world["full"])
+    data = f"date,amount,description\n{tomorrow},3.00,PAYNOW {reference}\n{world['day']},3.001,PAYNOW {reference}\n"
+    statement = reconcile.upload(staff, world["event"].association, "odd.csv", data.encode())
+    found = reconcile.review(statement)
+    assert [str(e) for e in found.errors] == [
+        f"line 2, date: {tomorrow} is in the future",
+        "line 3, amount: 3.001 is not in dollars and cents",
+    ]
+    assert not found.rows and Payment.objects.count() == 0

@@ -253,6 +253,20 @@ def refund(actor, payment: Payment, *, amount, reason: str, provider=None) -> Re
     return credit
 
 
+def refund_all(actor, payments, *, reason: str) -> list[Refund]:
+    """Gives back everything still refundable on each of `payments` (a cancelled event's), each with its credit
+    note; all or none. Card refunds are idempotent at the provider, so asking again after a failure part-way
+    through pays nobody twice."""
+    if not (reason or "").strip():
+        raise MoneyError("Say why: the credit notes show the reason.", field="reason")
+    with transaction.atomic():
+        return [
+            refund(actor, payment, amount=payment.refundable, reason=reason)
+            for payment in payments
+            if payment.refundable > 0
+        ]
+
+
 def reinstate(actor, payment: Payment) -> Payment:
     """Applies a payment's held money to what it was for, once that is made payable again (a lapsed entry
     given back its place, when one is free)."""

@@ -142,6 +142,23 @@ def reinstate(request, number: str):
     return redirect(_back(payment))
 
 
+@login_required
+@require_POST
+def refund_all(request, key: str):
+    """A cancelled event: every refund due at once, each with its credit note."""
+    event = _event(request, key)
+    if event.status != EventStatus.CANCELLED:
+        messages.error(request, "Only a cancelled event's payments are all refunded at once.")
+    else:
+        reason = (request.POST.get("reason") or "").strip() or f"{event.title} is cancelled"
+        due = list(reports.refunds_due(event))
+        done = run_service(request, lambda: services.refund_all(request.user, due, reason=reason))
+        if done:
+            count = len(done) if isinstance(done, list) else 0
+            messages.success(request, f"{count} payment{'s' if count != 1 else ''} refunded, each with a credit note.")
+    return redirect("money:event_money", event.slug)
+
+
 def _event(request, key: str) -> Event:
     """The event by its slug (or its number), for those who manage it."""
     rows = Event.objects.select_related("association", "owner")
@@ -249,6 +266,7 @@ urls = [
     path("payments/<str:number>/refund/", refund, name="refund"),
     path("payments/<str:number>/reinstate/", reinstate, name="reinstate"),
     path("events/<str:key>/", event_money, name="event_money"),
+    path("events/<str:key>/refund-all/", refund_all, name="refund_all"),
     path("treasurer/", treasurer, name="treasurer"),
     path("treasurer/export.csv", treasurer_csv, name="treasurer_csv"),
 ]

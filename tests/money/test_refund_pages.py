@@ -260,3 +260,25 @@ def test_the_cancelled_event_money_page_costs_the_same_queries_for_2_or_10_payme
         )
     assert re.search(r"10 payments still have money", client.get(url).content.decode())
     assert _queries(client, url) == few
+
+
+def test_a_cancelled_events_refunds_are_made_all_at_once_each_with_a_credit_note(client):
+    event, category, standard, passion = seed_event()
+    _, first = paid_entry(event, category, standard)
+    _, second = paid_entry(event, category, standard)
+    services.refund(event.owner, first, amount="1.00", reason="Goodwill")
+    url = reverse("money:refund_all", args=[event.slug])
+    client.force_login(UserFactory())
+    assert client.post(url, {"reason": "x"}).status_code == 403
+    client.force_login(event.owner)
+    client.post(url, {"reason": "Not cancelled yet"})
+    assert Refund.objects.count() == 1  # only a cancelled event's are refunded at once
+    events.cancel_event(event.owner, Event.objects.get(pk=event.pk), "Venue closed")
+    response = client.post(url, {"reason": "Venue closed"}, follow=True)
+    assert "2 payments refunded, each with a credit note." in response.content.decode()
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert first.refundable == 0 and second.refundable == 0
+    assert sorted(r.amount for r in Refund.objects.filter(reason="Venue closed")) == [Decimal("2.00"), Decimal("3.00")]
+    page = client.get(reverse("money:event_money", args=[event.slug])).content.decode()
+    assert "every payment has been refunded" in page

@@ -40,7 +40,7 @@ def pages_for(role: str) -> list[str]:
     if role == "anonymous":
         return [*pages, "/accounts/login/", "/accounts/signup/"]
     if role == "player":
-        return [*pages, "/members/me/", "/events/my-entries/"]
+        return [*pages, "/members/me/", "/events/my-entries/", "/money/payments/"]
     division = Division.objects.filter(rounds__isnull=False).select_related("event").first()
     base = f"/events/{division.event.slug}/play/"
     return [
@@ -53,6 +53,25 @@ def pages_for(role: str) -> list[str]:
         f"{base}division/{division.pk}/standings/",
         f"{base}division/{division.pk}/cross-table/",
         f"{base}division/{division.pk}/prizes/",
+        *money_pages(),
+    ]
+
+
+def money_pages() -> list[str]:
+    """The treasurer's pages, an event's money, a payment page with a PayNow code, a receipt."""
+    from events.models import Entry, EntryStatus
+    from events.services.payments import entry_reference
+    from money.models import Payment
+
+    owing = Entry.objects.filter(status=EntryStatus.PENDING_PAYMENT).select_related("event").first()
+    receipt = Payment.objects.select_related("event").first()
+    assert owing is not None and receipt is not None, "the demo has an unpaid entry and a receipt"
+    return [
+        "/money/treasurer/",
+        "/money/statements/",
+        f"/money/events/{receipt.event.slug}/",
+        f"/money/pay/{entry_reference(owing)}/",
+        f"/money/receipts/{receipt.number}/",
     ]
 
 

@@ -125,3 +125,23 @@ def find_references(text: str) -> list[tuple[str, int]]:
         else:
             i += 1
     return found
+
+
+def near_misses(text: str) -> list[str]:
+    """Whole words shaped like a reference (a kind letter, at least six digits, one more character) whose check
+    fails: a reference typed with a slip. Each once, in order; none when the text holds a valid reference."""
+    if not isinstance(text, str) or find_references(text):
+        return []
+    missed: list[str] = []
+    for word in _WORD.finditer(text.upper()):
+        token = word.group()
+        if (
+            token[0] in KINDS
+            and MIN_DIGITS + 2 <= len(token) <= MAX_LENGTH
+            and token[1:-1].isdigit()
+            and token[-1].isalnum()
+            and _parse_compact(token) is None
+            and token not in missed
+        ):
+            missed.append(token)
+    return missed

@@ -29,7 +29,7 @@ from clubsite.errors import NotAllowed, ServiceError
 from players.models import Association
 from players.roles import is_association_staff
 
-from ..core.references import make_reference, parse_reference
+from ..core.references import make_reference, near_misses, parse_reference
 from ..core.statements import PLAIN, LineError, Mapping, parse_mapping, parse_statement
 from ..core.statements import _decode as decode_text
 from ..models import Action, Method, MoneyLog, Payment, Statement
@@ -199,6 +199,9 @@ def _match(line, statement: Statement, dues: dict, lock: bool) -> tuple[str, boo
         return assigned, True, due, why
     references = [make_reference(kind, number) for kind, number in line.references]
     if not references:
+        missed = near_misses(line.description)
+        if missed:
+            return "", False, None, f"{missed[0]} looks like a reference, but a character is wrong: assign it by hand."
         return "", False, None, "No reference in the description."
     for reference in references:
         due, why = lookup(reference)
@@ -371,6 +374,17 @@ STATEMENT_METHODS = (Method.BANK_TRANSFER, Method.PAYNOW)
 
 def method_of(description: str) -> str:
     return Method.PAYNOW if "PAYNOW" in description.upper().replace(" ", "") else Method.BANK_TRANSFER
+
+
+def discard(actor, statement: Statement) -> None:
+    """Drops an upload that was never confirmed (nothing in it was counted); a confirmed one stays, as the
+    record of what it imported."""
+    _staff(actor)
+    with transaction.atomic():
+        statement = Statement.objects.select_for_update().get(pk=statement.pk)
+        if statement.confirmed_at:
+            raise MoneyError("A confirmed statement stays: it is the record of the payments it imported.")
+        statement.delete()
 
 
 def confirm(actor, statement: Statement, *, with_errors: bool = False) -> Review:

@@ -149,9 +149,21 @@ def confirm(request, pk: int):
     return redirect("money:statement", pk=found.pk)
 
 
+@login_required
+@require_POST
+def discard(request, pk: int):
+    _staff_only(request)
+    found = get_object_or_404(Statement, pk=pk)
+    if run_service(request, lambda: service.discard(request.user, found)):
+        messages.success(request, f"{found.filename} is discarded: nothing in it was counted.")
+        return redirect("money:statements")
+    return redirect("money:statement", pk=found.pk)
+
+
 urls = [
     path("statements/", statements, name="statements"),
     path("statements/<int:pk>/", statement, name="statement"),
     path("statements/<int:pk>/assign/", assign, name="statement-assign"),
     path("statements/<int:pk>/confirm/", confirm, name="statement-confirm"),
+    path("statements/<int:pk>/discard/", discard, name="statement-discard"),
 ]

@@ -370,3 +370,27 @@ def test_a_future_date_or_an_amount_past_the_cent_is_reported_at_review_not_at_c
         "line 3, amount: 3.001 is not in dollars and cents",
     ]
     assert not found.rows and Payment.objects.count() == 0
+
+
+def test_a_reference_with_a_slip_is_named_in_the_review(world, staff):
+    good = entry_reference(world["full"])
+    slip = good[:-1] + ("0" if good[-1] != "0" else "1")
+    data = f"date,amount,description\n{world['day']},3.00,PAYNOW FROM TAN {slip}\n"
+    statement = reconcile.upload(staff, world["event"].association, "slip.csv", data.encode())
+    [row] = reconcile.review(statement).rows
+    assert row.outcome == "reference unknown"
+    assert row.why == f"{slip} looks like a reference, but a character is wrong: assign it by hand."
+
+
+def test_an_upload_never_confirmed_can_be_discarded_but_a_confirmed_one_stays(world, staff, client):
+    association = world["event"].association
+    draft = reconcile.upload(staff, association, "draft.csv", world["csv"])
+    client.force_login(UserFactory())
+    assert client.post(reverse("money:statement-discard", args=[draft.pk])).status_code == 403
+    client.force_login(staff)
+    response = client.post(reverse("money:statement-discard", args=[draft.pk]), follow=True)
+    assert "draft.csv is discarded" in response.content.decode() and not Statement.objects.filter(pk=draft.pk).exists()
+    kept = reconcile.upload(staff, association, "jan.csv", world["csv"])
+    reconcile.confirm(staff, kept, with_errors=True)
+    with pytest.raises(MoneyError, match="A confirmed statement stays"):
+        reconcile.discard(staff, kept)

@@ -3,7 +3,14 @@ import string
 
 import pytest
 
-from money.core.references import CHECK_ALPHABET, MAX_LENGTH, find_references, make_reference, parse_reference
+from money.core.references import (
+    CHECK_ALPHABET,
+    MAX_LENGTH,
+    find_references,
+    make_reference,
+    near_misses,
+    parse_reference,
+)
 
 E123 = make_reference("E", 123)
 
@@ -149,3 +156,11 @@ def test_find_ignores_similar_tokens():
 def test_find_references_in_order_without_duplicates():
     g7 = make_reference("G", 7)
     assert find_references(f"{g7} {E123} {g7.lower()} {E123}") == [("G", 7), ("E", 123)]
+
+
+def test_a_reference_typed_with_a_slip_is_noticed_as_one():
+    good = make_reference("E", 188)
+    slip = good[:-1] + ("0" if good[-1] != "0" else "1")
+    assert near_misses(f"PAYNOW FROM TAN {slip} SCRABBLE") == [slip]
+    assert near_misses(f"PAYNOW FROM TAN {good}") == []  # a valid one is found instead
+    assert near_misses("INVOICE 20261122 E12 M") == []  # too short to be one

@@ -98,8 +98,7 @@ class DueViewSet(ApiView, viewsets.ViewSet):
         due = kind.due(target_id)
         if due is None:
             raise NotFound(NO_SUCH_REFERENCE)
-        user = request.user
-        if not (kind.may_view(user, target_id) or kind.may_manage(user, target_id)):
+        if not kind.may_see(request.user, target_id):
             raise NotAllowed("This amount due is not yours to see.")
         settings = PaymentSettings.objects.select_related("association").filter(association_id=due.association_id)
         return Response(DueSerializer(due_data(kind, due, settings.first())).data)

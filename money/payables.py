@@ -87,6 +87,10 @@ class Kind:
     def may_manage(self, user, target_id: int) -> bool:
         raise NotImplementedError
 
+    def may_see(self, user, target_id: int) -> bool:
+        """Who sees what is due and what was paid for it (its page, receipts, the API): its payer and managers."""
+        return self.may_view(user, target_id) or self.may_manage(user, target_id)
+
 
 KINDS: dict[str, Kind] = {}
 

@@ -321,5 +321,5 @@ def visible_payments(user):
 def assert_may_view(user, payment: Payment) -> None:
     """The payer (whoever may see what it paid for) and its managers see a payment, its receipt and refunds."""
     kind = KINDS.get(payment.kind)
-    if kind is None or not (kind.may_view(user, payment.target_id) or kind.may_manage(user, payment.target_id)):
+    if kind is None or not kind.may_see(user, payment.target_id):
         raise NotAllowed("This payment is not yours to see.")

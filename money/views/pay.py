@@ -24,10 +24,6 @@ from ..services.documents import credit_note_document, receipt_document
 PAGE_SIZE = 25
 
 
-def _may_see(user, kind, target_id: int) -> bool:
-    return kind.may_view(user, target_id) or kind.may_manage(user, target_id)
-
-
 @login_required
 def pay(request, reference: str):
     """One amount due: what it is for, what is paid, and every way to pay the rest online."""
@@ -36,7 +32,7 @@ def pay(request, reference: str):
     if due is None:
         raise Http404("No amount due has this reference.")
     kind = found[0]
-    if not _may_see(request.user, kind, due.target_id):  # as if unknown: references are not to be guessed
+    if not kind.may_see(request.user, due.target_id):  # as if unknown: references are not to be guessed
         raise Http404("No amount due has this reference.")
     if reference != due.reference:  # typed in lower case or with spaces: show the reference as it is written
         target = _url("pay", due.reference)

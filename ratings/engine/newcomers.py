@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from functools import cache
-
 import numpy as np
 import numpy.typing as npt
 
 from ratings.engine.common import Expectation, FloatArray, IntArray
+from ratings.engine.kernels import FORMULAS as _FORMULAS
+from ratings.engine.kernels import newcomer_search as _search
 
 # Newcomer iteration limits of the reference implementation.
 MAX_NEWCOMER_STEPS = 50
@@ -27,122 +26,40 @@ def _as_tsh_string(x: FloatArray) -> FloatArray:
     return np.array([float(f"{v:.15g}") for v in x.tolist()], dtype=np.float64)
 
 
-@cache
-def _last_midpoint() -> IntArray:
-    """For each threshold t, the midpoint the reference's binary search returns when
-    f(x) < 0 exactly for x < t: it returns the last midpoint it tested."""
-    result = np.zeros(PERFORMANCE_SEARCH_HIGH + 1, dtype=np.int64)
-    for t in range(1, PERFORMANCE_SEARCH_HIGH + 1):
-        low, high, mid = PERFORMANCE_SEARCH_LOW, PERFORMANCE_SEARCH_HIGH, 0
-        while high - low > 1:
-            mid = (low + high) // 2
-            if mid < t:
-                low = mid
-            else:
-                high = mid
-        result[t] = mid
-    return result
-
-
-# Points tried per newcomer and pass: 3000 is narrowed to one in three passes.
-_SEARCH_POINTS = 16
-# Around a guess: the neighbours, then ever wider steps, so that a threshold that
-# moved a little is found at once and one that moved far is still well bracketed.
-_NEAR = np.arange(-4, 4)
-_FAR = 2 ** np.arange(3, 11)
-_GUESS_WINDOW = np.concatenate((-_FAR[::-1], _NEAR, _FAR))
-# Well above any difference between numpy's exp and the C library's, summed over games.
-_EXACTNESS_MARGIN = 1e-9
-
-
-def _excess_at(
-    points: IntArray,
-    nc_of_entry: IntArray,
-    opp_rating: FloatArray,
-    target: FloatArray,
-    expectation: Expectation,
-    exact: bool,
-) -> FloatArray:
-    """f(x) = sum of expectations at x minus target wins, for each newcomer and point.
-
-    Summed game by game in round order, as the reference adds its terms."""
-    k, n_points = points.shape
-    me = points[nc_of_entry].astype(np.float64)
-    opp = opp_rating[:, None]
-    e = expectation.exact(me, opp) if exact else expectation.fast(me, opp)
-    bins = (nc_of_entry[:, None] * n_points + np.arange(n_points)).ravel()
-    sums = np.bincount(bins, weights=e.ravel(), minlength=k * n_points).reshape(k, n_points)
-    return sums - target[:, None]
-
-
-def _narrow(
-    low: IntArray,
-    high: IntArray,
-    points_for: Callable[[IntArray, IntArray, IntArray], IntArray],
-    nc_of_entry: IntArray,
-    opp_rating: FloatArray,
-    target: FloatArray,
-    expectation: Expectation,
-) -> None:
-    """One pass: evaluate f at increasing points inside (low, high) of each open
-    bracket and shrink it to the neighbouring points where f changes sign."""
-    rows = np.flatnonzero(high - low > 1)
-    if rows.size == 0:
-        return
-    position = np.full(low.size, -1, dtype=np.int64)
-    position[rows] = np.arange(rows.size)
-    sub = position[nc_of_entry]
-    in_rows = sub >= 0
-    lo, hi = low[rows], high[rows]
-    points = np.clip(points_for(rows, lo, hi), (lo + 1)[:, None], (hi - 1)[:, None])
-    args = (points, sub[in_rows], opp_rating[in_rows], target[rows], expectation)
-    f = _excess_at(*args, exact=False)
-    if np.any(np.abs(f) < _EXACTNESS_MARGIN):
-        f = _excess_at(*args, exact=True)
-    below = (f < 0).sum(axis=1)  # points are increasing and f is non-decreasing
-    last = points.shape[1]
-    at = np.arange(rows.size)
-    low[rows] = np.where(below > 0, points[at, np.maximum(below - 1, 0)], lo)
-    high[rows] = np.where(below < last, points[at, np.minimum(below, last - 1)], hi)
-
-
-def _even_points(rows: IntArray, lo: IntArray, hi: IntArray) -> IntArray:
-    steps = np.arange(1, _SEARCH_POINTS + 1)
-    return lo[:, None] + (hi - lo)[:, None] * steps // (_SEARCH_POINTS + 1)
+def _entries_by_newcomer(nc_of_entry: IntArray, k: int) -> tuple[IntArray, IntArray]:
+    """The entries grouped by newcomer, each newcomer's in their given (round) order, and where
+    each newcomer's group starts (k + 1 offsets)."""
+    order = np.argsort(nc_of_entry, kind="stable")
+    starts = np.zeros(k + 1, dtype=np.int64)
+    np.cumsum(np.bincount(nc_of_entry, minlength=k), out=starts[1:])
+    return order, starts
 
 
 def _performance_search(
-    nc_of_entry: IntArray,
-    opp_rating: FloatArray,
-    target: FloatArray,
-    expectation: Expectation,
-    guess: IntArray | None = None,
-    unchanged: BoolArray | None = None,
-) -> tuple[FloatArray, IntArray]:
-    """The reference's binary search on [0, 3000], for every newcomer at once.
-
-    f is non-decreasing, so the search's path depends only on the threshold, the
-    first whole x with f(x) >= 0 (3000 if none below it). Find the threshold with
-    few many-point passes, trying first around a guess (the last step's
-    threshold); rows marked `unchanged` keep their guess. Returns the search's
-    results and the thresholds."""
+    starts: IntArray, opp_rating: FloatArray, target: FloatArray, expectation: Expectation
+) -> FloatArray:
+    """The reference's binary search on [0, 3000] for each newcomer: the last midpoint tested,
+    where f(x) is the sum of the expectations at x against the opponents met, minus the target.
+    opp_rating: grouped by newcomer (`starts`), each group in round order."""
+    opp_rating = np.ascontiguousarray(opp_rating, dtype=np.float64)
+    target = np.ascontiguousarray(target, dtype=np.float64)
+    formula = _FORMULAS.get(expectation.name)
+    if formula is not None:
+        return _search(starts, opp_rating, target, expectation.table, formula)
+    # Another expectation (a system being tried out): the same search on arrays, all newcomers at once.
     k = target.size
-    low = np.full(k, PERFORMANCE_SEARCH_LOW, dtype=np.int64)  # f(low) < 0, or the start
-    high = np.full(k, PERFORMANCE_SEARCH_HIGH, dtype=np.int64)  # f(high) >= 0, or the end
-    search = (nc_of_entry, opp_rating, target, expectation)
-    if guess is not None:
-        if unchanged is not None:
-            low[unchanged] = guess[unchanged] - 1
-            high[unchanged] = guess[unchanged]
-        window = _GUESS_WINDOW
-
-        def around_guess(rows: IntArray, lo: IntArray, hi: IntArray) -> IntArray:
-            return guess[rows][:, None] + window
-
-        _narrow(low, high, around_guess, *search)
+    owner = np.repeat(np.arange(k), np.diff(starts))
+    low = np.full(k, PERFORMANCE_SEARCH_LOW, dtype=np.int64)
+    high = np.full(k, PERFORMANCE_SEARCH_HIGH, dtype=np.int64)
+    mid = np.zeros(k, dtype=np.int64)
     while np.any(high - low > 1):
-        _narrow(low, high, _even_points, *search)
-    return _last_midpoint()[high].astype(np.float64), high
+        searching = high - low > 1
+        mid = np.where(searching, (low + high) // 2, mid)
+        e = expectation.exact(mid[owner].astype(np.float64), opp_rating)
+        below = np.bincount(owner, weights=e, minlength=k) - target < 0
+        low = np.where(searching & below, mid, low)
+        high = np.where(searching & ~below, mid, high)
+    return mid.astype(np.float64)
 
 
 def rate_newcomers(
@@ -180,24 +97,14 @@ def rate_newcomers(
     np.maximum.at(max_rated, nc_of_entry, np.where(opp_rated, pre[opp], 0.0))
     cap_bonus = NEWCOMER_CAP_PER_WIN_FRACTION * w / g
 
-    # A newcomer's search depends only on its opponents' values: when none of them
-    # moved since the last search, its threshold stands.
-    opp_newcomer = position[opp]
-    thresholds: IntArray | None = None
-    searched_with = current
+    # The searches read the opponents newcomer by newcomer, each one's in round order.
+    grouped, starts = _entries_by_newcomer(nc_of_entry, k)
+    opp_grouped = opp[grouped]
 
     def step(values: FloatArray, capped_by_newcomers: bool) -> FloatArray:
-        nonlocal thresholds, searched_with
-        unchanged = None
-        if thresholds is not None:
-            moved = values != searched_with
-            moved_entry = (opp_newcomer >= 0) & moved[np.maximum(opp_newcomer, 0)]
-            unchanged = np.ones(k, dtype=bool)
-            unchanged[nc_of_entry[moved_entry]] = False
         by_player = pre.copy()
         by_player[newcomers] = values
-        r, thresholds = _performance_search(nc_of_entry, by_player[opp], target, expectation, thresholds, unchanged)
-        searched_with = values
+        r = _performance_search(starts, by_player[opp_grouped], target, expectation)
         r = np.maximum(r, NEWCOMER_MINIMUM)
         max_or = max_rated
         if capped_by_newcomers:

@@ -1,0 +1,55 @@
+"""Compiled loops of the engine, where a division's arithmetic is many small steps that numpy would run
+one array call at a time.
+
+They compute exactly what the reference computes, in its order: sums game by game, `exp` from the
+C library (numba's `math.exp` is the C library's), no fast-math, so results are bit for bit those
+of the numpy forms they replace.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from ratings.engine.common import NASPA_LOGISTIC_SCALE, WESPA_SCALE
+
+# The expectation formulas (ratings.engine.common), by name.
+FORMULAS = {"naspa": 0, "wespa": 1}
+
+
+@njit(cache=True)
+def _expectation(diff: float, table: np.ndarray, reach: int, formula: int) -> float:
+    """As Expectation.exact: the table for a whole difference within its reach, else the formula."""
+    whole = np.int64(diff)
+    if whole == diff and abs(whole) <= reach:
+        return table[whole + reach]
+    if formula == 0:
+        return 1.0 - 1.0 / (1.0 + math.exp(NASPA_LOGISTIC_SCALE * diff))
+    return 1.0 / (1.0 + math.exp(-diff / WESPA_SCALE))
+
+
+@njit(cache=True)
+def newcomer_search(
+    starts: np.ndarray, opp_rating: np.ndarray, target: np.ndarray, table: np.ndarray, formula: int
+) -> np.ndarray:
+    """For each newcomer i (its opponents' ratings opp_rating[starts[i]:starts[i + 1]], in round
+    order), the reference's binary search on [0, 3000] for f(x) = sum of expectations at x - target[i]:
+    the last midpoint it tests."""
+    k = starts.size - 1
+    reach = (table.size - 1) // 2
+    out = np.empty(k, dtype=np.float64)
+    for i in range(k):
+        low, high, mid = 0, 3000, 0
+        while high - low > 1:
+            mid = (low + high) // 2
+            total = 0.0
+            for j in range(starts[i], starts[i + 1]):
+                total += _expectation(mid - opp_rating[j], table, reach, formula)
+            if total - target[i] < 0:
+                low = mid
+            else:
+                high = mid
+        out[i] = mid
+    return out

@@ -2,8 +2,8 @@
 
 A list's ratings are the fold of its seeds and its rated events in the order they began
 (`starts_on`, then id). A plan starts at a point of that order (`Cutoff`): it reads the games of
-every event from there on and each player's standing just before it; `Plan.rows()` then rates
-the events in order and yields one change row per player and rated division, as it goes, so
+every event from there on and each player's standing just before it; `Plan.blocks()` then rates
+the events in order and yields each rated division's change rows (a player each), as it goes, so
 they can be written while they are computed. Nothing here writes.
 """
 
@@ -50,25 +50,28 @@ class PlayerState:
     deviation: float | None = None
 
 
-# The columns of a change row, in order (list and run are the writer's).
-CHANGE_FIELDS = (
-    "division_id",
-    "player_id",
-    "event_date",
-    "pre",
-    "post",
-    "career_games",
-    "games",
-    "expected",
-    "actual",
-    "k",
-    "bonus",
-    "feedback",
-    "performance",
-    "is_newcomer",
-    "deviation",
-    "pre_state",
-)
+@dataclass
+class ChangeBlock:
+    """The change rows of one division: one element per player who played in it, in seat order."""
+
+    division_id: int
+    day: date
+    player: np.ndarray
+    pre: np.ndarray
+    post: np.ndarray
+    career_games: np.ndarray
+    games: np.ndarray
+    expected: np.ndarray  # NaN: no expectation
+    actual: np.ndarray
+    k: np.ndarray
+    bonus: np.ndarray
+    feedback: np.ndarray
+    performance: np.ndarray  # NaN: none
+    deviation: np.ndarray  # NaN: none
+    pre_state: list[dict] | None  # None: every player's state before was empty
+
+    def __len__(self) -> int:
+        return int(self.player.size)
 
 
 @dataclass(frozen=True)
@@ -89,11 +92,11 @@ class Plan:
     day_divisions: list[int] | None
     states: dict[int, PlayerState]  # every affected player, before the cutoff; then as rated
     affected: set[int]
-    row_count: int  # the change rows `rows()` yields
+    row_count: int  # the change rows `blocks()` yields
     by_event: dict[int, list[int]] = field(default_factory=dict)
     by_division: dict[int, list] = field(default_factory=dict)
     seats: dict[int, dict[int, int]] = field(default_factory=dict)
-    # Filled in by rows(): each player's highest rating and last event day in the new rows.
+    # Filled in by blocks(): each player's highest rating and last event day in the new rows.
     peak: dict[int, int] = field(default_factory=dict)
     last: dict[int, date] = field(default_factory=dict)
 
@@ -110,14 +113,16 @@ class Plan:
             return Q(event_date__lt=day)
         return Q(event_date__lt=day) | (Q(event_date=day) & ~Q(division_id__in=self.day_divisions))
 
-    def rows(self, progress: Callable[[int], None] | None = None) -> Iterator[tuple]:
-        """Rates the events in order, yielding change rows (CHANGE_FIELDS) as they are computed."""
+    def blocks(self, progress: Callable[[int], None] | None = None) -> Iterator[ChangeBlock]:
+        """Rates the events in order, yielding each division's change rows as they are computed."""
         system = self.rating_list.system
         total = max(len(self.events), 1)
         for i, event in enumerate(self.events):
             for division_id in sorted(self.by_event.get(event.pk, ())):
                 last_round, rated = self.by_division[division_id]
-                yield from rate_one_division(self, system, event, division_id, last_round, rated)
+                block = rate_one_division(self, system, event, division_id, last_round, rated)
+                if block is not None:
+                    yield block
             if progress:
                 progress(int(90 * (i + 1) / total))
 
@@ -289,12 +294,15 @@ def plan(rating_list: RatingList, start: Cutoff, new_event: Event | None = None)
 
 def rate_one_division(
     plan: Plan, system: str, event: EventToRate, division_id: int, last_round: int, rated
-) -> Iterator[tuple]:
-    """rated: the division's rated games, flat: round index, player a, player b, score a, score b."""
+) -> ChangeBlock | None:
+    """Rates one division from the players' standings in the plan, moves them on, and returns the
+    division's change rows (None if nobody played a rated game).
+
+    rated: the division's rated games, flat: round index, player a, player b, score a, score b."""
     # Every round played has a row (byes included); an event may have scheduled more.
     max_rounds = max(event.scheduled_rounds, last_round)
     if not rated:
-        return
+        return None
     rating_list, states, seats = plan.rating_list, plan.states, plan.seats[division_id]
     cols = np.frombuffer(rated, dtype=np.int64).reshape(-1, 5)
     # Players in seat order (tsh's player numbers), so sums run in the reference's order.
@@ -305,12 +313,12 @@ def rate_one_division(
     a = by_id[np.searchsorted(ids, cols[:, 1], sorter=by_id)]
     b = by_id[np.searchsorted(ids, cols[:, 2], sorter=by_id)]
     before = [states[p] for p in ids_list]
-    pre = np.array([s.rating for s in before], dtype=np.float64)
+    pre = np.array([s.rating for s in before], dtype=np.int64)
     career = np.array([s.games for s in before], dtype=np.int64)
     try:
         result = rate_division_arrays(
             system,
-            pre,
+            pre.astype(np.float64),
             career,
             [s.state for s in before],
             a,
@@ -329,49 +337,39 @@ def rate_one_division(
         raise RatingError(
             f"The settings of {rating_list.name} do not suit {rating_list.get_system_display()}: {error}."
         )
-    played = np.flatnonzero(np.asarray(result.games) != 0)
+    games = np.asarray(result.games, dtype=np.int64)
+    played = np.flatnonzero(games != 0)
     if not played.size:
-        return
-    expected = np.asarray(result.expected, dtype=np.float64)[played]
-    performance = np.asarray(result.performance, dtype=np.float64)[played]
-    columns = zip(
-        played.tolist(),
-        np.asarray(result.games)[played].tolist(),
-        np.asarray(result.new_rating)[played].astype(np.int64).tolist(),
-        np.where(np.isnan(expected), None, expected).tolist(),  # NaN: no expectation
-        np.asarray(result.actual, dtype=np.float64)[played].tolist(),
-        np.asarray(result.k, dtype=np.float64)[played].tolist(),
-        np.asarray(result.bonus, dtype=np.float64)[played].tolist(),
-        np.asarray(result.feedback, dtype=np.float64)[played].tolist(),
-        np.where(np.isnan(performance), None, performance).tolist(),
-        strict=True,
+        return None
+    post = np.asarray(result.new_rating).astype(np.int64)[played]
+    deviation = np.array([np.nan if d is None else float(d) for d in result.deviation], dtype=np.float64)
+    pre_state = [before[j].state for j in played.tolist()]
+    block = ChangeBlock(
+        division_id=division_id,
+        day=event.starts_on,
+        player=ids[played],
+        pre=pre[played],
+        post=post,
+        career_games=career[played],
+        games=games[played],
+        expected=np.asarray(result.expected, dtype=np.float64)[played],
+        actual=np.asarray(result.actual, dtype=np.float64)[played],
+        k=np.asarray(result.k, dtype=np.float64)[played],
+        bonus=np.asarray(result.bonus, dtype=np.float64)[played],
+        feedback=np.asarray(result.feedback, dtype=np.float64)[played],
+        performance=np.asarray(result.performance, dtype=np.float64)[played],
+        deviation=deviation[played],
+        pre_state=pre_state if any(pre_state) else None,
     )
+
+    # Move the players on: their standing after the event is the next event's before.
     peak, last = plan.peak, plan.last
     day = event.starts_on
     new_state, new_deviation = result.state, result.deviation
-    for j, games, post, exp, actual, k, bonus, feedback, perf in columns:
-        pid = ids_list[j]
-        s = before[j]
-        deviation = new_deviation[j]
-        yield (
-            division_id,
-            pid,
-            day,
-            s.rating,
-            post,
-            s.games,
-            games,
-            exp,
-            actual,
-            k,
-            bonus,
-            feedback,
-            perf,
-            s.rating == 0,
-            None if deviation is None else float(deviation),
-            s.state,
-        )
-        states[pid] = PlayerState(post, s.games + games, new_state[j], deviation)
-        if post > peak.get(pid, 0):
-            peak[pid] = post
+    moved = zip(played.tolist(), block.player.tolist(), post.tolist(), block.games.tolist(), strict=True)
+    for j, pid, after, count in moved:
+        states[pid] = PlayerState(after, before[j].games + count, new_state[j], new_deviation[j])
+        if after > peak.get(pid, 0):
+            peak[pid] = after
         last[pid] = day  # events come in date order
+    return block

@@ -143,7 +143,15 @@ def compute_live_ratings(rating_list: RatingList, event: Event, division_id: int
     target = EventToRate(event.pk, event.starts_on, event.third_rated, event.number_of_games or 0)
     before = {pid: states[pid].rating for pid in states}
     out: dict[int, LiveRating] = {pid: LiveRating(before[pid], before[pid], 0) for pid in seats}
-    for row in rate_one_division(plan, rating_list.system, target, division_id, last_round, rated):
-        pid, pre, post, games, actual, newcomer = row[1], row[3], row[4], row[6], row[8], row[13]
-        out[pid] = LiveRating(pre, post, games, actual, newcomer)
+    block = rate_one_division(plan, rating_list.system, target, division_id, last_round, rated)
+    if block is not None:
+        for pid, pre, post, games, actual in zip(
+            block.player.tolist(),
+            block.pre.tolist(),
+            block.post.tolist(),
+            block.games.tolist(),
+            block.actual.tolist(),
+            strict=True,
+        ):
+            out[pid] = LiveRating(pre, post, games, actual, pre == 0)
     return LiveRatings(division_id, version, rating_list.system, len(rated) // 5, out)

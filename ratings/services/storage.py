@@ -1,7 +1,8 @@
 """Writing a plan: its change rows and the players' current ratings. The caller holds the list's
 lock inside a transaction.
 
-On PostgreSQL the change rows stream into COPY as the plan computes them. A small rewrite (a
+On PostgreSQL the change rows stream into a binary COPY as the plan computes them, each
+division's rows encoded at once from its arrays. A small rewrite (a
 correction near the end of the history) deletes the rows it replaces and copies the new ones
 into the live table. A large one (re-rating most of the history) builds the table afresh: the
 rows it keeps, then the new rows, into a new table without indexes or foreign keys, which are
@@ -13,9 +14,10 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterable
-from itertools import islice
+from collections.abc import Callable, Iterable, Iterator
+from datetime import date
 
+import numpy as np
 from django.db import connection
 from django.db.models import Max, Q
 from django.utils import timezone
@@ -23,7 +25,7 @@ from django.utils import timezone
 from events.models import Division
 
 from ..models import PlayerRating, RatedEvent, RatingChange, RatingList, RatingRun, RunStatus
-from .compute import CHANGE_FIELDS, Plan
+from .compute import ChangeBlock, Plan
 
 # A rewrite of at least this many rows, and at least half the table, builds the table afresh.
 SWAP_MIN_ROWS = 20_000
@@ -47,13 +49,124 @@ def _json(value) -> str:
     return "{}" if type(value) is dict and not value else json.dumps(value)
 
 
-def _copy_ready(rows: Iterable[tuple], rating_list_id: int, run_id: int | None):
-    """Change rows with the list and run appended and the state as JSON text."""
-    for c in rows:
-        yield (*c[:-1], _json(c[-1]), rating_list_id, run_id)
+# The change table's columns as the binary COPY writes them: (model field, binary type); the state last.
+_BINARY_COLUMNS = (
+    ("id", ">i8"),
+    ("event_date", ">i4"),
+    ("pre", ">i4"),
+    ("post", ">i4"),
+    ("career_games", ">i4"),
+    ("games", ">i4"),
+    ("expected", ">f8"),
+    ("actual", ">f8"),
+    ("k", ">f8"),
+    ("bonus", ">f8"),
+    ("feedback", ">f8"),
+    ("performance", ">f8"),
+    ("is_newcomer", "?"),
+    ("deviation", ">f8"),
+    ("division", ">i8"),
+    ("player", ">i8"),
+    ("rating_list", ">i8"),
+    ("run", ">i8"),
+    ("pre_state", None),
+)
+_COLUMNS = [RatingChange._meta.get_field(name).column for name, _ in _BINARY_COLUMNS]
+_NULLABLE = ("expected", "performance", "deviation", "run")
+_BINARY_SIGNATURE = b"PGCOPY\n\xff\r\n\x00" + bytes(8)
+_BINARY_TRAILER = b"\xff\xff"
+_PG_EPOCH = date(2000, 1, 1).toordinal()
+# Rows encoded and sent at a time.
+_BATCH_ROWS = 20_000
 
 
-_COLUMNS = [RatingChange._meta.get_field(f).column for f in CHANGE_FIELDS] + ["rating_list_id", "run_id"]
+def _jsonb(value: dict) -> bytes:
+    data = b"\x01" + _json(value).encode()  # jsonb's binary form: version 1, then the text
+    return len(data).to_bytes(4, "big") + data
+
+
+def _encode_changes(blocks: list[ChangeBlock], first_id: int, list_id: int, run_id: int | None) -> bytes:
+    """The blocks' rows in PostgreSQL's binary COPY format (no signature), ids from `first_id` on.
+
+    Rows are encoded by their pattern of NULLs (a NULL field has no value bytes): each pattern's
+    rows at once, as records of a numpy type. The ids keep the rows' order, whatever the pattern."""
+    sizes = [len(b) for b in blocks]
+    n = sum(sizes)
+    values = {
+        "id": np.arange(first_id, first_id + n, dtype=np.int64),
+        "event_date": np.repeat([b.day.toordinal() - _PG_EPOCH for b in blocks], sizes),
+        "division": np.repeat([b.division_id for b in blocks], sizes),
+        "rating_list": np.full(n, list_id, dtype=np.int64),
+        "run": np.full(n, run_id if run_id is not None else 0, dtype=np.int64),
+    }
+    for name in ("pre", "post", "career_games", "games", "expected", "actual", "k", "bonus", "feedback"):
+        values[name] = np.concatenate([getattr(b, name) for b in blocks])
+    for name in ("performance", "deviation", "player"):
+        values[name] = np.concatenate([getattr(b, name) for b in blocks])
+    values["is_newcomer"] = values["pre"] == 0
+    states = None
+    if any(b.pre_state is not None for b in blocks):
+        states = [s for b in blocks for s in (b.pre_state if b.pre_state is not None else [{}] * len(b))]
+    nulls = {name: np.isnan(values[name]) for name in ("expected", "performance", "deviation")}
+    nulls["run"] = np.full(n, run_id is None)
+    pattern = np.zeros(n, dtype=np.int64)
+    for bit, name in enumerate(_NULLABLE):
+        pattern |= nulls[name].astype(np.int64) << bit
+    empty_state = _jsonb({})
+    parts = []
+    for code in np.unique(pattern).tolist():
+        rows = np.flatnonzero(pattern == code)
+        null = {name for bit, name in enumerate(_NULLABLE) if code >> bit & 1}
+        fields = [("count", ">i2")]
+        for name, kind in _BINARY_COLUMNS[:-1]:
+            fields.append((f"{name}_size", ">i4"))
+            if name not in null:
+                fields.append((name, kind))
+        if states is None:
+            fields.append(("pre_state", f"S{len(empty_state)}"))
+        records = np.empty(rows.size, dtype=np.dtype(fields))
+        records["count"] = len(_BINARY_COLUMNS)
+        for name, kind in _BINARY_COLUMNS[:-1]:
+            if name in null:
+                records[f"{name}_size"] = -1
+            else:
+                records[f"{name}_size"] = np.dtype(kind).itemsize
+                records[name] = values[name][rows]
+        if states is None:
+            records["pre_state"] = empty_state
+            parts.append(records.tobytes())
+        else:
+            for record, i in zip(records, rows.tolist(), strict=True):
+                parts.append(record.tobytes() + _jsonb(states[i]))
+    return b"".join(parts)
+
+
+def _batches(blocks: Iterable[ChangeBlock]) -> Iterator[list[ChangeBlock]]:
+    batch, size = [], 0
+    for block in blocks:
+        batch.append(block)
+        size += len(block)
+        if size >= _BATCH_ROWS:
+            yield batch
+            batch, size = [], 0
+    if batch:
+        yield batch
+
+
+def copy_changes(table: str, blocks: Iterable[ChangeBlock], first_id: int, list_id: int, run_id: int | None) -> int:
+    """Writes the blocks' change rows into a table with a binary COPY, with consecutive ids from
+    `first_id` on. Returns the number of rows written."""
+    qn = connection.ops.quote_name
+    sql = f"COPY {table} ({', '.join(qn(c) for c in _COLUMNS)}) FROM STDIN (FORMAT BINARY)"
+    written = 0
+    with connection.cursor() as cursor:
+        with cursor.cursor.copy(sql) as copy:
+            copy.write(_BINARY_SIGNATURE)
+            for batch in _batches(blocks):
+                copy.write(_encode_changes(batch, first_id + written, list_id, run_id))
+                written += sum(len(b) for b in batch)
+            copy.write(_BINARY_TRAILER)
+    return written
 
 
 def _replaced(plan: Plan):
@@ -78,27 +191,73 @@ def _table_rows() -> float:
         return max(cursor.fetchone()[0], 0)
 
 
-def write_changes(plan: Plan, run_id: int | None, rows: Iterable[tuple]) -> None:
-    """Replaces the plan's change rows with `rows` (CHANGE_FIELDS tuples, consumed as they come)."""
+def _change_objects(blocks: Iterable[ChangeBlock], list_id: int, run_id: int | None) -> Iterator[RatingChange]:
+    def value(x: float) -> float | None:
+        return None if np.isnan(x) else x
+
+    for b in blocks:
+        states = b.pre_state if b.pre_state is not None else [{}] * len(b)
+        for i in range(len(b)):
+            pre = int(b.pre[i])
+            yield RatingChange(
+                rating_list_id=list_id,
+                run_id=run_id,
+                division_id=b.division_id,
+                player_id=int(b.player[i]),
+                event_date=b.day,
+                pre=pre,
+                post=int(b.post[i]),
+                career_games=int(b.career_games[i]),
+                games=int(b.games[i]),
+                expected=value(float(b.expected[i])),
+                actual=float(b.actual[i]),
+                k=float(b.k[i]),
+                bonus=float(b.bonus[i]),
+                feedback=float(b.feedback[i]),
+                performance=value(float(b.performance[i])),
+                is_newcomer=pre == 0,
+                deviation=value(float(b.deviation[i])),
+                pre_state=states[i],
+            )
+
+
+def _take_ids(n: int) -> int:
+    """The first of n consecutive ids taken from the change table's sequence (the caller holds a
+    lock on the table, so no other writer takes ids in between)."""
+    table = RatingChange._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT setval(pg_get_serial_sequence(%s, 'id'), nextval(pg_get_serial_sequence(%s, 'id')) + %s - 1)",
+            [table, table, n],
+        )
+        return cursor.fetchone()[0] - n + 1
+
+
+def write_changes(plan: Plan, run_id: int | None, blocks: Iterable[ChangeBlock]) -> None:
+    """Replaces the plan's change rows with `blocks` (consumed as they come)."""
     list_id = plan.rating_list.pk
     if not is_postgres():
         _replaced(plan).delete()
-        objects = (
-            RatingChange(run_id=run_id, rating_list_id=list_id, **dict(zip(CHANGE_FIELDS, c, strict=True)))
-            for c in rows
-        )
-        while batch := list(islice(objects, 1000)):
-            RatingChange.objects.bulk_create(batch)
+        objects = list(_change_objects(blocks, list_id, run_id))
+        RatingChange.objects.bulk_create(objects, batch_size=1000)
         return
     if plan.row_count >= SWAP_MIN_ROWS and 2 * plan.row_count >= _table_rows():
-        _rebuild_changes(plan, _copy_ready(rows, list_id, run_id))
+        _rebuild_changes(plan, blocks, list_id, run_id)
         return
+    # A small rewrite: its rows are computed first, to take their ids in one step before the COPY.
+    blocks = list(blocks)
     _replaced(plan).delete()
-    copy_rows(connection.ops.quote_name(RatingChange._meta.db_table), _COLUMNS, _copy_ready(rows, list_id, run_id))
+    table = connection.ops.quote_name(RatingChange._meta.db_table)
+    with connection.cursor() as cursor:
+        # Other writers of change rows wait, so the ids taken stay consecutive (readers carry on).
+        cursor.execute(f"LOCK TABLE {table} IN SHARE ROW EXCLUSIVE MODE")
+    count = sum(len(b) for b in blocks)
+    if count:
+        copy_changes(table, blocks, _take_ids(count), list_id, run_id)
 
 
-def _rebuild_changes(plan: Plan, rows: Iterable[tuple]) -> None:
-    """Builds the change table afresh: every row but the replaced ones, then `rows`; then its
+def _rebuild_changes(plan: Plan, blocks: Iterable[ChangeBlock], list_id: int, run_id: int | None) -> None:
+    """Builds the change table afresh: every row but the replaced ones, then `blocks`; then its
     indexes and constraints, under the old ones' names, and puts it in the old one's place."""
     qn = connection.ops.quote_name
     table = RatingChange._meta.db_table
@@ -136,10 +295,9 @@ def _rebuild_changes(plan: Plan, rows: Iterable[tuple]) -> None:
         )
         sql, params = kept.query.sql_with_params()
         cursor.execute(f"INSERT INTO {qn(fresh)} ({', '.join(qn(c) for c in columns)}) {sql}", params)
-        cursor.execute(
-            f"ALTER TABLE {qn(fresh)} ALTER COLUMN id ADD GENERATED BY DEFAULT AS IDENTITY (START WITH {int(next_id)})"
-        )
-        copy_rows(qn(fresh), _COLUMNS, rows)
+        written = copy_changes(qn(fresh), blocks, next_id, list_id, run_id)
+        identity = f"ADD GENERATED BY DEFAULT AS IDENTITY (START WITH {int(next_id + written)})"
+        cursor.execute(f"ALTER TABLE {qn(fresh)} ALTER COLUMN id {identity}")
 
         # Indexes and constraints once each, under temporary names; foreign keys are checked in bulk.
         renames = []
@@ -266,7 +424,7 @@ def apply_plan(
     for pid, p, d in _of_players(earlier, player_ids):
         peak[pid], last[pid] = p, d
 
-    write_changes(plan, run.pk if run is not None else None, plan.rows(progress))
+    write_changes(plan, run.pk if run is not None else None, plan.blocks(progress))
     RatedEvent.objects.filter(rating_list=rating_list, event_id__in=plan.dropped_event_ids).delete()
 
     now = timezone.now()

@@ -53,3 +53,38 @@ def newcomer_search(
                 high = mid
         out[i] = mid
     return out
+
+
+@njit(cache=True)
+def performance_search(
+    starts: np.ndarray, opp_rating: np.ndarray, target: np.ndarray, table: np.ndarray, formula: int
+) -> np.ndarray:
+    """For each player i (its opponents' ratings opp_rating[starts[i]:starts[i + 1]], in round order),
+    the whole rating in [0, 3000] at which the expected wins reach target[i]: the least x whose sum of
+    expectations is not below the target (3000 if none), found by bisection; NaN for a player without
+    games."""
+    k = starts.size - 1
+    reach = (table.size - 1) // 2
+    out = np.empty(k, dtype=np.float64)
+    for i in range(k):
+        if starts[i + 1] == starts[i]:
+            out[i] = np.nan
+            continue
+        low, high = 0, 3000
+        while high - low > 1:
+            mid = (low + high) // 2
+            total = 0.0
+            for j in range(starts[i], starts[i + 1]):
+                total += _expectation(mid - opp_rating[j], table, reach, formula)
+            if total < target[i]:
+                low = mid
+            else:
+                high = mid
+        if high == 1:  # the search never tests 0 itself
+            total = 0.0
+            for j in range(starts[i], starts[i + 1]):
+                total += _expectation(0.0 - opp_rating[j], table, reach, formula)
+            if total >= target[i]:
+                high = 0
+        out[i] = high
+    return out

@@ -12,10 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from ratings.engine.common import NASPA_LOGISTIC_SCALE, WESPA_SCALE, FloatArray, IntArray
-
-PERFORMANCE_LOW = 0
-PERFORMANCE_HIGH = 3000
+from ratings.engine.common import NASPA_EXPECTATION, WESPA_EXPECTATION, FloatArray, IntArray
+from ratings.engine.kernels import FORMULAS, performance_search
 
 
 class UnknownSystem(ValueError):
@@ -42,14 +40,6 @@ class DivisionResult:
     state: list[dict[str, Any]]  # carried to the player's next event
 
 
-def expectation(system: str, me: FloatArray, opp: FloatArray) -> FloatArray:
-    """Expected score of each game, used for performance ratings."""
-    d = np.asarray(me, dtype=np.float64) - np.asarray(opp, dtype=np.float64)
-    if system == "wespa":
-        return 1.0 / (1.0 + np.exp(-d / WESPA_SCALE))
-    return 1.0 - 1.0 / (1.0 + np.exp(NASPA_LOGISTIC_SCALE * d))
-
-
 def performance_ratings(
     system: str, opp_rating_entries: FloatArray, entry_player: IntArray, wins: FloatArray, games: IntArray
 ) -> FloatArray:
@@ -59,17 +49,12 @@ def performance_ratings(
     n = games.size
     g = games.astype(np.float64)
     target = np.where(wins == 0, 0.05 * g, np.where(wins == g, 0.95 * g, wins))
-    low = np.full(n, PERFORMANCE_LOW, dtype=np.int64)
-    high = np.full(n, PERFORMANCE_HIGH, dtype=np.int64)
-    while np.any(high - low > 1):
-        mid = (low + high) // 2
-        e = expectation(system, mid[entry_player].astype(np.float64), opp_rating_entries)
-        below = np.bincount(entry_player, weights=e, minlength=n) < target
-        low = np.where(below, mid, low)
-        high = np.where(below, high, mid)
-    out = high.astype(np.float64)
-    out[games == 0] = np.nan
-    return out
+    order = np.argsort(entry_player, kind="stable")  # each player's games in round order
+    starts = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(entry_player, minlength=n), out=starts[1:])
+    expectation = WESPA_EXPECTATION if system == "wespa" else NASPA_EXPECTATION
+    opp = np.ascontiguousarray(np.asarray(opp_rating_entries, dtype=np.float64)[order])
+    return performance_search(starts, opp, np.ascontiguousarray(target), expectation.table, FORMULAS[expectation.name])
 
 
 def _elo(system: str):

@@ -52,3 +52,58 @@ def test_compiled_exp_is_the_c_library_exp():
     reach = (table.size - 1) // 2
     for diff in np.random.default_rng(1).uniform(-7000, 7000, 2000).tolist():
         assert _expectation(diff, table, reach, 0) == 1.0 - 1.0 / (1.0 + math.exp(0.0031879 * diff))
+
+
+def _least_reaching(opps: list[float], target: float, expectation: Expectation) -> float:
+    """The least whole rating in [0, 3000] whose expected wins reach the target, by trying each."""
+    for x in range(3001):
+        total = 0.0
+        for opp in opps:
+            total += float(expectation.exact(np.array([float(x)]), np.array([opp]))[0])
+        if total >= target:
+            return float(x)
+    return 3000.0
+
+
+def test_performance_ratings_are_the_least_rating_reaching_the_wins():
+    from ratings.services.systems import performance_ratings
+
+    rng = np.random.default_rng(11)
+    n, m = 12, 40
+    a = rng.integers(0, n, m)
+    b = (a + rng.integers(1, n, m)) % n
+    entry_player, entry_opp = np.concatenate((a, b)), np.concatenate((b, a))
+    wins = (rng.random(m) < 0.5).astype(float)
+    entry_wins = np.concatenate((wins, 1 - wins))
+    rating = rng.integers(300, 2400, n).astype(float)
+    rating[0] = 2900.0  # beaten by everyone: the search ends at its top
+    games = np.bincount(entry_player, minlength=n)
+    actual = np.bincount(entry_player, weights=entry_wins, minlength=n)
+    for system, expectation in (("naspa", NASPA_EXPECTATION), ("wespa", WESPA_EXPECTATION)):
+        found = performance_ratings(system, rating[entry_opp], entry_player, actual, games)
+        for i in range(n):
+            g = games[i]
+            target = 0.05 * g if actual[i] == 0 else 0.95 * g if actual[i] == g else actual[i]
+            assert found[i] == _least_reaching(rating[entry_opp][entry_player == i].tolist(), target, expectation)
+
+
+def test_performance_rating_of_a_lone_loss_to_a_weak_player_is_zero_whoever_else_played():
+    # One loss to an 848: 5% of a game is reached at 0 already. The answer must not depend on
+    # whether other players of the division were still being searched.
+    from ratings.services.systems import performance_ratings
+
+    alone = performance_ratings(
+        "naspa", np.array([848.0, 0.0]), np.array([0, 1]), np.array([0.0, 1.0]), np.array([1, 1])
+    )
+    assert alone[0] == 0.0
+    crowd_opp = np.array([848.0, 0.0, 1500.0, 1700.0, 1700.0, 1500.0])
+    crowd_player = np.array([0, 1, 2, 3, 3, 2])
+    crowd = performance_ratings(
+        "naspa", crowd_opp, crowd_player, np.array([0.0, 1.0, 1.0, 1.0]), np.array([1, 1, 2, 2])
+    )
+    assert crowd[0] == 0.0
+    assert np.isnan(
+        performance_ratings(
+            "naspa", np.array([]), np.array([], dtype=np.int64), np.zeros(1), np.zeros(1, dtype=np.int64)
+        )[0]
+    )

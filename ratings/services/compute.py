@@ -9,7 +9,6 @@ they can be written while they are computed. Nothing here writes.
 
 from __future__ import annotations
 
-from array import array
 from collections import defaultdict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -48,6 +47,46 @@ class PlayerState:
     games: int
     state: dict
     deviation: float | None = None
+
+
+@dataclass
+class Standings:
+    """Players' standings in arrays, indexed like `ids` (increasing player ids): what the engine reads
+    before each division and moves on after it. `peak` and `last` (a day's ordinal) cover the new
+    change rows only, 0 where a player has none."""
+
+    ids: np.ndarray
+    rating: np.ndarray
+    games: np.ndarray
+    deviation: np.ndarray  # NaN: none
+    state: list[dict]
+    peak: np.ndarray
+    last: np.ndarray
+
+    @classmethod
+    def of(cls, states: dict[int, PlayerState]) -> Standings:
+        ids = np.array(sorted(states), dtype=np.int64)
+        rows = [states[p] for p in ids.tolist()]
+        return cls(
+            ids=ids,
+            rating=np.array([r.rating for r in rows], dtype=np.int64),
+            games=np.array([r.games for r in rows], dtype=np.int64),
+            deviation=np.array([np.nan if r.deviation is None else r.deviation for r in rows], dtype=np.float64),
+            state=[r.state for r in rows],
+            peak=np.zeros(ids.size, dtype=np.int64),
+            last=np.zeros(ids.size, dtype=np.int64),
+        )
+
+    def at(self, player_ids: np.ndarray) -> np.ndarray:
+        """Where these players (all of them known) are in the arrays."""
+        return np.searchsorted(self.ids, player_ids)
+
+    def __getitem__(self, player_id: int) -> PlayerState:
+        i = int(self.at(np.array([player_id]))[0])
+        deviation = float(self.deviation[i])
+        return PlayerState(
+            int(self.rating[i]), int(self.games[i]), self.state[i], None if np.isnan(deviation) else deviation
+        )
 
 
 @dataclass
@@ -90,15 +129,12 @@ class Plan:
     dropped_event_ids: list[int]  # rated on the list before, no longer
     # On the cutoff's day, the divisions whose rows are from the cutoff on (None: all of that day).
     day_divisions: list[int] | None
-    states: dict[int, PlayerState]  # every affected player, before the cutoff; then as rated
+    standings: Standings | None  # every affected player, before the cutoff; then as rated
     affected: set[int]
     row_count: int  # the change rows `blocks()` yields
     by_event: dict[int, list[int]] = field(default_factory=dict)
     by_division: dict[int, list] = field(default_factory=dict)
-    seats: dict[int, dict[int, int]] = field(default_factory=dict)
-    # Filled in by blocks(): each player's highest rating and last event day in the new rows.
-    peak: dict[int, int] = field(default_factory=dict)
-    last: dict[int, date] = field(default_factory=dict)
+    seats: dict[int, Seats] = field(default_factory=dict)
 
     def changes_from(self) -> Q:
         """The list's change rows at or after the cutoff (the rows this plan replaces)."""
@@ -128,7 +164,24 @@ class Plan:
 
     @property
     def final(self) -> dict[int, PlayerState]:
-        return {pid: self.states[pid] for pid in self.affected}
+        return {pid: self.standings[pid] for pid in self.affected}
+
+    def set_states(self, states: dict[int, PlayerState], affected: set[int]) -> None:
+        """The standings before the cutoff: `states` (at least every affected player)."""
+        self.standings, self.affected = Standings.of(states), affected
+
+    @property
+    def peak(self) -> dict[int, int]:
+        """Each player's highest rating in the new rows."""
+        rated = self.standings.last > 0
+        return dict(zip(self.standings.ids[rated].tolist(), self.standings.peak[rated].tolist(), strict=True))
+
+    @property
+    def last(self) -> dict[int, date]:
+        """Each player's last event day in the new rows."""
+        rated = self.standings.last > 0
+        days = [date.fromordinal(d) for d in self.standings.last[rated].tolist()]
+        return dict(zip(self.standings.ids[rated].tolist(), days, strict=True))
 
 
 def events_to_rate(
@@ -227,6 +280,29 @@ def read_games(event_ids: list[int]) -> list[tuple]:
     )
 
 
+# A division's seats: its players' ids in increasing order, and each one's seat number (tsh's player number).
+Seats = tuple[np.ndarray, np.ndarray]
+
+
+def seat_tables(rows) -> dict[int, Seats]:
+    """Seats by division, from (division id, player id, seat number) rows."""
+    table = np.array(list(rows), dtype=np.int64).reshape(-1, 3)
+    table = table[np.lexsort((table[:, 1], table[:, 0]))]
+    cuts = np.flatnonzero(np.diff(table[:, 0])) + 1
+    return {int(part[0, 0]): (part[:, 1], part[:, 2]) for part in np.split(table, cuts) if len(part)}
+
+
+def in_seat_order(player_ids: np.ndarray, seats: Seats | None) -> np.ndarray:
+    """The players (increasing ids) in seat order, those without a seat last by id, so sums run in the
+    reference's order."""
+    if seats is None or not seats[0].size:
+        return player_ids
+    seated, numbers = seats
+    at = np.minimum(np.searchsorted(seated, player_ids), seated.size - 1)
+    seat = np.where(seated[at] == player_ids, numbers[at], np.iinfo(np.int64).max)
+    return player_ids[np.lexsort((player_ids, seat))]
+
+
 def plan(rating_list: RatingList, start: Cutoff, new_event: Event | None = None) -> Plan:
     """Reads what rating the list from `start` needs (refusing unconfirmed results); rates nothing yet."""
     cutoff, events, dropped, same_day = events_to_rate(rating_list, start, new_event)
@@ -237,47 +313,59 @@ def plan(rating_list: RatingList, start: Cutoff, new_event: Event | None = None)
 
     # Read every game once, refusing before any rating if a result is not confirmed.
     by_event: dict[int, list[int]] = defaultdict(list)  # event -> its divisions with games
-    # division -> [last round played (byes included), its rated games flat: round index, a, b, score a, score b]
+    # division -> [last round played (byes included), its rated games: round index, a, b, score a, score b]
     by_division: dict[int, list] = {}
-    confirmed, normal = GameStatus.CONFIRMED.value, GameKind.NORMAL.value
-    seats: dict[int, dict[int, int]] = defaultdict(dict)  # division -> player -> seat number
+    seats: dict[int, Seats] = {}
     unconfirmed = False
-    players: set[int] = set()
+    played: list[np.ndarray] = []
+    row_count = 0
     for begin in range(0, len(event_ids), EVENT_BATCH):
         batch = event_ids[begin : begin + EVENT_BATCH]
-        for div, pid, number in DivisionPlayer.objects.filter(division__event_id__in=batch).values_list(
-            "division_id", "player_id", "number"
-        ):
-            seats[div][pid] = number
-        for ev, div, rnd, kind, status, a, b, sa, sb in read_games(batch):
-            if status != confirmed:
-                unconfirmed = True
+        seats.update(
+            seat_tables(
+                DivisionPlayer.objects.filter(division__event_id__in=batch).values_list(
+                    "division_id", "player_id", "number"
+                )
+            )
+        )
+        games = read_games(batch)
+        if not games:
+            continue
+        ev, div, rnd, kind, status, a, b, sa, sb = zip(*games, strict=True)
+        confirmed = np.array(status) == GameStatus.CONFIRMED.value
+        unconfirmed = unconfirmed or not confirmed.all()
+        columns = [np.array(c, dtype=np.int64)[confirmed] for c in (ev, div, rnd, a)]
+        # A bye has no opponent and a game not played no scores (None: NaN here).
+        b, sa, sb = (np.array(c, dtype=np.float64)[confirmed] for c in (b, sa, sb))
+        rated = (np.array(kind)[confirmed] == GameKind.NORMAL.value) & ~(np.isnan(b) | np.isnan(sa) | np.isnan(sb))
+        ev, div, rnd, a = columns
+        b, sa, sb = (np.where(rated, c, 0).astype(np.int64) for c in (b, sa, sb))
+        flat = np.column_stack((rnd - 1, a, b, sa, sb))
+        # Each division's games in the order read (a stable sort keeps it).
+        order = np.argsort(div, kind="stable")
+        cuts = np.flatnonzero(np.diff(div[order])) + 1
+        for group in np.split(order, cuts):
+            if not group.size:
                 continue
-            entry = by_division.get(div)
-            if entry is None:
-                entry = by_division[div] = [rnd, array("q")]
-                by_event[ev].append(div)
-            elif rnd > entry[0]:
-                entry[0] = rnd
-            if kind == normal and b is not None and sa is not None and sb is not None:
-                entry[1].extend((rnd - 1, a, b, sa, sb))
-                players.add(a)
-                players.add(b)
+            d = int(div[group[0]])
+            mine = group[rated[group]]
+            games_of = flat[mine] if mine.size else np.empty((0, 5), dtype=np.int64)
+            by_division[d] = [int(rnd[group].max()), games_of]
+            by_event[int(ev[group[0]])].append(d)
+            if mine.size:
+                row_count += np.unique(games_of[:, 1:3]).size
+                played.append(games_of[:, 1:3].ravel())
     if unconfirmed:
         refuse_unconfirmed(event_ids)
+    players = set(np.unique(np.concatenate(played)).tolist()) if played else set()
 
-    row_count = 0
-    for _last, rated in by_division.values():
-        if rated:
-            cols = np.frombuffer(rated, dtype=np.int64).reshape(-1, 5)
-            row_count += np.unique(cols[:, 1:3]).size
     result = Plan(
         rating_list,
         cutoff,
         events,
         dropped,
         day_divisions,
-        {},
+        None,
         set(),
         row_count,
         by_event,
@@ -288,7 +376,7 @@ def plan(rating_list: RatingList, start: Cutoff, new_event: Event | None = None)
     affected = players | had_later
     for pid in affected:
         states.setdefault(pid, PlayerState(0, 0, {}))
-    result.states, result.affected = states, affected
+    result.set_states(states, affected)
     return result
 
 
@@ -298,29 +386,28 @@ def rate_one_division(
     """Rates one division from the players' standings in the plan, moves them on, and returns the
     division's change rows (None if nobody played a rated game).
 
-    rated: the division's rated games, flat: round index, player a, player b, score a, score b."""
+    rated: the division's rated games, a row (or five numbers) each: round index, player a, player b,
+    score a, score b."""
     # Every round played has a row (byes included); an event may have scheduled more.
     max_rounds = max(event.scheduled_rounds, last_round)
-    if not rated:
+    if not len(rated):
         return None
-    rating_list, states, seats = plan.rating_list, plan.states, plan.seats[division_id]
-    cols = np.frombuffer(rated, dtype=np.int64).reshape(-1, 5)
-    # Players in seat order (tsh's player numbers), so sums run in the reference's order.
-    unseated = 1 << 30
-    ids_list = sorted(np.unique(cols[:, 1:3]).tolist(), key=lambda p: (seats.get(p, unseated), p))
-    ids = np.array(ids_list, dtype=np.int64)
+    rating_list, standings = plan.rating_list, plan.standings
+    cols = np.asarray(rated, dtype=np.int64).reshape(-1, 5)
+    ids = in_seat_order(np.unique(cols[:, 1:3]), plan.seats.get(division_id))
     by_id = np.argsort(ids, kind="stable")
     a = by_id[np.searchsorted(ids, cols[:, 1], sorter=by_id)]
     b = by_id[np.searchsorted(ids, cols[:, 2], sorter=by_id)]
-    before = [states[p] for p in ids_list]
-    pre = np.array([s.rating for s in before], dtype=np.int64)
-    career = np.array([s.games for s in before], dtype=np.int64)
+    at = standings.at(ids)
+    pre = standings.rating[at]
+    career = standings.games[at]
+    before_states = [standings.state[i] for i in at.tolist()]
     try:
         result = rate_division_arrays(
             system,
             pre.astype(np.float64),
             career,
-            [s.state for s in before],
+            before_states,
             a,
             b,
             cols[:, 3],
@@ -343,7 +430,8 @@ def rate_one_division(
         return None
     post = np.asarray(result.new_rating).astype(np.int64)[played]
     deviation = np.array([np.nan if d is None else float(d) for d in result.deviation], dtype=np.float64)
-    pre_state = [before[j].state for j in played.tolist()]
+    stateful = any(before_states) or any(result.state)
+    pre_state = [before_states[j] for j in played.tolist()] if stateful else None
     block = ChangeBlock(
         division_id=division_id,
         day=event.starts_on,
@@ -359,17 +447,17 @@ def rate_one_division(
         feedback=np.asarray(result.feedback, dtype=np.float64)[played],
         performance=np.asarray(result.performance, dtype=np.float64)[played],
         deviation=deviation[played],
-        pre_state=pre_state if any(pre_state) else None,
+        pre_state=pre_state if pre_state and any(pre_state) else None,
     )
 
     # Move the players on: their standing after the event is the next event's before.
-    peak, last = plan.peak, plan.last
-    day = event.starts_on
-    new_state, new_deviation = result.state, result.deviation
-    moved = zip(played.tolist(), block.player.tolist(), post.tolist(), block.games.tolist(), strict=True)
-    for j, pid, after, count in moved:
-        states[pid] = PlayerState(after, before[j].games + count, new_state[j], new_deviation[j])
-        if after > peak.get(pid, 0):
-            peak[pid] = after
-        last[pid] = day  # events come in date order
+    moved = at[played]
+    standings.rating[moved] = post
+    standings.games[moved] += block.games
+    standings.deviation[moved] = block.deviation
+    if stateful:
+        for j, i in zip(played.tolist(), moved.tolist(), strict=True):
+            standings.state[i] = result.state[j]
+    standings.peak[moved] = np.maximum(standings.peak[moved], post)
+    standings.last[moved] = event.starts_on.toordinal()  # events come in date order
     return block

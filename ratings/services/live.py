@@ -26,7 +26,7 @@ from django.db.models import Count, Max, Sum
 from events.models import Division, DivisionPlayer, Event, Game, GameKind, GameStatus
 
 from ..models import RatedEvent, RatingList
-from .compute import Cutoff, EventToRate, Plan, PlayerState, rate_one_division, states_before
+from .compute import Cutoff, EventToRate, Plan, PlayerState, rate_one_division, seat_tables, states_before
 
 # Cached entries are replaced by a new version at once; the timeout only clears old ones away.
 CACHE_SECONDS = 6 * 60 * 60
@@ -117,13 +117,14 @@ def _cutoff_plan(rating_list: RatingList, event: Event) -> Plan:
     cutoff = Cutoff.of_event(event)
     same_day = RatedEvent.objects.filter(rating_list=rating_list, starts_on=cutoff.day, event_id__gte=event.pk)
     day_divisions = list(Division.objects.filter(event_id__in=same_day.values("event_id")).values_list("pk", flat=True))
-    return Plan(rating_list, cutoff, [], [], day_divisions, {}, set(), 0)
+    return Plan(rating_list, cutoff, [], [], day_divisions, None, set(), 0)
 
 
 def compute_live_ratings(rating_list: RatingList, event: Event, division_id: int, version: str = "") -> LiveRatings:
     """Rates the division from its confirmed games, uncached (see `live_ratings`)."""
     plan = _cutoff_plan(rating_list, event)
     seats = dict(DivisionPlayer.objects.filter(division_id=division_id).values_list("player_id", "number"))
+    seat_table = seat_tables((division_id, pid, number) for pid, number in seats.items())
     last_round, rated = 0, array("q")
     players: set[int] = set()
     normal = GameKind.NORMAL.value
@@ -139,7 +140,8 @@ def compute_live_ratings(rating_list: RatingList, event: Event, division_id: int
     states, _ = states_before(rating_list, plan.changes_from(), players | set(seats))
     for pid in players | set(seats):
         states.setdefault(pid, PlayerState(0, 0, {}))
-    plan.states, plan.affected, plan.seats = states, players, {division_id: seats}
+    plan.set_states(states, players)
+    plan.seats = seat_table
     target = EventToRate(event.pk, event.starts_on, event.third_rated, event.number_of_games or 0)
     before = {pid: states[pid].rating for pid in states}
     out: dict[int, LiveRating] = {pid: LiveRating(before[pid], before[pid], 0) for pid in seats}

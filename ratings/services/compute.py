@@ -22,6 +22,7 @@ from events.models import Division, DivisionPlayer, Event, Game, GameKind, GameS
 
 from ..models import PlayerRating, RatedEvent, RatingChange, RatingList
 from .checks import RatingError, refuse_unconfirmed
+from .columns import int_columns
 from .systems import BadSettings, UnknownSystem, rate_division_arrays
 
 # Events whose games are read in one query.
@@ -80,13 +81,6 @@ class Standings:
     def at(self, player_ids: np.ndarray) -> np.ndarray:
         """Where these players (all of them known) are in the arrays."""
         return np.searchsorted(self.ids, player_ids)
-
-    def __getitem__(self, player_id: int) -> PlayerState:
-        i = int(self.at(np.array([player_id]))[0])
-        deviation = float(self.deviation[i])
-        return PlayerState(
-            int(self.rating[i]), int(self.games[i]), self.state[i], None if np.isnan(deviation) else deviation
-        )
 
 
 @dataclass
@@ -164,7 +158,20 @@ class Plan:
 
     @property
     def final(self) -> dict[int, PlayerState]:
-        return {pid: self.standings[pid] for pid in self.affected}
+        standings = self.standings
+        ids = np.array(sorted(self.affected), dtype=np.int64)
+        at = standings.at(ids)
+        return {
+            pid: PlayerState(rating, games, standings.state[i], None if np.isnan(deviation) else deviation)
+            for pid, i, rating, games, deviation in zip(
+                ids.tolist(),
+                at.tolist(),
+                standings.rating[at].tolist(),
+                standings.games[at].tolist(),
+                standings.deviation[at].tolist(),
+                strict=True,
+            )
+        }
 
     def set_states(self, states: dict[int, PlayerState], affected: set[int]) -> None:
         """The standings before the cutoff: `states` (at least every affected player)."""
@@ -286,7 +293,7 @@ Seats = tuple[np.ndarray, np.ndarray]
 
 def seat_tables(rows) -> dict[int, Seats]:
     """Seats by division, from (division id, player id, seat number) rows."""
-    table = np.array(list(rows), dtype=np.int64).reshape(-1, 3)
+    table = np.asarray(rows if isinstance(rows, np.ndarray) else list(rows), dtype=np.int64).reshape(-1, 3)
     table = table[np.lexsort((table[:, 1], table[:, 0]))]
     cuts = np.flatnonzero(np.diff(table[:, 0])) + 1
     return {int(part[0, 0]): (part[:, 1], part[:, 2]) for part in np.split(table, cuts) if len(part)}
@@ -321,24 +328,19 @@ def plan(rating_list: RatingList, start: Cutoff, new_event: Event | None = None)
     row_count = 0
     for begin in range(0, len(event_ids), EVENT_BATCH):
         batch = event_ids[begin : begin + EVENT_BATCH]
-        seats.update(
-            seat_tables(
-                DivisionPlayer.objects.filter(division__event_id__in=batch).values_list(
-                    "division_id", "player_id", "number"
-                )
-            )
-        )
+        seated = DivisionPlayer.objects.filter(division__event_id__in=batch)
+        seats.update(seat_tables(int_columns(seated, "division_id", "player_id", "number")))
         games = read_games(batch)
         if not games:
             continue
-        ev, div, rnd, kind, status, a, b, sa, sb = zip(*games, strict=True)
-        confirmed = np.array(status) == GameStatus.CONFIRMED.value
+        table = np.array(games, dtype=object)  # a column each: event, division, round, kind, status, a, b, scores
+        confirmed = table[:, 4] == GameStatus.CONFIRMED.value
         unconfirmed = unconfirmed or not confirmed.all()
-        columns = [np.array(c, dtype=np.int64)[confirmed] for c in (ev, div, rnd, a)]
+        table = table[confirmed]
+        ev, div, rnd, a = (table[:, i].astype(np.int64) for i in (0, 1, 2, 5))
         # A bye has no opponent and a game not played no scores (None: NaN here).
-        b, sa, sb = (np.array(c, dtype=np.float64)[confirmed] for c in (b, sa, sb))
-        rated = (np.array(kind)[confirmed] == GameKind.NORMAL.value) & ~(np.isnan(b) | np.isnan(sa) | np.isnan(sb))
-        ev, div, rnd, a = columns
+        b, sa, sb = (table[:, i].astype(np.float64) for i in (6, 7, 8))
+        rated = (table[:, 3] == GameKind.NORMAL.value) & ~(np.isnan(b) | np.isnan(sa) | np.isnan(sb))
         b, sa, sb = (np.where(rated, c, 0).astype(np.int64) for c in (b, sa, sb))
         flat = np.column_stack((rnd - 1, a, b, sa, sb))
         # Each division's games in the order read (a stable sort keeps it).

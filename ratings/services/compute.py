@@ -25,6 +25,8 @@ from .checks import RatingError, refuse_unconfirmed
 from .columns import int_columns
 from .systems import BadSettings, UnknownSystem, rate_division_arrays
 
+# Systems whose players carry no state from one event to the next.
+ELO = ("naspa", "wespa")
 # Events whose games are read in one query.
 EVENT_BATCH = 100
 
@@ -63,6 +65,7 @@ class Standings:
     state: list[dict]
     peak: np.ndarray
     last: np.ndarray
+    any_state: bool = False  # whether any player has a state (a system that keeps one: ABSP, Glicko-2)
 
     @classmethod
     def of(cls, states: dict[int, PlayerState]) -> Standings:
@@ -76,6 +79,7 @@ class Standings:
             state=[r.state for r in rows],
             peak=np.zeros(ids.size, dtype=np.int64),
             last=np.zeros(ids.size, dtype=np.int64),
+            any_state=any(r.state for r in rows),
         )
 
     def at(self, player_ids: np.ndarray) -> np.ndarray:
@@ -403,7 +407,8 @@ def rate_one_division(
     at = standings.at(ids)
     pre = standings.rating[at]
     career = standings.games[at]
-    before_states = [standings.state[i] for i in at.tolist()]
+    # The Elo systems keep no state: unless some player has one, there is none to read.
+    before_states = [standings.state[i] for i in at.tolist()] if standings.any_state or system not in ELO else []
     try:
         result = rate_division_arrays(
             system,
@@ -433,6 +438,7 @@ def rate_one_division(
     post = np.asarray(result.new_rating).astype(np.int64)[played]
     deviation = np.array([np.nan if d is None else float(d) for d in result.deviation], dtype=np.float64)
     stateful = any(before_states) or any(result.state)
+    standings.any_state = standings.any_state or stateful
     pre_state = [before_states[j] for j in played.tolist()] if stateful else None
     block = ChangeBlock(
         division_id=division_id,

@@ -88,3 +88,42 @@ def performance_search(
                 high = 0
         out[i] = high
     return out
+
+
+@njit(cache=True)
+def _multiplier(career_games: int, rating: float) -> float:
+    """As ratings.engine.common.multipliers, for one player."""
+    if career_games < 0:
+        return 0.0
+    few = career_games < 50
+    if rating < 1800:
+        return 30.0 if few else 20.0
+    if rating < 2000:
+        return 24.0 if few else 16.0
+    return 15.0 if few else 10.0
+
+
+@njit(cache=True)
+def points_from_excess(start: np.ndarray, excess: np.ndarray, career: np.ndarray, prorate: bool) -> np.ndarray:
+    """Each rating after converting its excess wins to points; with `prorate`, a change crossing a
+    band edge spends the excess up to the edge at the old K and the rest at the new K."""
+    out = start.copy()
+    for i in range(start.size):
+        s, x, c = start[i], excess[i], career[i]
+        while x != 0:
+            m = _multiplier(c, s)
+            r = s + m * x
+            if not prorate or _multiplier(c, r) == m:
+                s = r
+                break
+            # Edges: 1800 and 2000 going up; 1999 and 1799 going down.
+            if s < 1800:
+                edge = 1800.0
+            elif s < 2000:
+                edge = 2000.0 if x > 0 else 1799.0
+            else:
+                edge = 1999.0
+            x = x - (edge - s) / (m if m != 0 else 1.0)
+            s = edge
+        out[i] = s
+    return out

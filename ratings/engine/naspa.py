@@ -30,6 +30,7 @@ from ratings.engine.common import (
     multipliers,
     segment_bounds,
 )
+from ratings.engine.kernels import points_from_excess
 from ratings.engine.newcomers import rate_newcomers
 
 ACCELERATION_POINTS_PER_GAME = 5.0
@@ -71,26 +72,12 @@ class SegmentArrays:
 def _points_from_excess(start: FloatArray, excess: FloatArray, career: IntArray, prorate: bool) -> FloatArray:
     """Rating after converting excess wins to points; a change crossing a band edge
     spends the excess up to the edge at the old K and the rest at the new K."""
-    rating = start.copy()
-    excess = excess.copy()
-    active = excess != 0
-    while active.any():
-        s = rating[active]
-        x = excess[active]
-        c = career[active]
-        m = multipliers(c, s)
-        r = s + m * x
-        if not prorate:
-            rating[active] = r
-            break
-        done = multipliers(c, r) == m
-        # Edges: 1800 and 2000 going up; 1999 and 1799 going down.
-        edge = np.where(s < 1800, 1800.0, np.where(s < 2000, np.where(x > 0, 2000.0, 1799.0), 1999.0))
-        rest = x - (edge - s) / np.where(m == 0, 1.0, m)
-        rating[active] = np.where(done, r, edge)
-        excess[active] = np.where(done, 0.0, rest)
-        active = excess != 0
-    return rating
+    return points_from_excess(
+        np.ascontiguousarray(start, dtype=np.float64),
+        np.ascontiguousarray(excess, dtype=np.float64),
+        np.ascontiguousarray(career, dtype=np.int64),
+        prorate,
+    )
 
 
 def apply_excess(rating: float, excess: float, career_games: int, prorate: bool = True) -> float:

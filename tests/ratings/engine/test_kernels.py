@@ -107,3 +107,40 @@ def test_performance_rating_of_a_lone_loss_to_a_weak_player_is_zero_whoever_else
             "naspa", np.array([]), np.array([], dtype=np.int64), np.zeros(1), np.zeros(1, dtype=np.int64)
         )[0]
     )
+
+
+def _excess_to_points(s: float, x: float, career: int) -> float:
+    """The band-edge rule one step at a time, with the scalar multiplier."""
+    from ratings.engine.common import multiplier
+
+    while x != 0:
+        m = float(multiplier(career, s))
+        r = s + m * x
+        if multiplier(career, r) == m:
+            return r
+        edge = 1800.0 if s < 1800 else (2000.0 if x > 0 else 1799.0) if s < 2000 else 1999.0
+        x -= (edge - s) / (m or 1.0)
+        s = edge
+    return s
+
+
+def test_excess_crossing_band_edges_is_spent_at_each_band_s_multiplier():
+    from ratings.engine.naspa import _points_from_excess
+
+    rng = np.random.default_rng(8)
+    start = np.concatenate(
+        (rng.choice([1799.0, 1800.0, 1999.0, 2000.0, 1790.0, 2010.0], 300), rng.uniform(300, 2600, 300))
+    )
+    excess = rng.normal(0, 4, start.size)
+    excess[::17] = 0.0
+    career = rng.integers(-1, 120, start.size)
+    found = _points_from_excess(start, excess, career, True)
+    assert found.tolist() == [
+        _excess_to_points(s, x, c) for s, x, c in zip(start, excess, career.tolist(), strict=True)
+    ]
+    crossed = ((start < 1800) != (found < 1800)) | ((start < 2000) != (found < 2000))
+    assert crossed.sum() > 20  # edges are crossed, so proration is exercised
+    plain = _points_from_excess(start, excess, career, False)
+    k = np.where(career < 0, 0.0, np.where(start < 1800, 30.0, np.where(start < 2000, 24.0, 15.0)))
+    k = np.where((career >= 50) & (career >= 0), np.where(start < 1800, 20.0, np.where(start < 2000, 16.0, 10.0)), k)
+    assert np.array_equal(plain, start + k * excess)

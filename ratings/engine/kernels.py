@@ -104,26 +104,115 @@ def _multiplier(career_games: int, rating: float) -> float:
 
 
 @njit(cache=True)
+def _points(s: float, x: float, c: int, prorate: bool) -> float:
+    """One rating after converting its excess wins to points (see points_from_excess)."""
+    while x != 0:
+        m = _multiplier(c, s)
+        r = s + m * x
+        if not prorate or _multiplier(c, r) == m:
+            return r
+        # Edges: 1800 and 2000 going up; 1999 and 1799 going down.
+        if s < 1800:
+            edge = 1800.0
+        elif s < 2000:
+            edge = 2000.0 if x > 0 else 1799.0
+        else:
+            edge = 1999.0
+        x = x - (edge - s) / (m if m != 0 else 1.0)
+        s = edge
+    return s
+
+
+@njit(cache=True)
 def points_from_excess(start: np.ndarray, excess: np.ndarray, career: np.ndarray, prorate: bool) -> np.ndarray:
     """Each rating after converting its excess wins to points; with `prorate`, a change crossing a
     band edge spends the excess up to the edge at the old K and the rest at the new K."""
     out = start.copy()
     for i in range(start.size):
-        s, x, c = start[i], excess[i], career[i]
-        while x != 0:
-            m = _multiplier(c, s)
-            r = s + m * x
-            if not prorate or _multiplier(c, r) == m:
-                s = r
-                break
-            # Edges: 1800 and 2000 going up; 1999 and 1799 going down.
-            if s < 1800:
-                edge = 1800.0
-            elif s < 2000:
-                edge = 2000.0 if x > 0 else 1799.0
-            else:
-                edge = 1999.0
-            x = x - (edge - s) / (m if m != 0 else 1.0)
-            s = edge
-        out[i] = s
+        out[i] = _points(start[i], excess[i], career[i], prorate)
     return out
+
+
+@njit(cache=True)
+def segment_ratings(
+    pre: np.ndarray,
+    career: np.ndarray,
+    effective: np.ndarray,
+    games: np.ndarray,
+    actual: np.ndarray,
+    entry_player: np.ndarray,
+    entry_opp: np.ndarray,
+    e: np.ndarray,
+    prorate: bool,
+    acceleration: float,
+    points_per_game: float,
+    feedback_on: bool,
+    feedback_divisor: float,
+    floor: float,  # NaN: no floor
+    third_rated: bool,
+    third_cap: float,
+):
+    """One NASPA segment once every entry's expectation `e` is known (entries: each game from both
+    sides, in round order): expected wins, excess, K, new ratings, bonus and feedback, each summed
+    in the reference's order. Returns (rounded, expected, excess, k, bonus, feedback)."""
+    n = pre.size
+    entries = entry_player.size
+    expected = np.zeros(n)
+    excess = actual.copy()
+    for i in range(entries):  # game by game in round order, as the reference adds and subtracts
+        expected[entry_player[i]] += e[i]
+        excess[entry_player[i]] -= e[i]
+    k = np.zeros(n)
+    new = effective.copy()
+    for p in range(n):
+        if pre[p] == 0:
+            excess[p] = 0.0
+            continue
+        if games[p] > 0:
+            k[p] = _multiplier(career[p], pre[p])
+        new[p] = _points(pre[p], excess[p], career[p], prorate)
+        if third_rated:
+            new[p] = pre[p] + (new[p] - pre[p]) / 3.0
+
+    bonus = np.zeros(n)
+    feedback = np.zeros(n)
+    if acceleration != 0 and not third_rated:
+        any_bonus = False
+        for p in range(n):
+            gain = acceleration * (new[p] - pre[p] - points_per_game * games[p])
+            if pre[p] != 0 and gain > 0:
+                bonus[p] = gain
+                any_bonus = True
+            new[p] += bonus[p]
+        if feedback_on and any_bonus:
+            # By giving player, then by round: each player's entries in their order.
+            starts = np.zeros(n + 1, dtype=np.int64)
+            for i in range(entries):
+                starts[entry_player[i] + 1] += 1
+            for p in range(n):
+                starts[p + 1] += starts[p]
+            filled = starts[:-1].copy()
+            grouped = np.empty(entries, dtype=np.int64)
+            for i in range(entries):
+                grouped[filled[entry_player[i]]] = i
+                filled[entry_player[i]] += 1
+            for giver in range(n):
+                if bonus[giver] <= 0:
+                    continue
+                share = bonus[giver] / feedback_divisor
+                for j in range(starts[giver], starts[giver + 1]):
+                    receiver = entry_opp[grouped[j]]
+                    if pre[receiver] != 0:
+                        feedback[receiver] += share
+
+    rounded = np.empty(n)
+    for p in range(n):
+        if pre[p] != 0 and not np.isnan(floor):
+            new[p] = max(new[p], floor)
+        new[p] += feedback[p]
+        rounded[p] = np.floor(new[p] + 0.5)
+        if pre[p] != 0 and third_rated:
+            rounded[p] = min(max(rounded[p], pre[p] - third_cap), pre[p] + third_cap)
+        if pre[p] == 0 and games[p] == 0:
+            rounded[p] = 0.0  # a newcomer without a rated game stays unrated
+    return rounded, expected, excess, k, bonus, feedback

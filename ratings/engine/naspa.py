@@ -27,10 +27,9 @@ from ratings.engine.common import (
     RatingOptions,
     SegmentRating,
     game_wins,
-    multipliers,
     segment_bounds,
 )
-from ratings.engine.kernels import points_from_excess
+from ratings.engine.kernels import points_from_excess, segment_ratings
 from ratings.engine.newcomers import rate_newcomers
 
 ACCELERATION_POINTS_PER_GAME = 5.0
@@ -129,42 +128,24 @@ def rate_segment(
         performance[newcomers] = effective[newcomers]
 
     e = system.expectation.exact(effective[entry_player], effective[entry_opp])
-    expected = np.bincount(entry_player, weights=e, minlength=n)
-    # Subtracting game by game in round order, as the reference does, keeps every bit.
-    excess = actual.copy()
-    np.subtract.at(excess, entry_player, e)
-    excess[~veteran] = 0.0
-
-    k = np.where(veteran & (games > 0), multipliers(career, pre), 0.0)
-    new = effective.copy()
-    new[veteran] = _points_from_excess(pre[veteran], excess[veteran], career[veteran], system.prorate_at_band_edges)
-    if third_rated:
-        new[veteran] = pre[veteran] + (new[veteran] - pre[veteran]) / 3.0
-
-    bonus = np.zeros(n)
-    feedback = np.zeros(n)
-    if system.acceleration and not third_rated:
-        gain = system.acceleration * (new - pre - ACCELERATION_POINTS_PER_GAME * games)
-        gets_bonus = veteran & (gain > 0)
-        bonus[gets_bonus] = gain[gets_bonus]
-        new += bonus
-        if system.feedback and gets_bonus.any():
-            share = bonus / FEEDBACK_DIVISOR
-            # Sum in the reference's order: by giving player, then by round.
-            order = np.argsort(entry_player, kind="stable")
-            giver = entry_player[order]
-            receiver = entry_opp[order]
-            flows = gets_bonus[giver] & veteran[receiver]
-            feedback = np.bincount(receiver[flows], weights=share[giver[flows]], minlength=n)
-
-    if system.floor is not None:
-        new[veteran] = np.maximum(new[veteran], system.floor)
-    new += feedback
-    rounded = np.floor(new + 0.5)
-    if third_rated:
-        rounded[veteran] = np.clip(rounded[veteran], pre[veteran] - THIRD_RATED_CAP, pre[veteran] + THIRD_RATED_CAP)
-    # A newcomer without a rated game stays unrated.
-    rounded[~veteran & (games == 0)] = 0.0
+    rounded, expected, excess, k, bonus, feedback = segment_ratings(
+        pre,
+        np.ascontiguousarray(career, dtype=np.int64),
+        effective,
+        games,
+        actual,
+        entry_player,
+        entry_opp,
+        e,
+        system.prorate_at_band_edges,
+        float(system.acceleration),
+        ACCELERATION_POINTS_PER_GAME,
+        system.feedback,
+        FEEDBACK_DIVISOR,
+        np.nan if system.floor is None else float(system.floor),
+        third_rated,
+        THIRD_RATED_CAP,
+    )
     return SegmentArrays(
         new_rating=rounded,
         expected=expected,

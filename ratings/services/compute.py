@@ -16,7 +16,8 @@ from datetime import date
 
 import numpy as np
 from django.db import connection
-from django.db.models import Q
+from django.db.models import JSONField, Q, Value
+from django.db.models.functions import NullIf
 
 from events.models import Division, DivisionPlayer, Event, Game, GameKind, GameStatus
 
@@ -251,7 +252,9 @@ def states_before(
     later = (
         RatingChange.objects.filter(changes_from, rating_list=rating_list)
         .order_by("player_id", "event_date", "pk")
-        .values_list("player_id", "pre", "career_games", "pre_state")
+        # An empty state comes back as NULL, so most rows need no JSON decoded.
+        .annotate(state=NullIf("pre_state", Value({}, output_field=JSONField())))
+        .values_list("player_id", "pre", "career_games", "state")
     )
     if connection.vendor == "postgresql":
         later = later.distinct("player_id")  # each player's first change only

@@ -430,13 +430,16 @@ def apply_plan(
     now = timezone.now()
     event_ids = [e.pk for e in plan.events]
     RatedEvent.objects.filter(rating_list=rating_list, event_id__in=event_ids).delete()
-    RatedEvent.objects.bulk_create(
-        [
-            RatedEvent(rating_list=rating_list, event_id=e.pk, starts_on=e.starts_on, run=run, rated_at=now)
-            for e in plan.events
-        ],
-        batch_size=1000,
-    )
+    fields = ("rating_list_id", "event_id", "starts_on", "run_id", "rated_at")
+    ledger = [(rating_list.pk, e.pk, e.starts_on, run.pk if run is not None else None, now) for e in plan.events]
+    if is_postgres():
+        columns = [RatedEvent._meta.get_field(f).column for f in fields]
+        copy_rows(connection.ops.quote_name(RatedEvent._meta.db_table), columns, ledger)
+    else:
+        RatedEvent.objects.bulk_create(
+            [RatedEvent(**dict(zip(fields, row, strict=True))) for row in ledger],
+            batch_size=1000,
+        )
 
     for pid, p in plan.peak.items():
         if p > peak.get(pid, 0):

@@ -5,7 +5,11 @@ class RatingsConfig(AppConfig):
     name = "ratings"
 
     def ready(self):
+        from celery.signals import worker_process_init
+
         from . import receivers  # noqa: F401  (connects to what events announce)
+
+        worker_process_init.connect(_warm_up_engine, weak=False)
 
     def player_page_context(self, player):
         """The player's ratings on every list (one query); the chart is an image of its own."""
@@ -36,3 +40,11 @@ class RatingsConfig(AppConfig):
         from . import demo
 
         demo.load(stdout)
+
+
+def _warm_up_engine(**kwargs):
+    """A worker loads the engine's compiled loops as it starts, so its first rating run does not wait
+    for them."""
+    from .engine.kernels import warm_up
+
+    warm_up()

@@ -216,3 +216,17 @@ def segment_ratings(
         if pre[p] == 0 and games[p] == 0:
             rounded[p] = 0.0  # a newcomer without a rated game stays unrated
     return rounded, expected, excess, k, bonus, feedback
+
+
+def warm_up() -> None:
+    """Loads (or compiles) every loop here once, on tiny inputs."""
+    one = np.ones(1)
+    table = np.zeros(3)
+    starts = np.array([0, 1], dtype=np.int64)
+    newcomer_search(starts, one, one, table, 0)
+    performance_search(starts, one, one, table, 0)
+    points_from_excess(one, one, np.ones(1, dtype=np.int64), True)
+    entries = np.zeros(1, dtype=np.int64)
+    segment_ratings(
+        one, entries, one, entries, one, entries, entries, one, True, 1.0, 5.0, True, 20.0, 1.0, False, 50.0
+    )

@@ -144,3 +144,23 @@ def test_excess_crossing_band_edges_is_spent_at_each_band_s_multiplier():
     k = np.where(career < 0, 0.0, np.where(start < 1800, 30.0, np.where(start < 2000, 24.0, 15.0)))
     k = np.where((career >= 50) & (career >= 0), np.where(start < 1800, 20.0, np.where(start < 2000, 16.0, 10.0)), k)
     assert np.array_equal(plain, start + k * excess)
+
+
+def test_a_worker_loads_the_compiled_loops_as_it_starts():
+    from celery.signals import worker_process_init
+
+    from ratings.apps import _warm_up_engine
+    from ratings.engine import kernels
+
+    assert any(receiver is _warm_up_engine for _, receiver in worker_process_init.receivers)
+    kernels.warm_up()
+    # A division with a newcomer, then its performance ratings: the engine's own calls.
+    from ratings.engine.naspa import rate_naspa
+    from ratings.services.systems import performance_ratings
+
+    games = [(0, 1, 400, 300, 0), (2, 3, 350, 420, 0), (0, 2, 380, 390, 1), (1, 3, 400, 399, 1)]
+    rate_naspa([1500, 0, 1700, 1600], games)
+    performance_ratings("naspa", np.array([1500.0, 1600.0]), np.array([0, 1]), np.array([1.0, 0.0]), np.array([1, 1]))
+    loops = (kernels.newcomer_search, kernels.performance_search, kernels.points_from_excess, kernels.segment_ratings)
+    for loop in loops:
+        assert len(loop.signatures) == 1  # warmed up for the very types the engine passes

@@ -99,10 +99,9 @@ def _encode_changes(blocks: list[ChangeBlock], first_id: int, list_id: int, run_
         "rating_list": np.full(n, list_id, dtype=np.int64),
         "run": np.full(n, run_id if run_id is not None else 0, dtype=np.int64),
     }
-    for name in ("pre", "post", "career_games", "games", "expected", "actual", "k", "bonus", "feedback"):
-        values[name] = np.concatenate([getattr(b, name) for b in blocks])
-    for name in ("performance", "deviation", "player"):
-        values[name] = np.concatenate([getattr(b, name) for b in blocks])
+    for name, _ in _BINARY_COLUMNS:
+        if name not in values and name not in ("is_newcomer", "pre_state"):
+            values[name] = np.concatenate([getattr(b, name) for b in blocks])
     values["is_newcomer"] = values["pre"] == 0
     states = None
     if any(b.pre_state is not None for b in blocks):

@@ -4,7 +4,7 @@ from crispy_forms.layout import Submit
 from django import forms
 
 from clubsite.errors import ServiceError
-from clubsite.ui import ServiceFormMixin, date_input
+from clubsite.ui import QuickSelect, ServiceFormMixin, date_input
 
 from . import services
 from .models import Club, PaymentMethod, Player
@@ -132,7 +132,9 @@ class ClaimForm(forms.Form):
 
 class DirectorySearchForm(forms.Form):
     q = forms.CharField(label="Name", required=False)
-    club = forms.ModelChoiceField(queryset=Club.objects.all(), required=False, empty_label="All clubs")
+    club = forms.ModelChoiceField(
+        queryset=Club.objects.all(), required=False, empty_label="All clubs", widget=QuickSelect
+    )
 
 
 class RenewalPaymentForm(forms.Form):

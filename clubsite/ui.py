@@ -3,7 +3,7 @@
 from django import forms
 from django.contrib import messages
 from django.forms.utils import flatatt
-from django.utils.html import format_html
+from django.utils.html import conditional_escape, escape, format_html
 from django.utils.safestring import mark_safe
 
 from clubsite.errors import ServiceError
@@ -44,8 +44,8 @@ def datetime_input(**attrs) -> forms.DateTimeInput:
 
 class QuickSelect(forms.Select):
     """A select whose options are written in Python: Django renders each option through its own template,
-    which for a list of a hundred clubs costs a filter form (rating list, event list) about 15 ms a page.
-    The HTML is the same as the template's."""
+    which for a list of a hundred clubs costs a page with a club to choose (rating list, event list, profile)
+    about 6 ms. The HTML is the same as the template's, every text escaped."""
 
     def render(self, name, value, attrs=None, renderer=None):
         widget = self.get_context(name, value, attrs)["widget"]
@@ -54,7 +54,8 @@ class QuickSelect(forms.Select):
             if group_name:
                 parts.append(format_html('<optgroup label="{}">', group_name))
             parts.extend(
-                format_html('<option value="{}"{}>{}</option>', str(o["value"]), flatatt(o["attrs"]), o["label"])
+                f'<option value="{escape(o["value"])}"{flatatt(o["attrs"]) if o["attrs"] else ""}>'
+                f"{conditional_escape(o['label'])}</option>"
                 for o in options
             )
             if group_name:

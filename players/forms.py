@@ -87,7 +87,7 @@ class ProfileForm(ServiceFormMixin, forms.ModelForm):
         model = Player
         # The profile's fields are the service's list; the guardian's opt-in is a form field of its own.
         fields = [name for name in services.PROFILE_FIELDS if name != "guardian_opt_in"]
-        widgets = {"date_of_birth": date_input()}
+        widgets = {"date_of_birth": date_input(), "club": QuickSelect}
         help_texts = {"family_name": FAMILY_NAME_HELP}
 
     guardian_opt_in = forms.BooleanField(label=GUARDIAN_OPT_IN_LABEL, required=False)

@@ -284,12 +284,7 @@ class Event(models.Model):
 
     class Meta:
         ordering = ["starts_on", "title"]
-        indexes = [
-            models.Index(fields=["status", "starts_on"]),
-            # The default order: the event list (past events: backwards) and lists of entries ordered by
-            # their event read a page in this order instead of sorting every event or every entry.
-            models.Index(fields=["starts_on", "title"], name="event_starts_on_title"),
-        ]
+        indexes = [models.Index(fields=["status", "starts_on"])]
         constraints = [
             models.CheckConstraint(condition=Q(ends_on__gte=models.F("starts_on")), name="event_ends_after_start"),
             models.CheckConstraint(

@@ -14,8 +14,4 @@ class Migration(migrations.Migration):
             model_name='entry',
             index=models.Index(condition=models.Q(('amount_due__gt', models.F('amount_paid'))), fields=['event', 'accepted_at'], name='entry_owing'),
         ),
-        migrations.AddIndex(
-            model_name='event',
-            index=models.Index(fields=['starts_on', 'title'], name='event_starts_on_title'),
-        ),
     ]

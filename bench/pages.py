@@ -255,8 +255,17 @@ def run(rating_list, *, runs: int, log=print) -> list[PageFigures]:
     page("player page", f"/members/{quiet}/", f"{quiet_events} event")
     page("event page", f"/events/{big_event.slug}/", f"{big_event.entries.count()} entrants")
     page("event page", f"/events/{small_event.slug}/", f"{small_event.entries.count()} entrants")
-    for division, n in ((big_division, big_n), (small_division, small_n)):
-        page("standings", standings_url(division), f"{n} players")
+    for name, view in (
+        ("standings", "events:play_standings"),
+        ("cross-table", "events:play_cross_table"),
+        ("round page", "events:play_round"),
+    ):
+        for division, n in ((big_division, big_n), (small_division, small_n)):
+            args = [division.event.slug, division.pk] + ([1] if view == "events:play_round" else [])
+            page(name, reverse(view, args=args), f"{n} players")
+    for name, view in (("player's games", "history:games"), ("player's records", "history:records")):
+        page(name, reverse(view, args=[busiest]), f"{busiest_events} events")
+        page(name, reverse(view, args=[quiet]), f"{quiet_events} event")
     today = timezone.localdate()
     public = Event.objects.exclude(status=EventStatus.DRAFT)
     page("event list", "/events/?when=past", f"{public.filter(ends_on__lt=today).count()} past events")

@@ -17,6 +17,8 @@ from datetime import timedelta
 BIG_EVENT = "bench-upcoming-500"
 SMALL_EVENT = "bench-upcoming-30"
 SMALL_LIST = "bench-small-list"
+MEMBER = "bench-member"
+QUIET_MEMBER = "bench-member-quiet"
 
 
 @dataclass
@@ -187,11 +189,42 @@ def player_numbers(rating_list) -> tuple[int, int, int, int]:
     return busiest["player__member_number"], busiest["n"], quiet["player__member_number"], quiet["n"]
 
 
+def member(username: str, *, busiest: bool):
+    """An account (made once) for the scale player with the most entries, or for one with a single entry:
+    the member's own pages at both sizes."""
+    from django.contrib.auth.hashers import make_password
+    from django.db.models import Count
+
+    from players.models import Player, User
+
+    user = User.objects.filter(username=username).first()
+    if user is not None:
+        return user
+    players = Player.objects.filter(user__isnull=True).annotate(n=Count("entries"))
+    if busiest:
+        player = players.order_by("-n", "pk").first()
+    else:
+        player = players.filter(n=1).order_by("pk").first() or players.filter(n__gt=0).order_by("n", "pk").first()
+    user = User.objects.create(username=username, email=f"{username}@example.org", password=make_password(None))
+    Player.objects.filter(pk=player.pk).update(user=user)
+    return user
+
+
+def logged_in(user):
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client
+
+
 def run(rating_list, *, runs: int, log=print) -> list[PageFigures]:
     from django.test import Client
+    from django.urls import reverse
     from django.utils import timezone
 
     from events.models import Event, EventStatus
+    from ratings import services
 
     big_event = upcoming_event(BIG_EVENT, 500, rating_list, title="Bench Open (500 entrants)")
     small_event = upcoming_event(SMALL_EVENT, 30, rating_list, title="Bench Cup (30 entrants)")
@@ -204,8 +237,8 @@ def run(rating_list, *, runs: int, log=print) -> list[PageFigures]:
     client = Client()
     figures = []
 
-    def page(name, url, size):
-        figures.append(measure(client, name, url, size, runs=runs))
+    def page(name, url, size, *, as_client=None):
+        figures.append(measure(as_client or client, name, url, size, runs=runs))
         f = figures[-1]
         log(
             f"  {name} [{size}] {url}: median {f.median_ms:.1f} ms (CPU {f.cpu_ms:.1f}), p95 {f.p95_ms:.1f} ms, "
@@ -214,19 +247,53 @@ def run(rating_list, *, runs: int, log=print) -> list[PageFigures]:
 
     page("rating list", "/ratings/", f"{rating_list.ratings.count()} rated")
     page("rating list", f"/ratings/lists/{small.slug}/", f"{small.ratings.count()} rated")
-    # A deeper page of the big list: ranks 951-1000 (fewer runs: it is slow while ranks cost a
-    # query per row before the page).
-    figures.append(measure(client, "rating list, page 20", "/ratings/?page=20", "ranks 951-1000", runs=min(runs, 5)))
-    f = figures[-1]
-    log(f"  rating list [page 20]: median {f.median_ms:.1f} ms (CPU {f.cpu_ms:.1f}), p95 {f.p95_ms:.1f} ms")
+    # Deeper pages of the big list: ranks 951-1000, and the last page.
+    page("rating list, page 20", "/ratings/?page=20", "ranks 951-1000")
+    last = -(-services.RatingPages(services.rated_players(rating_list)).count() // 50)
+    page("rating list, last page", f"/ratings/?page={last}", f"page {last}")
     page("player page", f"/members/{busiest}/", f"{busiest_events} events")
     page("player page", f"/members/{quiet}/", f"{quiet_events} event")
     page("event page", f"/events/{big_event.slug}/", f"{big_event.entries.count()} entrants")
     page("event page", f"/events/{small_event.slug}/", f"{small_event.entries.count()} entrants")
-    for division, n in ((big_division, big_n), (small_division, small_n)):
-        page("standings", standings_url(division), f"{n} players")
+    for name, view in (
+        ("standings", "events:play_standings"),
+        ("cross-table", "events:play_cross_table"),
+        ("round page", "events:play_round"),
+    ):
+        for division, n in ((big_division, big_n), (small_division, small_n)):
+            args = [division.event.slug, division.pk] + ([1] if view == "events:play_round" else [])
+            page(name, reverse(view, args=args), f"{n} players")
+    for name, view in (("player's games", "history:games"), ("player's records", "history:records")):
+        page(name, reverse(view, args=[busiest]), f"{busiest_events} events")
+        page(name, reverse(view, args=[quiet]), f"{quiet_events} event")
     today = timezone.localdate()
     public = Event.objects.exclude(status=EventStatus.DRAFT)
     page("event list", "/events/?when=past", f"{public.filter(ends_on__lt=today).count()} past events")
     page("event list", "/events/", f"{public.filter(ends_on__gte=today).count()} upcoming")
+
+    # A member's own pages: the scale player with the most entries, and one with a single entry.
+    from events.services import own_entries
+
+    members = [member(MEMBER, busiest=True), member(QUIET_MEMBER, busiest=False)]
+    sized = [(logged_in(m), f"{own_entries(m).count()} entries") for m in members]
+    for name, url in (
+        ("my entries", reverse("events:my_entries")),
+        ("my entries (API)", "/api/my/entries/"),
+        ("account page", reverse("players:me")),
+        ("my payments", reverse("money:my_payments")),
+        ("my games (API)", "/api/play/games/?mine=1"),
+    ):
+        for member_client, size in sized:
+            page(name, url, size, as_client=member_client)
+
+    # The organiser's pages of an event (the scale data's owner of every event).
+    organiser = logged_in(big_event.owner)
+    for name, url in (
+        ("manage event", "events:manage"),
+        ("event money", "money:event_money"),
+        ("organiser's entries (API)", "/api/organiser/entries/?event={}"),
+    ):
+        for event in (big_event, small_event):
+            target = url.format(event.slug) if url.startswith("/") else reverse(url, args=[event.slug])
+            page(name, target, f"{event.entries.count()} entrants", as_client=organiser)
     return figures

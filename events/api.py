@@ -1,6 +1,6 @@
 """The events API: announcements (public read), my entries, and the organiser's entries. Writes call events.services."""
 
-from django.db.models import Prefetch, Q
+from django.db.models import Prefetch
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, serializers, status, viewsets
@@ -228,7 +228,21 @@ class EntryCreateSerializer(serializers.Serializer):
     phone = serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class MyEntryViewSet(ApiView, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class WaitlistPositions:
+    """A page of entries reads its waiting-list positions in one query (the serializer would ask each)."""
+
+    def paginate_queryset(self, queryset):
+        page = super().paginate_queryset(queryset)
+        if page is not None:
+            positions = services.waitlist_positions(page)
+            for entry in page:
+                entry.known_waitlist_position = positions.get(entry.pk)
+        return page
+
+
+class MyEntryViewSet(
+    ApiView, WaitlistPositions, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+):
     """Entries you made: for yourself, or for students in a group entry."""
 
     permission_classes = [permissions.IsAuthenticated]
@@ -238,11 +252,7 @@ class MyEntryViewSet(ApiView, mixins.ListModelMixin, mixins.RetrieveModelMixin, 
         if getattr(self, "swagger_fake_view", False):
             return Entry.objects.none()
         user = self.request.user
-        return (
-            Entry.objects.filter(Q(player__user=user) | Q(group__submitted_by=user))
-            .select_related("event", "category", "player")
-            .order_by("-accepted_at", "-pk")
-        )
+        return services.own_entries(user).select_related("event", "category", "player").order_by("-accepted_at", "-pk")
 
     @extend_schema(request=EntryCreateSerializer, responses={201: EntrySerializer})
     def create(self, request):
@@ -287,7 +297,9 @@ class OrganiserEntryFilter(filters.FilterSet):
         fields = ["event", "status", "category"]
 
 
-class OrganiserEntryViewSet(ApiView, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class OrganiserEntryViewSet(
+    ApiView, WaitlistPositions, mixins.ListModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+):
     """Entries in the events you organise (all events for association staff)."""
 
     permission_classes = [permissions.IsAuthenticated]

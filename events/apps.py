@@ -49,12 +49,12 @@ class EventsConfig(AppConfig):
     def account_page_context(self, request, player):
         from django.db.models import Q
 
-        from .models import ACTIVE_ENTRY_STATUSES, Entry, Event
+        from .models import ACTIVE_ENTRY_STATUSES, Event
+        from .services import own_entries
 
         entries = (
-            Entry.objects.filter(
-                Q(player=player) | Q(group__submitted_by=request.user), status__in=ACTIVE_ENTRY_STATUSES
-            )
+            own_entries(request.user)
+            .filter(status__in=ACTIVE_ENTRY_STATUSES)
             .select_related("event", "category", "player")
             .order_by("event__starts_on", "accepted_at")[:10]
         )

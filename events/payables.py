@@ -3,7 +3,7 @@ credited to them. Registered in EventsConfig.ready."""
 
 from decimal import Decimal
 
-from django.db.models import Q, Sum
+from django.db.models import Sum
 from django.utils import timezone
 
 from money.payables import Due, Kind, Line
@@ -11,6 +11,7 @@ from money.payables import Due, Kind, Line
 from .models import Entry, EntryStatus, GroupEntry, Payment
 from .permissions import can_manage_event
 from .services.common import lock_event
+from .services.mine import own_entries
 from .services.payments import (
     PAYABLE_STATUSES,
     credit_entry,
@@ -121,9 +122,7 @@ class EntryKind(Kind):
 
     def owned_by(self, user):
         """Their own entries, those they made for others and those in the group entries they submitted."""
-        return Entry.objects.filter(Q(player__user=user) | Q(entered_by=user) | Q(group__submitted_by=user)).values(
-            "pk"
-        )
+        return own_entries(user, entered_for_others=True).values("pk")
 
 
 class GroupKind(Kind):

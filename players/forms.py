@@ -4,7 +4,7 @@ from crispy_forms.layout import Submit
 from django import forms
 
 from clubsite.errors import ServiceError
-from clubsite.ui import ServiceFormMixin, date_input
+from clubsite.ui import QuickSelect, ServiceFormMixin, date_input
 
 from . import services
 from .models import Club, PaymentMethod, Player
@@ -87,7 +87,7 @@ class ProfileForm(ServiceFormMixin, forms.ModelForm):
         model = Player
         # The profile's fields are the service's list; the guardian's opt-in is a form field of its own.
         fields = [name for name in services.PROFILE_FIELDS if name != "guardian_opt_in"]
-        widgets = {"date_of_birth": date_input()}
+        widgets = {"date_of_birth": date_input(), "club": QuickSelect}
         help_texts = {"family_name": FAMILY_NAME_HELP}
 
     guardian_opt_in = forms.BooleanField(label=GUARDIAN_OPT_IN_LABEL, required=False)
@@ -132,7 +132,9 @@ class ClaimForm(forms.Form):
 
 class DirectorySearchForm(forms.Form):
     q = forms.CharField(label="Name", required=False)
-    club = forms.ModelChoiceField(queryset=Club.objects.all(), required=False, empty_label="All clubs")
+    club = forms.ModelChoiceField(
+        queryset=Club.objects.all(), required=False, empty_label="All clubs", widget=QuickSelect
+    )
 
 
 class RenewalPaymentForm(forms.Form):

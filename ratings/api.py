@@ -223,7 +223,7 @@ class RatingViewSet(ApiView, mixins.ListModelMixin, viewsets.GenericViewSet):
         return {**super().get_serializer_context(), "rating_list": self._rating_list()}
 
     def paginate_queryset(self, queryset):
-        page = super().paginate_queryset(queryset)
+        page = super().paginate_queryset(services.RatingPages(queryset))
         if page is None or self._rating_list() is None:
             return page
         include_inactive = self.request.query_params.get("all", "").lower() in ("1", "true", "yes", "on")

@@ -1,7 +1,7 @@
 from django import forms
 from django.utils import timezone
 
-from clubsite.ui import ServiceFormMixin, date_input
+from clubsite.ui import QuickSelect, ServiceFormMixin, date_input
 from players.models import Club
 
 from .models import MatchKind
@@ -10,7 +10,11 @@ from .models import MatchKind
 class RatingFilterForm(forms.Form):
     q = forms.CharField(label="Name", required=False, max_length=100)
     club = forms.ModelChoiceField(
-        queryset=Club.objects.order_by("name"), required=False, to_field_name="slug", empty_label="All clubs"
+        queryset=Club.objects.order_by("name"),
+        required=False,
+        to_field_name="slug",
+        empty_label="All clubs",
+        widget=QuickSelect,
     )
     country = forms.CharField(
         label="Country", required=False, max_length=2, widget=forms.TextInput(attrs={"placeholder": "e.g. SG"})

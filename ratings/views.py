@@ -60,10 +60,16 @@ def rating_list(request, slug: str | None = None):
     context = {"lists": lists, "rating_list": current}
     if current is not None:
         form, filters = _filters(request)
-        rows = with_profile_visible(services.rated_players(current, **filters), request.user)
-        page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
+        rows = services.rated_players(current, **filters)
+        # Counted without the visibility annotation: its join would make the count read every player too.
+        pages = services.RatingPages(with_profile_visible(rows, request.user), counted=rows)
+        page = Paginator(pages, PAGE_SIZE).get_page(request.GET.get("page"))
+        searched = filters["q"] or filters["club"] or filters["country"]
         page.object_list = services.rank_players(
-            current, page.object_list, include_inactive=filters["include_inactive"]
+            current,
+            page.object_list,
+            include_inactive=filters["include_inactive"],
+            ranks=None if searched else pages.ranks(),
         )
         context.update(
             form=form,

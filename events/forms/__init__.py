@@ -9,7 +9,7 @@ from django import forms
 from django.conf import settings
 from django.utils import timezone
 
-from clubsite.ui import ServiceFormMixin, date_input, datetime_input
+from clubsite.ui import QuickSelect, ServiceFormMixin, date_input, datetime_input
 from players.models import Club
 
 from ..core.standings import format_round_spread_caps, parse_round_spread_caps
@@ -281,7 +281,9 @@ class CancelEventForm(forms.Form):
 
 class EventFilterForm(forms.Form):
     when = forms.ChoiceField(choices=[("upcoming", "Upcoming"), ("past", "Past")], required=False)
-    club = forms.ModelChoiceField(queryset=Club.objects.order_by("name"), required=False, empty_label="All clubs")
+    club = forms.ModelChoiceField(
+        queryset=Club.objects.order_by("name"), required=False, empty_label="All clubs", widget=QuickSelect
+    )
     kind = forms.ChoiceField(choices=[("", "All kinds"), *EventKind.choices], required=False)
     month = forms.DateField(
         required=False, input_formats=["%Y-%m"], widget=forms.DateInput(attrs={"type": "month"}, format="%Y-%m")

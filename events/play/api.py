@@ -29,7 +29,7 @@ from events.play import services as play
 from events.play.services import luckydraw, tsh_io
 from events.play.services import prizes as prizes_io
 from events.play.services.live import division_live_ratings
-from players.roles import is_association_staff
+from players.roles import is_association_staff, player_of
 
 from .serializers import (
     MAX_ROUNDS,
@@ -360,10 +360,10 @@ class GameViewSet(PlayViewSet):
             if value is not None:
                 games = games.filter(**{f"{name}_id": value})
         if params.get("mine") == "1":
-            user = self.request.user
-            games = (
-                games.filter(Q(player_a__user=user) | Q(player_b__user=user)) if user.is_authenticated else games.none()
-            )
+            # By the player's id: the same condition through the players (player_a__user | player_b__user)
+            # makes PostgreSQL read every game.
+            player = player_of(self.request.user)
+            games = games.filter(Q(player_a=player) | Q(player_b=player)) if player else games.none()
         return games.order_by("division_id", "round_number", "board", "pk")
 
     def list(self, request):

@@ -1,7 +1,8 @@
 """Every write about events goes through these functions: pages, the API, the admin and tasks share them.
 
 One module per use case: announcements (writing an event), lifecycle, directors, status (the registration
-clock), places, eligibility, entries, groups, waitinglist and offers, payments, notify (emails), export.
+clock), places, eligibility, entries (a member's own: mine), groups, waitinglist and offers, payments, notify
+(emails), export.
 """
 
 from .announcements import (
@@ -37,9 +38,10 @@ from .lifecycle import (
     publish_event,
     start_event,
 )
+from .mine import own_entries
 from .notify import AUDIENCES, email_entrants
 from .payments import PAYABLE_STATUSES, group_balances, record_group_payment, record_payment
-from .places import Places, places, player_ratings, waitlist_position
+from .places import Places, places, player_ratings, waitlist_position, waitlist_positions
 from .status import (
     name_change_refusal,
     refresh_status,
@@ -92,6 +94,7 @@ __all__ = [
     "name_change_refusal",
     "offer_free_places",
     "open_registration",
+    "own_entries",
     "places",
     "play_started",
     "player_ratings",
@@ -112,6 +115,7 @@ __all__ = [
     "sync_status",
     "update_event",
     "waitlist_position",
+    "waitlist_positions",
     "withdrawal_refusal",
     "withdraw_entry",
     "withdraw_entry_by_link",

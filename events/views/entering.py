@@ -2,7 +2,8 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Count, Q
+from django.core.paginator import Paginator
+from django.db.models import Case, Count, F, Q, Value, When
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -20,6 +21,8 @@ from ..permissions import can_manage_event
 from ..services.payments import entry_reference
 from ..templatetags.events_tags import format_money
 from .common import _categories, _event_for
+
+MY_ENTRIES_PAGE_SIZE = 50
 
 
 def _plural(count: int, word: str) -> str:
@@ -185,20 +188,30 @@ def group_entry(request, pk: int):
 
 @login_required
 def my_entries(request):
-    entries = list(
-        Entry.objects.filter(Q(player__user=request.user) | Q(group__submitted_by=request.user))
+    # Upcoming events first, soonest first; then past ones, latest first. Ordered by the database and shown
+    # a page at a time: a member who has played for years has hundreds of entries.
+    upcoming = Q(event__ends_on__gte=timezone.localdate())
+    entries = (
+        services.own_entries(request.user)
         .select_related("event", "category", "player", "group", "fee")
-        .order_by("-event__starts_on", "event_id", "accepted_at", "pk")[:200]
+        .order_by(
+            Case(When(upcoming, then=Value(0)), default=Value(1)),
+            Case(When(upcoming, then=F("event__starts_on"))).asc(),
+            F("event__starts_on").desc(),
+            "event_id",
+            "accepted_at",
+            "pk",
+        )
     )
-    # Upcoming events first, soonest first; then past ones, latest first.
-    today = timezone.localdate()
-    entries.sort(key=lambda e: (e.event.ends_on < today, abs((e.event.starts_on - today).days), e.event_id))
+    page = Paginator(entries, MY_ENTRIES_PAGE_SIZE).get_page(request.GET.get("page"))
+    entries = page.object_list = list(page.object_list)
+    positions = services.waitlist_positions(entries)
     for entry in entries:
-        entry.position = services.waitlist_position(entry) if entry.status == EntryStatus.WAITLISTED else None
+        entry.position = positions.get(entry.pk)
         # Offer only what would succeed: the same rules the services apply.
         entry.withdraw_refusal = services.withdrawal_refusal(entry.event)
         entry.name_change_refusal = services.name_change_refusal(entry.event)
-    return render(request, "events/my_entries.html", {"entries": entries})
+    return render(request, "events/my_entries.html", {"entries": entries, "page": page})
 
 
 def _entry_action(request, pk: int, call, success: str):

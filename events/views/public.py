@@ -78,15 +78,20 @@ def event_detail(request, slug: str):
         category.places_taken = current.taken.get(category.pk, 0)
     manager = can_manage_event(request.user, event)
     # The entrants a page at a time (in category order, first come first), so a large event's page
-    # costs what a small one's does: one query reads the page and counts them all (a window count).
+    # costs what a small one's does: one query reads the page and counts them all (a window count), one
+    # its players by id (joined to all the event's entries before the page is cut, they cost a read of
+    # every player).
     entrants, entrants_page = [], None
     if event.entrants_public or manager:
-        from django.db.models import Window
+        from django.db.models import Prefetch, Window
+
+        from players.models import Player
 
         ordered = (
             Entry.objects.filter(event=event, status__in=[EntryStatus.CONFIRMED, EntryStatus.PENDING_PAYMENT])
-            .select_related("player", "category")
-            .only("player__full_name", "player__display_name", "category__name")  # what the list shows
+            .select_related("category")
+            .only("player", "category__name")  # what the list shows
+            .prefetch_related(Prefetch("player", queryset=Player.objects.only("full_name", "display_name")))
             .order_by("category__position", "category_id", "accepted_at", "pk")
             .annotate(entrants_total=Window(Count("pk")))
         )

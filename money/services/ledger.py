@@ -295,15 +295,21 @@ def payments_for(kind: str, target_id: int):
     return Payment.objects.filter(kind=kind, target_id=target_id).prefetch_related("refunds").order_by("recorded_at")
 
 
+def _own(user) -> Q:
+    """The condition for the payments for what `user` pays for, on the ids of those things read first (one
+    small query a kind): as a subquery of each kind's table inside OR, PostgreSQL reads every payment."""
+    mine = Q(pk__in=[])
+    for code, kind in KINDS.items():
+        mine |= Q(kind=code, target_id__in=list(kind.owned_by(user).values_list("pk", flat=True)))
+    return mine
+
+
 def own_payments(user):
     """The payments for what the person pays for: their entries (and those they made for others), the group
     entries they submitted, their renewals."""
     if not (user and user.is_authenticated):
         return Payment.objects.none()
-    mine = Q(pk__in=[])
-    for code, kind in KINDS.items():
-        mine |= Q(kind=code, target_id__in=kind.owned_by(user))
-    return Payment.objects.filter(mine)
+    return Payment.objects.filter(_own(user))
 
 
 def visible_payments(user):
@@ -315,7 +321,11 @@ def visible_payments(user):
         return Payment.objects.all()
     if not (user and user.is_authenticated):
         return Payment.objects.none()
-    return Payment.objects.filter(Q(pk__in=own_payments(user).values("pk")) | Q(event__owner=user))
+    from events.models import Event
+
+    # The organiser's events by id, like their own payments: a join to the events inside OR reads every payment.
+    organised = list(Event.objects.filter(owner=user).values_list("pk", flat=True))
+    return Payment.objects.filter(_own(user) | Q(event_id__in=organised))
 
 
 def assert_may_view(user, payment: Payment) -> None:

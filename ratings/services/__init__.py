@@ -6,7 +6,7 @@
 - a division's ratings if its event ended now, from the results confirmed so far: `live_ratings`;
 - seeding a list from a ratings file: `prepare_rating_import`, `apply_rating_import`,
   `cancel_rating_import`;
-- reading lists and taking snapshots: `rated_players`, `player_history`, `event_report`,
+- reading lists and taking snapshots: `rated_players` (paged by `RatingPages`), `player_history`, `event_report`,
   `take_snapshot`, `take_monthly_snapshots`.
 """
 
@@ -20,6 +20,7 @@ from .imports import (
     prepare_rating_import,
 )
 from .lists import (
+    RatingPages,
     active_since,
     default_list,
     event_report,
@@ -51,6 +52,7 @@ __all__ = [
     "LiveRating",
     "LiveRatings",
     "RatingError",
+    "RatingPages",
     "active_since",
     "apply_rating_import",
     "cancel_rating_import",

@@ -61,6 +61,58 @@ def rated_players(
     return rows.order_by("-rating", "player__full_name", "player_id")
 
 
+class RatingPages:
+    """`rows` of `rated_players` (best first) as a sequence for a Paginator, read a rating band at a time.
+
+    One grouped query counts the rows by rating; a page then reads only the ratings it covers, so the
+    last page of a long list costs what the first does (an OFFSET would read and sort every row before
+    it, with its player). `counted` counts the same rows more cheaply (without joins only a page needs)."""
+
+    def __init__(self, rows: QuerySet[PlayerRating], counted: QuerySet[PlayerRating] | None = None) -> None:
+        self.rows = rows
+        self.counted = rows if counted is None else counted
+        self._counts: list[tuple[int, int]] | None = None
+
+    ordered = True  # the Paginator's check for an unordered list
+
+    def counts(self) -> list[tuple[int, int]]:
+        """(rating, rows with it), best first."""
+        if self._counts is None:
+            self._counts = list(
+                self.counted.order_by().values_list("rating").annotate(n=Count("pk")).order_by("-rating")
+            )
+        return self._counts
+
+    def count(self) -> int:
+        return sum(n for _rating, n in self.counts())
+
+    def ranks(self) -> dict[int, int]:
+        """`rank_map` of these rows, without another query (the list's ranks when the rows are the whole list)."""
+        ranks, above = {}, 0
+        for rating, n in self.counts():
+            ranks[rating] = above + 1
+            above += n
+        return ranks
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, key: slice) -> list[PlayerRating]:
+        start, stop, _step = key.indices(self.count())
+        if start >= stop:
+            return []
+        above, top, skip, bottom = 0, None, 0, None
+        for rating, n in self.counts():
+            if top is None and above + n > start:
+                top, skip = rating, start - above
+            above += n
+            if above >= stop:
+                bottom = rating
+                break
+        band = self.rows.filter(rating__lte=top, rating__gte=bottom)
+        return list(band[skip : skip + stop - start])
+
+
 def rank_map(
     rating_list: RatingList, *, include_inactive: bool = False, today: date | None = None, min_rating: int = 1
 ) -> dict[int, int]:
@@ -82,14 +134,21 @@ def rank_map(
 
 
 def rank_players(
-    rating_list: RatingList, players, *, include_inactive: bool = False, today: date | None = None
+    rating_list: RatingList,
+    players,
+    *,
+    include_inactive: bool = False,
+    today: date | None = None,
+    ranks: dict[int, int] | None = None,
 ) -> list[PlayerRating]:
-    """Sets `rank` on one page of `rated_players` (a search keeps each player's rank in the whole list)."""
+    """Sets `rank` on one page of `rated_players` (a search keeps each player's rank in the whole list).
+    `ranks`: the list's rank map when the caller has it already."""
     players = list(players)
     if players:
-        ranks = rank_map(
-            rating_list, include_inactive=include_inactive, today=today, min_rating=min(p.rating for p in players)
-        )
+        if ranks is None:
+            ranks = rank_map(
+                rating_list, include_inactive=include_inactive, today=today, min_rating=min(p.rating for p in players)
+            )
         for p in players:
             p.rank = ranks.get(p.rating)
     return players

@@ -183,3 +183,25 @@ def test_cancelling_an_entry_on_the_manage_page_tells_the_entrant_why(client, pe
     (message,) = [m for m in mail.outbox if m.to == [entry.player.email]]
     assert message.subject == f"Entry cancelled: {event.title}"
     assert "has cancelled your entry" in message.body and "Reason: Entered twice by mistake." in message.body
+
+
+def test_the_manage_page_shows_entries_fifty_at_a_time_for_the_same_queries(client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.urls import reverse
+
+    from tests.events.factories import EntryFactory
+
+    counts = {}
+    for size in (3, 60):
+        event, category, _fees = open_event()
+        entries = [EntryFactory(category=category) for _ in range(size)]
+        client.force_login(event.owner)
+        url = reverse("events:manage", args=[event.slug])
+        with CaptureQueriesContext(connection) as queries:
+            first = client.get(url)
+        counts[size] = len(queries)
+    second = client.get(url, {"page": 2})
+    assert [e.pk for e in first.context["page"]] + [e.pk for e in second.context["page"]] == [e.pk for e in entries]
+    assert len(first.context["page"]) == 50 and entries[-1].player.full_name in second.content.decode()
+    assert counts[3] == counts[60]

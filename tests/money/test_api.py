@@ -245,6 +245,26 @@ def test_payments_are_listed_for_those_they_belong_to(api, ledger, who, sees):
     assert numbers == {payments[name].number for name in sees}
 
 
+def test_my_payments_page_and_the_payments_list_cost_the_same_queries_for_more_payments(api, client):
+    from django.urls import reverse
+
+    counts = {}
+    for n in (1, 4):
+        member = player_with_account()
+        for _ in range(n):
+            event, category, standard, _ = seed_event()
+            entry = events.register_entry(member.user, event, category=category, fee=standard)
+            services.receive(reference=entry_reference(entry), amount="3.00", method=Method.PAYNOW)
+        client.force_login(member.user)
+        with CaptureQueriesContext(connection) as page:
+            listed = client.get(reverse("money:my_payments"))
+        with CaptureQueriesContext(connection) as listing:
+            rows = as_user(api, member.user).get("/api/money/payments/").json()["results"]
+        assert listed.status_code == 200 and len(rows) == n
+        counts[n] = (len(page), len(listing))
+    assert counts[1] == counts[4]
+
+
 def test_the_payments_list_filters_by_event_and_reference(api, ledger):
     event, payments, people = ledger
     as_user(api, people["staff"])

@@ -103,6 +103,52 @@ def test_the_list_is_paginated(client):
     assert "page=2" in first.content.decode()
 
 
+def test_pages_read_by_rating_band_follow_the_whole_order(client):
+    """Players level on rating straddle page boundaries; every page is the matching slice of the full order,
+    with the same ranks, on the page and through the API."""
+    rating_list = RatingListFactory()
+    players = PlayerFactory.create_batch(130)
+    PlayerRating.objects.bulk_create(
+        PlayerRating(rating_list=rating_list, player=p, rating=1500 + 10 * (i // 7), games=30, last_played=days_ago(5))
+        for i, p in enumerate(players)
+    )
+    whole = services.rank_players(rating_list, services.rated_players(rating_list))
+    expected = [(r.player_id, r.rank) for r in whole]
+
+    shown = []
+    for number in (1, 2, 3):
+        response = client.get(reverse("ratings:list_detail", args=[rating_list.slug]), {"page": number})
+        shown += [(r.player_id, r.rank) for r in response.context["page"]]
+    assert shown == expected
+    assert response.context["page"].paginator.count == 130
+
+    api = []
+    for number in (1, 2, 3):
+        data = client.get("/api/ratings/", {"list": rating_list.slug, "page": number}).json()
+        api += [row["rank"] for row in data["results"]]
+    assert api == [rank for _pid, rank in expected] and data["count"] == 130
+
+
+def test_a_page_of_a_search_is_read_by_rating_band_too(client):
+    rating_list = RatingListFactory()
+    players = PlayerFactory.create_batch(60)
+    for i, p in enumerate(players):
+        Player.objects.filter(pk=p.pk).update(full_name=f"{'Tan' if i % 2 else 'Lim'} {i:03}")
+    PlayerRating.objects.bulk_create(
+        PlayerRating(rating_list=rating_list, player=p, rating=1500 + i // 3, games=30, last_played=days_ago(5))
+        for i, p in enumerate(players)
+    )
+    ranks = {r.player_id: r.rank for r in services.rank_players(rating_list, services.rated_players(rating_list))}
+    rows = services.rated_players(rating_list, q="tan")
+    pages = services.RatingPages(rows)
+
+    assert pages.count() == 30
+    assert [r.pk for r in pages[10:25]] == [r.pk for r in rows[10:25]]
+    assert pages[30:40] == [] and [r.pk for r in pages[25:40]] == [r.pk for r in rows[25:30]]
+    page = client.get(reverse("ratings:list_detail", args=[rating_list.slug]), {"q": "tan"}).context["page"]
+    assert [(r.player_id, r.rank) for r in page] == [(r.player_id, ranks[r.player_id]) for r in rows]
+
+
 def test_csv_download_follows_the_filters(client):
     rating_list, players = rated_list(size=4, events=1)
     seed(rating_list, PlayerFactory(full_name="Inactive Ivy"), 1234)

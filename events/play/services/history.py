@@ -31,7 +31,7 @@ from django.db.models.functions import ExtractYear
 from events.models import EventStatus, Game, GameKind, GameStatus, GcgRecord, RoundStatus
 from players.models import Player, by_family_name
 from players.visibility import visible_players
-from ratings.models import RatingChange
+from ratings.models import RatingChange, RatingList
 
 PAGE_SIZE = 50
 WIN, LOSS, TIE = "W", "L", "T"
@@ -199,6 +199,13 @@ class Records:
     peaks_by_list: list[tuple[str, int]]
 
 
+def _rating_changes(player: Player) -> QuerySet[RatingChange]:
+    """The player's rating changes on every list, found through the (list, player) index: rating changes
+    have no index by player alone (each costs every re-rate's writes), so by player only PostgreSQL reads
+    them all."""
+    return RatingChange.objects.filter(rating_list__in=RatingList.objects.all(), player=player)
+
+
 def records(player: Player) -> Records:
     """The player's records overall, by year and by lexicon, with rating peaks (six queries)."""
     games = player_games(player)
@@ -206,7 +213,7 @@ def records(player: Player) -> Records:
     by_year = _grouped(games, "year")
     by_lexicon = _grouped(games, "lexicon")
     year_peaks = dict(
-        RatingChange.objects.filter(player=player)
+        _rating_changes(player)
         .annotate(year=ExtractYear("event_date"))
         .order_by()
         .values("year")
@@ -214,14 +221,14 @@ def records(player: Player) -> Records:
         .values_list("year", "peak")
     )
     lexicon_peaks = dict(
-        RatingChange.objects.filter(player=player)
+        _rating_changes(player)
         .order_by()
         .values("division__event__lexicon")
         .annotate(peak=Max("post"))
         .values_list("division__event__lexicon", "peak")
     )
     list_peaks = list(
-        RatingChange.objects.filter(player=player)
+        _rating_changes(player)
         .order_by()
         .values("rating_list__name", "rating_list__position")
         .annotate(peak=Max("post"))

@@ -14,7 +14,7 @@ from django.db.models import Q
 
 from events.core import results
 from events.core import standings as pure_standings
-from events.models import Division, DivisionPlayer, Event, Game, GameStatus, RoundStatus
+from events.models import Division, DivisionPlayer, Event, Game, GameStatus, Round, RoundStatus
 
 
 def standings_options(event: Event) -> pure_standings.StandingsOptions:
@@ -68,9 +68,10 @@ def pure_game(row: dict, *, scored: bool = True) -> results.Game:
 
 def division_games(division: Division, *, confirmed_only: bool) -> list[results.Game]:
     """One query: the division's published games as pure objects (unconfirmed ones as pending pairings)."""
+    # The division's published rounds as a subquery: joined to every round instead, PostgreSQL reads them all.
+    published = Round.objects.filter(division=division).exclude(status=RoundStatus.DRAFT)
     rows = (
-        Game.objects.filter(division=division)
-        .exclude(round__status=RoundStatus.DRAFT)
+        Game.objects.filter(division=division, round__in=published)
         .order_by("round_number", "board", "pk")
         .values(*GAME_FIELDS)
     )
@@ -125,7 +126,7 @@ class ScorecardLine:
 
 @dataclass
 class DivisionRead:
-    """A division as read once (two queries): build every table from this."""
+    """A division as read once (three queries): build every table from this."""
 
     division: Division
     seats: dict[int, DivisionPlayer]  # by player id
@@ -168,8 +169,9 @@ class DivisionRead:
 
 
 def read_division(division: Division) -> DivisionRead:
-    # By seat number within the one division (the default ordering's join to the event sorts the same).
-    rows = DivisionPlayer.objects.filter(division=division).select_related("player").order_by("number")
+    # By seat number within the one division (the default ordering's join to the event sorts the same). The
+    # players by their ids (prefetched): joined, PostgreSQL reads every player to find a division's 300.
+    rows = DivisionPlayer.objects.filter(division=division).prefetch_related("player").order_by("number")
     seats = {s.player_id: s for s in rows}
     entrants = [
         pure_standings.Entrant(
@@ -191,5 +193,5 @@ def read_division(division: Division) -> DivisionRead:
 
 
 def standings(division: Division, through_round: int | None = None) -> list[StandingRow]:
-    """Standings from confirmed results, as they were after `through_round` (two queries)."""
+    """Standings from confirmed results, as they were after `through_round` (three queries)."""
     return read_division(division).standings(through_round)

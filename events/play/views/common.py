@@ -46,8 +46,9 @@ def _round(division: Division, number: int, *, directing: bool) -> Round:
 
 
 def _seats(division: Division) -> dict[int, DivisionPlayer]:
-    """Seats by player id (one query)."""
-    return {s.player_id: s for s in DivisionPlayer.objects.filter(division=division).select_related("player")}
+    """Seats by player id, in seat order (two queries: the players by id, where a join reads every player)."""
+    seats = DivisionPlayer.objects.filter(division=division).order_by("number").prefetch_related("player")
+    return {s.player_id: s for s in seats}
 
 
 def _rounds(division: Division, *, directing: bool) -> list[Round]:

@@ -131,6 +131,18 @@ def test_player_submits_opponent_confirms_others_are_refused(api, director, make
     assert api.post(f"/api/play/games/{game.pk}/confirm/").status_code in (401, 403)
 
 
+def test_my_games_are_those_on_either_side_and_none_for_an_account_without_a_player(api, director, make_division):
+    division = make_division(4, users=True)
+    first = play.pair_round(director, division, "koth")
+    play.publish_round(director, first)
+    game = first.games.order_by("board").first()
+    for user in (game.player_a.user, game.player_b.user):
+        api.force_authenticate(user)
+        assert [g["id"] for g in api.get("/api/play/games/", {"mine": 1}).json()["results"]] == [game.pk]
+    api.force_authenticate(UserFactory())
+    assert api.get("/api/play/games/", {"mine": 1}).json()["results"] == []
+
+
 def test_dispute_then_director_forfeit(api, director, make_division):
     division = make_division(2, users=True)
     rnd = play.pair_round(director, division, "koth")

@@ -1,5 +1,7 @@
 """Tournament play pages: directors pair, edit, publish and enter results; players report from a phone."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -271,6 +273,22 @@ def test_cross_table_and_scorecards(client, director, make_division):
     card = page(client.get(url("play_scorecard", division, winner.number)))
     assert "400–350" in card and "1st" in card and "+50" in card
     assert page(client.get(url("play_scorecards", division))).count('class="scorecard') == 4
+
+
+def test_cross_table_rows_escape_names_and_show_a_bye_without_an_opponent(client, director, make_division):
+    division = make_division(5)
+    seat = DivisionPlayer.objects.filter(division=division).select_related("player").order_by("number").first()
+    seat.player.display_name = '<b>Ann & "Bo"</b>'
+    seat.player.save(update_fields=["display_name"])
+    rnd = play.pair_round(director, division, "random", seed=5)
+    play.publish_round(director, rnd)
+    play_round(director, rnd)
+    html = page(client.get(url("play_cross_table", division)))
+    assert "&lt;b&gt;Ann &amp; &quot;Bo&quot;&lt;/b&gt;" in html and "<b>Ann" not in html
+    cells = re.findall(r'<td class="text-center text-nowrap">(.*?)</td>', html)
+    assert len(cells) == 5
+    assert len([c for c in cells if re.fullmatch(r"<strong>\w+</strong><br>[+-]\d+", c)]) == 1  # the bye
+    assert len([c for c in cells if re.fullmatch(r"<strong>\w+</strong> \d<br>\d+–\d+", c)]) == 4
 
 
 def test_prizes_from_the_events_prize_table(client, director, make_division):

@@ -2,7 +2,7 @@
 entry takes a place. Every count that decides a place runs under the event lock (see common.lock_event)."""
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.db import IntegrityError
@@ -66,21 +66,42 @@ def places(event: Event) -> Places:
     return Places(taken, sum(taken.values()))
 
 
-def places_and_waiting(event: Event) -> tuple[Places, int]:
-    """The places taken and how many are on the waiting list, in one query (for a new entry, under the lock)."""
+@dataclass(frozen=True)
+class EntryCounts:
+    """An event's entries as a new entry finds them under the event lock, counted in one statement."""
+
+    places: Places
+    waiting: int  # on the waiting list
+    # By category: those on the waiting list accepted at or before `moment` (the new entry's waitlist position - 1).
+    ahead: dict[int, int]
+    overdue: int  # unpaid places and offers whose deadline had passed at `moment`
+    moment: datetime
+
+
+def entry_counts(event: Event, moment: datetime, overdue: Q) -> EntryCounts:
+    """The places taken, the waiting list and the entries `overdue` (status.overdue at `moment`), in one query."""
     holding = Q(status__in=PLACE_HOLDING_STATUSES)
+    waiting = Q(status=EntryStatus.WAITLISTED)
     rows = (
         Entry.objects.filter(event=event, status__in=[*PLACE_HOLDING_STATUSES, EntryStatus.WAITLISTED])
         .values("category")
-        .annotate(n=Count("pk", filter=holding), waiting=Count("pk", filter=~holding))
+        .annotate(
+            n=Count("pk", filter=holding),
+            waiting=Count("pk", filter=waiting),
+            ahead=Count("pk", filter=waiting & Q(accepted_at__lte=moment)),
+            overdue=Count("pk", filter=overdue),
+        )
         .order_by()
     )
-    taken, waiting = {}, 0
+    taken, ahead, waiting_total, overdue_total = {}, {}, 0, 0
     for row in rows:
         if row["n"]:
             taken[row["category"]] = row["n"]
-        waiting += row["waiting"]
-    return Places(taken, sum(taken.values())), waiting
+        if row["ahead"]:
+            ahead[row["category"]] = row["ahead"]
+        waiting_total += row["waiting"]
+        overdue_total += row["overdue"]
+    return EntryCounts(Places(taken, sum(taken.values())), waiting_total, ahead, overdue_total, moment)
 
 
 def waitlist_position(entry: Entry) -> int | None:

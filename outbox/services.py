@@ -99,7 +99,7 @@ def dispatch(ids: list[int]) -> None:
 
 def request_drain() -> bool:
     """Queues the drain task unless one is queued already and has not started (it reads the pending messages once it
-    starts, so it will find these too); True when this call queued it. One statement when one is queued: a burst of
+    starts, so it will find these too); True when this call queued it. One read when one is queued: a burst of
     registrations costs the broker and the worker one task, not one per message. When the broker is down the
     messages wait for the sweep, and the next commit that writes mail tries the broker again."""
     from clubsite.tasks import send
@@ -109,8 +109,14 @@ def request_drain() -> bool:
     moment = timezone.now()
     table = connection.ops.quote_name(Drain._meta.db_table)
     adapt = connection.ops.adapt_datetimefield_value
-    # Insert-or-update in one statement, so a missing row (a new or emptied database) needs no second query.
     with connection.cursor() as cursor:
+        # Read first: through a burst a drain is queued, and the read writes nothing (the upsert takes the row's lock,
+        # a write the database must flush to disk before answering).
+        cursor.execute(f"SELECT 1 FROM {table} WHERE id = 1 AND queued_at >= %s", [adapt(moment - DRAIN_LOST_AFTER)])
+        if cursor.fetchone():
+            return False
+        # Insert-or-update in one statement, so a missing row (a new or emptied database) needs no other query; of
+        # two requests here at once, one claims it.
         cursor.execute(
             f"INSERT INTO {table} (id, queued_at) VALUES (1, %s) "
             f"ON CONFLICT (id) DO UPDATE SET queued_at = excluded.queued_at "

@@ -132,3 +132,14 @@ def test_the_drain_leaves_given_up_messages_for_staff(broker, on_commit):
     (message_id,) = write(on_commit, "gone@example.org")
     Message.objects.filter(pk=message_id).update(status=MessageStatus.FAILED, attempts=6, next_attempt_at=None)
     assert services.drain() == 0 and mail.outbox == []
+
+
+def test_while_a_drain_is_queued_a_commit_only_reads(broker, on_commit):
+    """No write (which the database would flush to disk) for each commit of a burst."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    write(on_commit, "first@example.org")
+    with CaptureQueriesContext(connection) as queries:
+        assert services.request_drain() is False
+    assert [q["sql"].split()[0] for q in queries.captured_queries] == ["SELECT"]

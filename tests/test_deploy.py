@@ -58,3 +58,17 @@ def test_a_worker_starts_ready_without_the_database_or_the_broker():
     )
     result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _conn_max_age(url: str) -> str:
+    env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "clubsite.settings", "DEBUG": "1"}
+    script = "from django.conf import settings; d = settings.DATABASES['default']; print(d.get('CONN_MAX_AGE'))"
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip()
+
+
+def test_postgresql_connections_persist_unless_the_url_says_otherwise():
+    assert _conn_max_age("postgres://site@db.example.org/clubsite") == "60"
+    assert _conn_max_age("postgres://site@db.example.org/clubsite?conn_max_age=0") == "0"
+    assert _conn_max_age("postgres://site@db.example.org/clubsite?conn_max_age=600") == "600"

@@ -245,12 +245,13 @@ def _register(actor, event, category, fee, concession_proof, accept_rules, playe
             request_play_up(actor, entry)
         # For the mail and the caller's response. Those ahead of the new entry (waitlisted, accepted at or before its
         # moment; its id is the newest) were counted with the places, unless offers have just moved some.
+        ahead = None if offered else counts.ahead.get(category.pk, 0)
         if entry.status != EntryStatus.WAITLISTED:
             entry.known_waitlist_position = None
-        elif offered:
+        elif ahead is None:
             entry.known_waitlist_position = waitlist_position(entry)
         else:
-            entry.known_waitlist_position = counts.ahead.get(category.pk, 0) + 1
+            entry.known_waitlist_position = ahead + 1
         mail_entry_received(entry, entry.known_waitlist_position)
         if not for_self:
             mail_entered_for_you(entry, entrant_name(actor))

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.db import IntegrityError
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Min, Q
 
 from clubsite.status import move
 
@@ -72,36 +72,34 @@ class EntryCounts:
 
     places: Places
     waiting: int  # on the waiting list
-    # By category: those on the waiting list accepted at or before `moment` (the new entry's waitlist position - 1).
-    ahead: dict[int, int]
-    overdue: int  # unpaid places and offers whose deadline had passed at `moment`
+    # By category: how many on the waiting list were accepted at or before `moment`, so are ahead of a new entry
+    # (None: one was accepted later, by another server's clock, and the list must be counted).
+    ahead: dict[int, int | None]
+    overdue: bool  # an unpaid place or an offer whose deadline had passed at `moment`
     moment: datetime
 
 
-def entry_counts(event: Event, moment: datetime, overdue: Q) -> EntryCounts:
-    """The places taken, the waiting list and the entries `overdue` (status.overdue at `moment`), in one query."""
-    holding = Q(status__in=PLACE_HOLDING_STATUSES)
-    waiting = Q(status=EntryStatus.WAITLISTED)
+def entry_counts(event: Event, moment: datetime, deadlines: dict[str, str]) -> EntryCounts:
+    """The places taken, the waiting list and whether anything is overdue, in one query grouped by category and
+    status. `deadlines`: the date after which an entry in each status is overdue (status.DEADLINES)."""
+    fields = sorted(set(deadlines.values()))
     rows = (
         Entry.objects.filter(event=event, status__in=[*PLACE_HOLDING_STATUSES, EntryStatus.WAITLISTED])
-        .values("category")
-        .annotate(
-            n=Count("pk", filter=holding),
-            waiting=Count("pk", filter=waiting),
-            ahead=Count("pk", filter=waiting & Q(accepted_at__lte=moment)),
-            overdue=Count("pk", filter=overdue),
-        )
+        .values("category", "status")
+        .annotate(n=Count("pk"), last_accepted=Max("accepted_at"), **{f"first_{f}": Min(f) for f in fields})
         .order_by()
     )
-    taken, ahead, waiting_total, overdue_total = {}, {}, 0, 0
+    taken, ahead, waiting, overdue = {}, {}, 0, False
     for row in rows:
-        if row["n"]:
-            taken[row["category"]] = row["n"]
-        if row["ahead"]:
-            ahead[row["category"]] = row["ahead"]
-        waiting_total += row["waiting"]
-        overdue_total += row["overdue"]
-    return EntryCounts(Places(taken, sum(taken.values())), waiting_total, ahead, overdue_total, moment)
+        category, status, n = row["category"], row["status"], row["n"]
+        if status == EntryStatus.WAITLISTED:
+            waiting += n
+            ahead[category] = n if row["last_accepted"] <= moment else None
+        else:
+            taken[category] = taken.get(category, 0) + n
+        deadline = deadlines.get(status) and row[f"first_{deadlines[status]}"]
+        overdue = overdue or bool(deadline and deadline <= moment)
+    return EntryCounts(Places(taken, sum(taken.values())), waiting, ahead, overdue, moment)
 
 
 def waitlist_position(entry: Entry) -> int | None:

@@ -185,10 +185,11 @@ def open_event_for_entry(event_id: int) -> tuple[Event, EntryCounts]:
     event = lock_event(event_id)
     moment = now()
     _open_or_close(event)
-    counts = entry_counts(event, moment, overdue(moment))
+    deadlines = {status: deadline[0] for status, deadline in DEADLINES.items()}
+    counts = entry_counts(event, moment, deadlines)
     if counts.overdue:
         sync_status(event)
-        counts = entry_counts(event, moment, overdue(moment))
+        counts = entry_counts(event, moment, deadlines)
     refusal = registration_refusal(event)
     if refusal:
         raise RegistrationError(refusal)

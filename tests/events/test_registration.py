@@ -490,6 +490,15 @@ def test_a_registration_ends_what_is_overdue_first_and_queues_behind_the_offer_i
     assert newcomer.status == EntryStatus.WAITLISTED and newcomer.known_waitlist_position == 2
 
 
+def test_a_waitlisted_entry_accepted_later_by_another_clock_is_not_counted_ahead():
+    event, category, _ = open_event(quota=1, fees=())
+    enter(player_with_account(), event, category)
+    EntryFactory(category=category, status=EntryStatus.WAITLISTED, accepted_at=timezone.now() + timedelta(minutes=5))
+    EntryFactory(category=category, status=EntryStatus.WAITLISTED, accepted_at=timezone.now() - timedelta(minutes=5))
+    newcomer = enter(player_with_account(), event, category)
+    assert newcomer.known_waitlist_position == 2 == services.waitlist_position(newcomer)
+
+
 def _statements(queries) -> list[str]:
     return [q["sql"] for q in queries if q["sql"].split()[0] in ("SELECT", "INSERT", "UPDATE", "DELETE")]
 

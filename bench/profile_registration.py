@@ -76,7 +76,7 @@ def instrumented(clock: Clock):
         (TokenAuthentication, "authenticate"),
         (api.services, "register_entry"),
         (entries, "mail_entry_received"),
-        (entries, "open_event_for_entries"),
+        (entries, "open_event_for_entry"),
         (renderers.JSONRenderer, "render"),
     ]
     saved = [(owner, name, getattr(owner, name)) for owner, name in originals]
@@ -94,7 +94,7 @@ def instrumented(clock: Clock):
             clock.request["response: serializer"] += time.perf_counter() - started
 
     api.EntrySerializer.data = property(serialize)
-    open_event = entries.open_event_for_entries
+    open_event = entries.open_event_for_entry
     # Queries of the request, and those sent while the event row is locked (the lock's own included).
     state = {"locked": False}
 
@@ -115,7 +115,7 @@ def instrumented(clock: Clock):
         transaction.on_commit(committed)
         return open_event(*args, **kwargs)
 
-    entries.open_event_for_entries = locked
+    entries.open_event_for_entry = locked
     from django.core.mail.backends import dummy, locmem
 
     for backend in (dummy.EmailBackend, locmem.EmailBackend):

@@ -9,7 +9,7 @@ from rest_framework.response import Response
 
 from clubsite.api import ApiView, Id, IdFilter, ModelSerializer
 from money.core.references import make_reference
-from money.serializers import PAYNOW_PAYLOAD_HELP, paynow_for, settings_cache, simple_due
+from money.serializers import PAYNOW_PAYLOAD_HELP, paynow_payload, simple_due
 from players.roles import is_association_staff
 
 from . import services
@@ -216,7 +216,7 @@ class EntrySerializer(ModelSerializer):
         due = simple_due(
             "E", entry.pk, association_id, entry.amount_due, entry.amount_paid, entry.status in PAYABLE_STATUSES
         )
-        return paynow_for(due, settings_cache(self.context).get(association_id))[0]
+        return paynow_payload(due, self.context)
 
 
 class EntryCreateSerializer(serializers.Serializer):

@@ -53,19 +53,31 @@ def settings_cache(context: dict) -> PaymentSettingsCache:
     return cache
 
 
+def _nothing_to_pay(due: Due) -> bool:
+    return not due.payable or due.balance <= 0
+
+
 def paynow_for(due: Due, settings: PaymentSettings | None) -> tuple[str | None, date | None]:
     """The PayNow payload that pays `due`'s balance, and the last day it can be paid; (None, None) when
     nothing can be paid on it now or the association has no PayNow set up."""
     provider = PROVIDERS.get("paynow")
     if settings is None or provider is None or not provider.available(settings):
         return None, None
-    if not due.payable or due.balance <= 0:
+    if _nothing_to_pay(due):
         return None, None
     try:
         return provider.payload(due, settings)
     except ValueError as error:  # the association's PayNow details are not usable: shown as not set up
         logger.warning("No PayNow payload for %s: %s", due.reference, error)
         return None, None
+
+
+def paynow_payload(due: Due, context: dict) -> str | None:
+    """`paynow_for`'s payload for a row of an API list or detail; the associations' payment settings (read once per
+    request, see settings_cache) are not read at all when nothing can be paid on it."""
+    if _nothing_to_pay(due):
+        return None
+    return paynow_for(due, settings_cache(context).get(due.association_id))[0]
 
 
 def simple_due(kind: str, target_id: int, association_id: int, total, paid, payable: bool) -> Due:
@@ -251,6 +263,7 @@ __all__ = [
     "RefundSerializer",
     "due_data",
     "paynow_for",
+    "paynow_payload",
     "settings_cache",
     "simple_due",
 ]

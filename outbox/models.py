@@ -41,3 +41,13 @@ class Message(models.Model):
 
     def __str__(self):
         return f"{self.subject} → {self.to}"
+
+
+class Drain(models.Model):
+    """One row: when the task that sends all pending mail (`outbox.tasks.drain_outbox`) was last queued and has not
+    started yet. A burst of mail then queues one task, not one per message; the task empties it as it starts."""
+
+    queued_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self):
+        return f"drain queued at {self.queued_at}" if self.queued_at else "no drain queued"

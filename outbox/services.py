@@ -1,10 +1,11 @@
 """Writing mail to the outbox and sending it.
 
 A message is written in the transaction of the change that causes it (`queue_email`). Once that commits, it is
-sent by a Celery worker when a broker is configured (`dispatch` queues its task; if the broker is down the
-request still succeeds and the periodic sweep sends it later), or in-process after the response when there is
-no broker. A failed attempt is recorded on the message and retried with a back-off; after the last attempt the
-message waits for staff to resend it from the admin. Nobody but staff ever sees a sending error.
+sent by a Celery worker when a broker is configured (`dispatch` queues the drain task, which sends every pending
+message over one mail connection; if the broker is down the request still succeeds and the periodic sweep sends it
+later), or in-process after the response when there is no broker. A failed attempt is recorded on the message and
+retried with a back-off; after the last attempt the message waits for staff to resend it from the admin. Nobody but
+staff ever sees a sending error.
 """
 
 import logging
@@ -14,13 +15,14 @@ from collections.abc import Iterable
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.mail import EmailMultiAlternatives
-from django.db import transaction
+from django.core.mail import EmailMultiAlternatives, get_connection
+from django.db import connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from clubsite.status import move
 
-from .models import Message, MessageStatus
+from .models import Drain, Message, MessageStatus
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +32,12 @@ MAX_ATTEMPTS = len(RETRY_MINUTES) + 1
 # A new message becomes the sweep's after this long, in case its own task never ran (broker down at commit).
 SWEEP_GRACE = timedelta(minutes=2)
 SWEEP_BATCH = 100
+# Messages the drain locks and sends per transaction, and its wait for more after a batch that was not full.
+DRAIN_BATCH = 100
+DRAIN_PAUSE = 0.2
+# A drain queued this long ago that has not started is taken as lost (a worker died holding it): the next commit
+# that writes mail queues another. Until then the sweep covers it.
+DRAIN_LOST_AFTER = timedelta(minutes=1)
 _last_request_sweep = 0.0
 _request = threading.local()
 
@@ -75,7 +83,7 @@ def _celery():
 
 
 def dispatch(ids: list[int]) -> None:
-    """Right after commit: inside a worker, send now; with a broker, queue a task per message; without one,
+    """Right after commit: inside a worker, send now; with a broker, have the drain task send them; without one,
     send after the response (or now, outside a request)."""
     app = _celery()
     if app.current_worker_task is not None:
@@ -86,16 +94,96 @@ def dispatch(ids: list[int]) -> None:
         else:
             deliver_all(ids)
     else:
-        publish(ids)
+        request_drain()
 
 
-def publish(ids: list[int]) -> bool:
-    """Queues a sending task per message; False (and the messages wait for the sweep) when the broker is down."""
-    from clubsite.tasks import send_each
+def request_drain() -> bool:
+    """Queues the drain task unless one is queued already and has not started (it reads the pending messages once it
+    starts, so it will find these too); True when this call queued it. One read when one is queued: a burst of
+    registrations costs the broker and the worker one task, not one per message. When the broker is down the
+    messages wait for the sweep, and the next commit that writes mail tries the broker again."""
+    from clubsite.tasks import send
 
-    from .tasks import deliver_message
+    from .tasks import drain_outbox
 
-    return send_each(deliver_message, [((message_id,), {}) for message_id in ids])
+    moment = timezone.now()
+    table = connection.ops.quote_name(Drain._meta.db_table)
+    adapt = connection.ops.adapt_datetimefield_value
+    with connection.cursor() as cursor:
+        # Read first: through a burst a drain is queued, and the read writes nothing (the upsert takes the row's lock,
+        # a write the database must flush to disk before answering).
+        cursor.execute(f"SELECT 1 FROM {table} WHERE id = 1 AND queued_at >= %s", [adapt(moment - DRAIN_LOST_AFTER)])
+        if cursor.fetchone():
+            return False
+        # Insert-or-update in one statement, so a missing row (a new or emptied database) needs no other query; of
+        # two requests here at once, one claims it.
+        cursor.execute(
+            f"INSERT INTO {table} (id, queued_at) VALUES (1, %s) "
+            f"ON CONFLICT (id) DO UPDATE SET queued_at = excluded.queued_at "
+            f"WHERE {table}.queued_at IS NULL OR {table}.queued_at < %s",
+            [adapt(moment), adapt(moment - DRAIN_LOST_AFTER)],
+        )
+        claimed = cursor.rowcount == 1
+    if not claimed:
+        return False
+    if not send(drain_outbox):
+        Drain.objects.filter(pk=1, queued_at=moment).update(queued_at=None)
+        return False
+    return True
+
+
+def drain(limit: int = DRAIN_BATCH, pause: float = DRAIN_PAUSE) -> int:
+    """Sends every pending message, oldest first, over one mail connection, `limit` at a time under their row locks
+    (another drain skips them, so none is sent twice); returns how many went out. Failed ones wait for the sweep.
+
+    While it finds mail it stays marked as queued, so the commits of a burst queue nothing more; after a batch that
+    was not full it waits `pause` seconds for more to gather. Finding none, it clears the mark and looks once more:
+    a commit that saw the mark just before is read then, and any later one queues the next drain."""
+    mailer = get_connection()
+    sent, cleared = 0, False
+    try:
+        while True:
+            found, delivered = _drain_batch(mailer, limit)
+            sent += delivered
+            if found == limit:
+                continue
+            if found:
+                time.sleep(pause)
+            elif cleared:
+                break
+            else:
+                Drain.objects.filter(pk=1).update(queued_at=None)
+                cleared = True
+    finally:
+        _close(mailer)
+    return sent
+
+
+def _drain_batch(mailer, limit: int) -> tuple[int, int]:
+    """Up to `limit` pending messages sent in one transaction: (how many were found, how many went out)."""
+    with transaction.atomic():
+        batch = list(
+            Message.objects.select_for_update(skip_locked=True)
+            .filter(status=MessageStatus.PENDING)
+            .order_by("pk")[:limit]
+        )
+        delivered = [m.pk for m in batch if _attempt(m, mailer)]
+        for message in batch:
+            if message.status == MessageStatus.FAILED:
+                message.save(update_fields=_ATTEMPT_FIELDS)
+        if delivered:
+            # One statement for those sent; each moved along its transitions by _attempt.
+            Message.objects.filter(pk__in=delivered).update(
+                status=MessageStatus.SENT, attempts=F("attempts") + 1, next_attempt_at=None, sent_at=timezone.now()
+            )
+    return len(batch), len(delivered)
+
+
+def _close(mailer) -> None:
+    try:
+        mailer.close()
+    except Exception:  # a connection that fails to close is dropped all the same
+        log.warning("outbox: closing the mail connection failed", exc_info=True)
 
 
 def deliver_all(ids: Iterable[int]) -> int:
@@ -105,6 +193,9 @@ def deliver_all(ids: Iterable[int]) -> int:
         message = deliver(message_id)
         sent += bool(message and message.status == MessageStatus.SENT)
     return sent
+
+
+_ATTEMPT_FIELDS = ["status", "attempts", "last_error", "next_attempt_at", "sent_at"]
 
 
 def deliver(message_id: int) -> Message | None:
@@ -119,26 +210,37 @@ def deliver(message_id: int) -> Message | None:
         )
         if message is None:
             return None
-        message.attempts += 1
-        try:
-            _send(message)
-        except Exception as error:
-            _record_failure(message, error)
-        else:
-            move(message, MessageStatus.SENT)
-            message.sent_at = timezone.now()
-            message.next_attempt_at = None
-        message.save(update_fields=["status", "attempts", "last_error", "next_attempt_at", "sent_at"])
+        _attempt(message)
+        message.save(update_fields=_ATTEMPT_FIELDS)
     return message
 
 
-def _send(message: Message) -> None:
+def _attempt(message: Message, mailer=None) -> bool:
+    """One attempt at sending a locked message, recorded on it (the caller saves); whether it went out."""
+    message.attempts += 1
+    try:
+        _send(message, mailer)
+    except Exception as error:
+        _record_failure(message, error)
+        if mailer is not None:
+            _close(mailer)  # a broken connection is not reused: the next message opens a new one
+        return False
+    move(message, MessageStatus.SENT)
+    message.sent_at = timezone.now()
+    message.next_attempt_at = None
+    return True
+
+
+def _send(message: Message, mailer=None) -> None:
+    if mailer is not None:
+        mailer.open()  # nothing when open already: the batch shares one connection
     email = EmailMultiAlternatives(
         message.subject,
         message.body,
         message.from_email or settings.DEFAULT_FROM_EMAIL,
         [message.to],
         reply_to=[message.reply_to] if message.reply_to else None,
+        connection=mailer,
     )
     if message.html:
         email.attach_alternative(message.html, "text/html")

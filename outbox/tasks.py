@@ -1,4 +1,5 @@
-"""The outbox's Celery tasks: send one message (with retries), and the periodic sweep."""
+"""The outbox's Celery tasks: send what is pending (queued once for a burst of mail), send one message (with
+retries), and the periodic sweep."""
 
 from celery import Task, shared_task
 from django.utils import timezone
@@ -16,9 +17,16 @@ class WritesToOutbox(Task):
         return self.apply(args, kwargs)
 
 
+@shared_task(ignore_result=True)
+def drain_outbox() -> int:
+    """Sends every pending message over one mail connection; failures wait for the sweep's retries."""
+    return services.drain()
+
+
 @shared_task(bind=True, ignore_result=True, max_retries=services.MAX_ATTEMPTS)
 def deliver_message(self, message_id: int) -> None:
-    """Sends one message; a failure is recorded on it and retried after its back-off (the sweep retries too)."""
+    """Sends one message; a failure is recorded on it and retried after its back-off (the sweep retries too). Queued
+    by earlier releases, one per message; kept so those still queued are sent."""
     message = services.deliver(message_id)
     if message and message.status == MessageStatus.FAILED and message.next_attempt_at:
         countdown = max((message.next_attempt_at - timezone.now()).total_seconds(), 1)

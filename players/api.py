@@ -9,7 +9,7 @@ from rest_framework.response import Response
 
 from clubsite.api import ApiView, ModelSerializer
 from clubsite.errors import ServiceError
-from money.serializers import PAYNOW_PAYLOAD_HELP, paynow_for, settings_cache, simple_due
+from money.serializers import PAYNOW_PAYLOAD_HELP, paynow_payload, simple_due
 
 from . import services, visibility
 from .models import Club, Player, RenewalRequest, RenewalStatus
@@ -95,7 +95,7 @@ class RenewalSerializer(ModelSerializer):
         return services.renewal_reference(renewal)
 
     def get_paynow_payload(self, renewal) -> str | None:
-        return paynow_for(self._due(renewal), settings_cache(self.context).get(renewal.association_id))[0]
+        return paynow_payload(self._due(renewal), self.context)
 
 
 class MyRenewalViewSet(ApiView, viewsets.ReadOnlyModelViewSet):

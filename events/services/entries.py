@@ -6,6 +6,7 @@ import unicodedata
 from decimal import Decimal
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef, QuerySet, Subquery
 
 from clubsite.errors import NotAllowed
 from clubsite.status import move
@@ -23,12 +24,12 @@ from .places import (
     new_entry_status,
     place_entry,
     places,
-    places_and_waiting,
     player_rating,
     waitlist_position,
 )
 from .status import (
     open_event_for_entries,
+    open_event_for_entry,
     refresh_status,
     registration_refusal,
     sync_status,
@@ -74,19 +75,21 @@ def clean_choice(event: Event, category, fee, concession_proof: str, *, proof_ne
     if category is None:
         raise RegistrationError("Choose a category.", field="category")
     if not isinstance(category, Category):  # by id (ordered by id only: no join to the event for its ordering)
-        category = Category.objects.filter(pk=category).order_by("pk").first()
+        has_fees = Exists(Fee.objects.filter(category=OuterRef("pk")))
+        category = Category.objects.filter(pk=category).annotate(has_fees=has_fees).order_by("pk").first()
     if category is None or category.event_id != event.pk:
         raise RegistrationError("That category is not part of this event.", field="category")
     category.event = event
-    fees = list(category.fees.order_by("position", "amount", "pk"))  # the fees' order, within the one category
     if fee is not None and not isinstance(fee, Fee):
         fee = Fee.objects.filter(pk=fee).first()
         if fee is None:
             raise RegistrationError("Choose one of the fees listed.", field="fee")
-    if fee is None and fees:
+    # Without a fee chosen, the category's only fee; the fees are read unless the category is known to have none.
+    if fee is None and getattr(category, "has_fees", True):
+        fees = list(category.fees.order_by("position", "amount", "pk"))  # the fees' order, within the one category
         if len(fees) == 1:
             fee = fees[0]
-        else:
+        elif fees:
             raise RegistrationError(f"Choose a fee for {category.name}.", field="fee")
     if fee is not None and fee.category_id != category.pk:
         raise RegistrationError(f"That fee is not offered in {category.name}.", field="fee")
@@ -127,12 +130,28 @@ def check_rules(event: Event, accept_rules: bool) -> None:
         raise RegistrationError("Agree to the rules and indemnity to enter.", field="accept_rules")
 
 
-def refuse_duplicate(event: Event, player: Player, *, for_self: bool) -> None:
-    active = Entry.objects.filter(event=event, player=player, status__in=ACTIVE_ENTRY_STATUSES).order_by()
-    status = active.values_list("status", flat=True).first()
-    if status:
+def _active_entries(event: Event, player) -> QuerySet:
+    """The player's active entry in the event (at most one: a constraint)."""
+    return Entry.objects.filter(event=event, player=player, status__in=ACTIVE_ENTRY_STATUSES).order_by("pk")
+
+
+def entrant(actor, event: Event, player: Player | None) -> tuple[Player, str | None]:
+    """Who is entered (the actor's own player record, created on first need, unless `player` is given) and the status
+    of their active entry in the event (None: none). For the actor's own record, one query reads both."""
+    if player is None:
+        status = Subquery(_active_entries(event, OuterRef("pk")).values("status")[:1])
+        player = Player.objects.filter(user=actor).annotate(active_status=status).first()
+        if player is None:
+            return ensure_own_player(actor), None
+        return player, player.active_status
+    return player, _active_entries(event, player).values_list("status", flat=True).first()
+
+
+def refuse_duplicate(player: Player, active_status: str | None, *, for_self: bool) -> None:
+    """Refuses a second active entry (`active_status`: that of the player's active entry, from `entrant`)."""
+    if active_status:
         who = "You have" if for_self else f"{player} has"
-        shown = EntryStatus(status).label.lower()
+        shown = EntryStatus(active_status).label.lower()
         raise RegistrationError(f"{who} already entered this event ({shown}).", field="category")
 
 
@@ -178,12 +197,11 @@ def _register(actor, event, category, fee, concession_proof, accept_rules, playe
         with transaction.atomic():
             open_event_for_entries(event.pk)
     with transaction.atomic():
-        if player is None:
-            player = ensure_own_player(actor)
+        player, active_status = entrant(actor, event, player)
         for_self = player.user_id == actor.id
         category, fee, proof = clean_choice(event, category, fee, concession_proof)
         check_rules(event, accept_rules)
-        refuse_duplicate(event, player, for_self=for_self)
+        refuse_duplicate(player, active_status, for_self=for_self)
         # Only a rating band or playing up needs the rating.
         rated_rule = play_up or category.min_rating is not None or category.max_rating is not None
         rating = player_rating(event, player.pk) if rated_rule else None
@@ -200,12 +218,12 @@ def _register(actor, event, category, fee, concession_proof, accept_rules, playe
         amount = fee.amount if fee else Decimal("0")
 
         # The event row is locked from here to the commit: a few small statements.
-        event = open_event_for_entries(event.pk)
+        event, counts = open_event_for_entry(event.pk)
         category.event = event
-        current, waiting = places_and_waiting(event)
-        if waiting and offer_free_places(event, current):
+        current, moment = counts.places, counts.moment
+        offered = bool(counts.waiting and offer_free_places(event, current))
+        if offered:
             current = places(event)
-        moment = now()
         entry = Entry(
             event=event,
             category=category,
@@ -225,8 +243,15 @@ def _register(actor, event, category, fee, concession_proof, accept_rules, playe
             from ..play.services.seating import request_play_up
 
             request_play_up(actor, entry)
-        # Read once for the mail and the caller's response (None, with no query, unless waitlisted).
-        entry.known_waitlist_position = waitlist_position(entry)
+        # For the mail and the caller's response. Those ahead of the new entry (waitlisted, accepted at or before its
+        # moment; its id is the newest) were counted with the places, unless offers have just moved some.
+        ahead = None if offered else counts.ahead.get(category.pk, 0)
+        if entry.status != EntryStatus.WAITLISTED:
+            entry.known_waitlist_position = None
+        elif ahead is None:
+            entry.known_waitlist_position = waitlist_position(entry)
+        else:
+            entry.known_waitlist_position = ahead + 1
         mail_entry_received(entry, entry.known_waitlist_position)
         if not for_self:
             mail_entered_for_you(entry, entrant_name(actor))

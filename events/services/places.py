@@ -2,11 +2,11 @@
 entry takes a place. Every count that decides a place runs under the event lock (see common.lock_event)."""
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from decimal import Decimal
 
 from django.db import IntegrityError
-from django.db.models import Count, Q
+from django.db.models import Count, Max, Min, Q
 
 from clubsite.status import move
 
@@ -66,21 +66,40 @@ def places(event: Event) -> Places:
     return Places(taken, sum(taken.values()))
 
 
-def places_and_waiting(event: Event) -> tuple[Places, int]:
-    """The places taken and how many are on the waiting list, in one query (for a new entry, under the lock)."""
-    holding = Q(status__in=PLACE_HOLDING_STATUSES)
+@dataclass(frozen=True)
+class EntryCounts:
+    """An event's entries as a new entry finds them under the event lock, counted in one statement."""
+
+    places: Places
+    waiting: int  # on the waiting list
+    # By category: how many on the waiting list were accepted at or before `moment`, so are ahead of a new entry
+    # (None: one was accepted later, by another server's clock, and the list must be counted).
+    ahead: dict[int, int | None]
+    overdue: bool  # an unpaid place or an offer whose deadline had passed at `moment`
+    moment: datetime
+
+
+def entry_counts(event: Event, moment: datetime, deadlines: dict[str, str]) -> EntryCounts:
+    """The places taken, the waiting list and whether anything is overdue, in one query grouped by category and
+    status. `deadlines`: the date after which an entry in each status is overdue (status.DEADLINES)."""
+    fields = sorted(set(deadlines.values()))
     rows = (
         Entry.objects.filter(event=event, status__in=[*PLACE_HOLDING_STATUSES, EntryStatus.WAITLISTED])
-        .values("category")
-        .annotate(n=Count("pk", filter=holding), waiting=Count("pk", filter=~holding))
+        .values("category", "status")
+        .annotate(n=Count("pk"), last_accepted=Max("accepted_at"), **{f"first_{f}": Min(f) for f in fields})
         .order_by()
     )
-    taken, waiting = {}, 0
+    taken, ahead, waiting, overdue = {}, {}, 0, False
     for row in rows:
-        if row["n"]:
-            taken[row["category"]] = row["n"]
-        waiting += row["waiting"]
-    return Places(taken, sum(taken.values())), waiting
+        category, status, n = row["category"], row["status"], row["n"]
+        if status == EntryStatus.WAITLISTED:
+            waiting += n
+            ahead[category] = n if row["last_accepted"] <= moment else None
+        else:
+            taken[category] = taken.get(category, 0) + n
+        deadline = deadlines.get(status) and row[f"first_{deadlines[status]}"]
+        overdue = overdue or bool(deadline and deadline <= moment)
+    return EntryCounts(Places(taken, sum(taken.values())), waiting, ahead, overdue, moment)
 
 
 def waitlist_position(entry: Entry) -> int | None:

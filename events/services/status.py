@@ -16,6 +16,7 @@ from ..models import Entry, EntryStatus, Event, EventStatus
 from .common import RegistrationError, local_text, lock_event, now
 from .notify import mail_entry
 from .offers import offer_free_places
+from .places import EntryCounts, entry_counts
 
 # An entry still in `status` once its `deadline` has passed becomes `ended_as`, and is told by email.
 DEADLINES = {
@@ -175,6 +176,24 @@ def open_event_for_entries(event_id: int) -> Event:
     if refusal:
         raise RegistrationError(refusal)
     return event
+
+
+def open_event_for_entry(event_id: int) -> tuple[Event, EntryCounts]:
+    """`open_event_for_entries` for one new entry, with the event's entries counted at the moment the lock was taken
+    (the new entry's `accepted_at`). The count also finds whether anything is overdue, so when nothing is due this is
+    two statements: the lock and the count."""
+    event = lock_event(event_id)
+    moment = now()
+    _open_or_close(event)
+    deadlines = {status: deadline[0] for status, deadline in DEADLINES.items()}
+    counts = entry_counts(event, moment, deadlines)
+    if counts.overdue:
+        sync_status(event)
+        counts = entry_counts(event, moment, deadlines)
+    refusal = registration_refusal(event)
+    if refusal:
+        raise RegistrationError(refusal)
+    return event, counts
 
 
 def sync_event_statuses() -> int:

@@ -464,3 +464,66 @@ def test_a_refused_entry_creates_no_player_record():
     with pytest.raises(services.RegistrationError):
         services.register_entry(user, event, category=category, fee=fee)
     assert not Player.objects.filter(user=user).exists()
+
+
+# --- what a registration reads under the lock ------------------------------------------------------
+
+
+def test_the_waitlist_position_given_is_the_place_in_line_in_each_category():
+    event, a, _ = open_event(quota=1, fees=())
+    b = CategoryFactory(event=event, name="B", quota=1)
+    with time_machine.travel(timezone.now(), tick=False):  # one moment: the order falls to the ids
+        entries = [enter(player_with_account(), event, category) for category in (a, b, a, b, a, a, b)]
+    given = [e.known_waitlist_position for e in entries]
+    assert given == [None, None, 1, 1, 2, 3, 2]
+    assert given == [services.waitlist_position(Entry.objects.get(pk=e.pk)) for e in entries]
+
+
+def test_a_registration_ends_what_is_overdue_first_and_queues_behind_the_offer_it_made():
+    event, category, (fee,) = open_event(quota=1, payment_hold_hours=72)
+    start = timezone.now()
+    with time_machine.travel(start, tick=False):
+        holder, first, second = [enter(player_with_account(), event, category, fee) for _ in range(3)]
+    with time_machine.travel(start + timedelta(hours=73), tick=False):
+        newcomer = enter(player_with_account(), event, category, fee)
+    assert [Entry.objects.get(pk=e.pk).status for e in (holder, first, second)] == ["lapsed", "offered", "waitlisted"]
+    assert newcomer.status == EntryStatus.WAITLISTED and newcomer.known_waitlist_position == 2
+
+
+def test_a_waitlisted_entry_accepted_later_by_another_clock_is_not_counted_ahead():
+    event, category, _ = open_event(quota=1, fees=())
+    enter(player_with_account(), event, category)
+    EntryFactory(category=category, status=EntryStatus.WAITLISTED, accepted_at=timezone.now() + timedelta(minutes=5))
+    EntryFactory(category=category, status=EntryStatus.WAITLISTED, accepted_at=timezone.now() - timedelta(minutes=5))
+    newcomer = enter(player_with_account(), event, category)
+    assert newcomer.known_waitlist_position == 2 == services.waitlist_position(newcomer)
+
+
+def _statements(queries) -> list[str]:
+    return [q["sql"] for q in queries if q["sql"].split()[0] in ("SELECT", "INSERT", "UPDATE", "DELETE")]
+
+
+@pytest.mark.parametrize(
+    ("fees", "expected"),
+    [
+        # the event; the player and any entry of theirs; the category; the lock; the count; the entry; its mail
+        ((), {"confirmed": 7, "waitlisted": 7}),
+        # and the fee chosen, and the PayNow settings for what is to pay
+        ((Decimal("3.00"),), {"pending_payment": 9, "waitlisted": 8}),
+    ],
+)
+def test_an_entry_through_the_api_costs_a_few_statements(fees, expected):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from rest_framework.test import APIClient
+
+    event, category, made = open_event(quota=1, fees=fees)
+    api = APIClient()
+    body = {"event": event.slug, "category": category.pk, "fee": made[0].pk if made else None}
+    for status, count in expected.items():
+        api.force_authenticate(player_with_account().user)
+        with CaptureQueriesContext(connection) as queries:
+            response = api.post("/api/my/entries/", body, format="json")
+        assert response.status_code == 201 and response.json()["status"] == status
+        statements = _statements(queries.captured_queries)
+        assert len(statements) == count, "\n".join(s[:150] for s in statements)

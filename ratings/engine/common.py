@@ -121,16 +121,6 @@ def multiplier(career_games: int, rating: float) -> int:
     return 20 if rating < 1800 else 16 if rating < 2000 else 10
 
 
-def multipliers(career_games: IntArray, ratings: FloatArray) -> FloatArray:
-    """Vectorised `multiplier`."""
-    few = career_games < 50
-    low = np.where(few, 30.0, 20.0)
-    mid = np.where(few, 24.0, 16.0)
-    high = np.where(few, 15.0, 10.0)
-    k = np.where(ratings < 1800, low, np.where(ratings < 2000, mid, high))
-    return np.where(career_games < 0, 0.0, k)
-
-
 def libm_exp(x: FloatArray) -> FloatArray:
     # numpy's SIMD exp can differ from the C library's in the last bit; the reference
     # implementation uses the C library's, and a newcomer's binary search can hinge on
@@ -171,10 +161,6 @@ class Expectation:
     def exact(self, me: FloatArray, opp: FloatArray) -> FloatArray:
         """Bit for bit the reference's value."""
         return self._evaluate(me, opp, libm_exp)
-
-    def fast(self, me: FloatArray, opp: FloatArray) -> FloatArray:
-        """Within a few units in the last place of `exact`."""
-        return self._evaluate(me, opp, np.exp)
 
 
 def _naspa_formula(d: FloatArray, exp: Callable[[FloatArray], FloatArray]) -> FloatArray:

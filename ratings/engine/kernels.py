@@ -92,7 +92,7 @@ def performance_search(
 
 @njit(cache=True)
 def _multiplier(career_games: int, rating: float) -> float:
-    """As ratings.engine.common.multipliers, for one player."""
+    """NASPA K from career games before the event and the current rating (as common.multiplier)."""
     if career_games < 0:
         return 0.0
     few = career_games < 50

@@ -387,7 +387,14 @@ def write_ratings(rating_list: RatingList, to_delete: list[int], to_create: list
             )
             cursor.execute(f"ANALYZE {temp}")
             assignments = ", ".join(f"{qn(f.column)} = u.{qn(f.column)}" for f in fields)
-            cursor.execute(f"UPDATE {table} AS r SET {assignments} FROM {temp} AS u WHERE r.id = u.id")
+            # Only the rows that change: re-rating mostly gives the same standings, and an unchanged row
+            # written again is a dead row for the vacuum to clear (and the rating list to read past).
+            before = ", ".join(f"r.{qn(f.column)}" for f in fields)
+            after = ", ".join(f"u.{qn(f.column)}" for f in fields)
+            cursor.execute(
+                f"UPDATE {table} AS r SET {assignments} FROM {temp} AS u "
+                f"WHERE r.id = u.id AND ({before}) IS DISTINCT FROM ({after})"
+            )
             cursor.execute(f"DROP TABLE {temp}")
 
 

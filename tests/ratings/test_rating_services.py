@@ -185,6 +185,28 @@ def test_re_rating_from_a_date_gives_the_same_list(rating_list, four):
         services.rerate_from(rating_list, days_ago(100), actor=UserFactory())
 
 
+def test_re_rating_to_the_same_standings_rewrites_no_current_rating(rating_list, four, postgres):
+    # An unchanged row written again is a dead row for the vacuum and for every read of the list.
+    from django.db import connection
+
+    for days in (60, 30):
+        event = RatedEventFactory(rating_list=rating_list, starts_on=days_ago(days))
+        play(event, round_robin(four))
+        services.rate_event(event)
+
+    def row_versions():
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT id, xmin::text FROM ratings_playerrating ORDER BY id")
+            return cursor.fetchall()
+
+    before = row_versions()
+    services.rerate_from(rating_list, days_ago(100))
+    assert row_versions() == before
+    Game.objects.filter(division__event__starts_on=days_ago(30)).update(score_a=100)  # every later game upset
+    services.rerate_from(rating_list, days_ago(100))
+    assert all(old != new for old, new in zip(before, row_versions(), strict=True))
+
+
 def test_third_rated_event(rating_list, four):
     event = RatedEventFactory(rating_list=rating_list, third_rated=True)
     games = round_robin(four, upsets={(0, 3)})

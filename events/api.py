@@ -14,6 +14,7 @@ from players.roles import is_association_staff
 
 from . import services
 from .models import BY_HAND_PAYMENT_METHODS, Category, Entry, Event, EventStatus, Fee, Prize
+from .payables import entry_pay_by
 from .play import api as api_play
 from .play import venue_api
 from .services.payments import PAYABLE_STATUSES, entry_reference
@@ -212,10 +213,9 @@ class EntrySerializer(ModelSerializer):
         return make_reference("G", entry.group_id) if entry.group_id else None
 
     def get_paynow_payload(self, entry) -> str | None:
-        association_id = entry.event.association_id
-        due = simple_due(
-            "E", entry.pk, association_id, entry.amount_due, entry.amount_paid, entry.status in PAYABLE_STATUSES
-        )
+        payable = entry.status in PAYABLE_STATUSES
+        paid, pay_by = entry.amount_paid, entry_pay_by(entry)
+        due = simple_due("E", entry.pk, entry.event.association_id, entry.amount_due, paid, payable, pay_by)
         return paynow_payload(due, self.context)
 
 

@@ -1,6 +1,7 @@
 """Entries and group entries as things to pay for (money.payables): what is due, and how money received is
 credited to them. Registered in EventsConfig.ready."""
 
+from datetime import date
 from decimal import Decimal
 
 from django.db.models import Sum
@@ -23,6 +24,13 @@ from .services.payments import (
 from .services.status import sync_status
 
 ZERO = Decimal("0")
+
+
+def entry_pay_by(entry) -> date | None:
+    """The last day (in the event's time zone) to pay for the entry before its unpaid place lapses."""
+    if not entry.payment_due_at:
+        return None
+    return timezone.localtime(entry.payment_due_at, entry.event.zone).date()
 
 
 def _entry_line(entry: Entry) -> Line:
@@ -98,7 +106,7 @@ class EntryKind(Kind):
             why_not=f"This entry is {entry.get_status_display().lower()}: it holds no place to pay for.",
             url=event.get_absolute_url(),
             event_id=event.pk,
-            pay_by=timezone.localtime(entry.payment_due_at, event.zone).date() if entry.payment_due_at else None,
+            pay_by=entry_pay_by(entry),
             methods=tuple(event.payment_methods or ()),
             lines=(_entry_line(entry),),
         )

@@ -80,8 +80,9 @@ def paynow_payload(due: Due, context: dict) -> str | None:
     return paynow_for(due, settings_cache(context).get(due.association_id))[0]
 
 
-def simple_due(kind: str, target_id: int, association_id: int, total, paid, payable: bool) -> Due:
-    """Just enough of an amount due for its reference, balance and PayNow payload (lists read no more)."""
+def simple_due(kind: str, target_id: int, association_id: int, total, paid, payable: bool, pay_by=None) -> Due:
+    """Just enough of an amount due for its reference, balance and PayNow payload (lists read no more); `pay_by`:
+    the last day to pay, which the payload's expiry does not pass."""
     return Due(
         kind=kind,
         target_id=target_id,
@@ -92,6 +93,7 @@ def simple_due(kind: str, target_id: int, association_id: int, total, paid, paya
         total=total,
         paid=paid,
         payable=payable,
+        pay_by=pay_by,
     )
 
 

@@ -21,7 +21,7 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import content_type_conformance, response_schema_conformance
 
 from events import services as events
-from events.models import GroupEntry
+from events.models import Entry, GroupEntry
 from events.services.payments import entry_reference, group_reference
 from money import services
 from money.core.paynow import check_crc, parse_payload
@@ -98,6 +98,18 @@ def test_the_entrant_reads_what_is_due_with_a_paynow_payload_for_the_balance(api
     # Typed as people type it: any case, with hyphens.
     typed = f"{reference[0].lower()}-{reference[1:-1]}-{reference[-1].lower()}"
     assert api.get(f"/api/money/dues/{typed}/").json()["reference"] == reference
+
+
+def test_an_entry_s_payload_in_my_entries_expires_when_its_place_would_lapse_as_what_is_due_says(api, seed):
+    event, full, concession = seed
+    Entry.objects.filter(pk=concession.pk).update(payment_due_at=timezone.now() + timedelta(days=2))
+    concession.refresh_from_db()
+    client = as_user(api, concession.player.user)
+    due = client.get(f"/api/money/dues/{entry_reference(concession)}/").json()
+    listed = {e["id"]: e for e in client.get("/api/my/entries/").json()["results"]}[concession.pk]
+    assert listed["paynow_payload"] == due["paynow_payload"]
+    # Both codes expire the day the unpaid place lapses, before the code's own 7 days.
+    assert due["paynow_expires"] == str(timezone.localtime(concession.payment_due_at, event.zone).date())
 
 
 def test_a_part_payment_lowers_the_payload_and_a_paid_entry_has_none(api, seed):

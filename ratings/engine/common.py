@@ -121,6 +121,15 @@ def multiplier(career_games: int, rating: float) -> int:
     return 20 if rating < 1800 else 16 if rating < 2000 else 10
 
 
+def group_by(owner: IntArray, count: int) -> tuple[IntArray, IntArray]:
+    """Items grouped by owner (0 <= owner < count), each owner's in their given order: the order to
+    take them in, and where each owner's group starts (count + 1 offsets)."""
+    order = np.argsort(owner, kind="stable")
+    starts = np.zeros(count + 1, dtype=np.int64)
+    np.cumsum(np.bincount(owner, minlength=count), out=starts[1:])
+    return order, starts
+
+
 def libm_exp(x: FloatArray) -> FloatArray:
     # numpy's SIMD exp can differ from the C library's in the last bit; the reference
     # implementation uses the C library's, and a newcomer's binary search can hinge on

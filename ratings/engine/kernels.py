@@ -31,6 +31,15 @@ def _expectation(diff: float, table: np.ndarray, reach: int, formula: int) -> fl
 
 
 @njit(cache=True)
+def _expected_wins(x: float, opp_rating: np.ndarray, begin: int, end: int, table: np.ndarray, reach: int, formula: int):
+    """The expectations at rating x against opp_rating[begin:end], summed in their order."""
+    total = 0.0
+    for j in range(begin, end):
+        total += _expectation(x - opp_rating[j], table, reach, formula)
+    return total
+
+
+@njit(cache=True)
 def newcomer_search(
     starts: np.ndarray, opp_rating: np.ndarray, target: np.ndarray, table: np.ndarray, formula: int
 ) -> np.ndarray:
@@ -44,9 +53,7 @@ def newcomer_search(
         low, high, mid = 0, 3000, 0
         while high - low > 1:
             mid = (low + high) // 2
-            total = 0.0
-            for j in range(starts[i], starts[i + 1]):
-                total += _expectation(mid - opp_rating[j], table, reach, formula)
+            total = _expected_wins(mid, opp_rating, starts[i], starts[i + 1], table, reach, formula)
             if total - target[i] < 0:
                 low = mid
             else:
@@ -73,19 +80,14 @@ def performance_search(
         low, high = 0, 3000
         while high - low > 1:
             mid = (low + high) // 2
-            total = 0.0
-            for j in range(starts[i], starts[i + 1]):
-                total += _expectation(mid - opp_rating[j], table, reach, formula)
+            total = _expected_wins(mid, opp_rating, starts[i], starts[i + 1], table, reach, formula)
             if total < target[i]:
                 low = mid
             else:
                 high = mid
-        if high == 1:  # the search never tests 0 itself
-            total = 0.0
-            for j in range(starts[i], starts[i + 1]):
-                total += _expectation(0.0 - opp_rating[j], table, reach, formula)
-            if total >= target[i]:
-                high = 0
+        # The search never tests 0 itself.
+        if high == 1 and _expected_wins(0, opp_rating, starts[i], starts[i + 1], table, reach, formula) >= target[i]:
+            high = 0
         out[i] = high
     return out
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from ratings.engine.common import Expectation, FloatArray, IntArray
+from ratings.engine.common import Expectation, FloatArray, IntArray, group_by
 from ratings.engine.kernels import FORMULAS as _FORMULAS
 from ratings.engine.kernels import newcomer_search as _search
 
@@ -24,15 +24,6 @@ def _as_tsh_string(x: FloatArray) -> FloatArray:
     # The reference builds its performance function as source text, so the target
     # wins pass through Perl's 15-significant-digit number formatting.
     return np.array([float(f"{v:.15g}") for v in x.tolist()], dtype=np.float64)
-
-
-def _entries_by_newcomer(nc_of_entry: IntArray, k: int) -> tuple[IntArray, IntArray]:
-    """The entries grouped by newcomer, each newcomer's in their given (round) order, and where
-    each newcomer's group starts (k + 1 offsets)."""
-    order = np.argsort(nc_of_entry, kind="stable")
-    starts = np.zeros(k + 1, dtype=np.int64)
-    np.cumsum(np.bincount(nc_of_entry, minlength=k), out=starts[1:])
-    return order, starts
 
 
 def _performance_search(
@@ -98,7 +89,7 @@ def rate_newcomers(
     cap_bonus = NEWCOMER_CAP_PER_WIN_FRACTION * w / g
 
     # The searches read the opponents newcomer by newcomer, each one's in round order.
-    grouped, starts = _entries_by_newcomer(nc_of_entry, k)
+    grouped, starts = group_by(nc_of_entry, k)
     opp_grouped = opp[grouped]
 
     def step(values: FloatArray, capped_by_newcomers: bool) -> FloatArray:

@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ratings.engine.common import NASPA_EXPECTATION, WESPA_EXPECTATION, FloatArray, IntArray
+from ratings.engine.common import NASPA_EXPECTATION, WESPA_EXPECTATION, FloatArray, IntArray, group_by
 from ratings.engine.kernels import FORMULAS, performance_search
 
 
@@ -49,9 +49,7 @@ def performance_ratings(
     n = games.size
     g = games.astype(np.float64)
     target = np.where(wins == 0, 0.05 * g, np.where(wins == g, 0.95 * g, wins))
-    order = np.argsort(entry_player, kind="stable")  # each player's games in round order
-    starts = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(entry_player, minlength=n), out=starts[1:])
+    order, starts = group_by(entry_player, n)  # each player's games in round order
     expectation = WESPA_EXPECTATION if system == "wespa" else NASPA_EXPECTATION
     opp = np.ascontiguousarray(np.asarray(opp_rating_entries, dtype=np.float64)[order])
     return performance_search(starts, opp, np.ascontiguousarray(target), expectation.table, FORMULAS[expectation.name])

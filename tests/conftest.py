@@ -13,6 +13,16 @@ def skip_or_fail(reason: str):
     pytest.skip(reason)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _no_persistent_connections():
+    """The live server serves each kept-alive browser socket in a thread of its own, so a persistent database
+    connection there stays open as long as the socket does: dozens by the end of the journeys, until PostgreSQL
+    refuses new ones. Each request closes its connection, as the development server should."""
+    from django.conf import settings
+
+    settings.DATABASES["default"]["CONN_MAX_AGE"] = 0
+
+
 @pytest.fixture(autouse=True)
 def _test_settings(settings):
     settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"

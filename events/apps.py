@@ -47,21 +47,23 @@ class EventsConfig(AppConfig):
         }
 
     def account_page_context(self, request, player):
-        from django.db.models import Q
+        from django.utils import timezone
 
-        from .models import ACTIVE_ENTRY_STATUSES, Event
+        from .models import ACTIVE_ENTRY_STATUSES
+        from .permissions import directed_events
         from .services import own_entries
 
+        # Current entries: events not yet over, the soonest first (past ones are on My entries).
         entries = (
             own_entries(request.user)
-            .filter(status__in=ACTIVE_ENTRY_STATUSES)
+            .filter(status__in=ACTIVE_ENTRY_STATUSES, event__ends_on__gte=timezone.localdate())
             .select_related("event", "category", "player")
-            .order_by("event__starts_on", "accepted_at")[:10]
+            .order_by("event__starts_on", "event_id", "accepted_at", "pk")[:10]
         )
         from .play.views import my_division_context
 
         # Events this person organises or directs (directors need the link to My events too).
-        managed = Event.objects.filter(Q(owner=request.user) | Q(directors=request.user)).distinct().count()
+        managed = directed_events(request.user).count()
         return {
             "account_sections": ["events/_account_entries.html", "events/play/_my_division.html"],
             "my_event_entries": list(entries),

@@ -1,5 +1,7 @@
 """Who may manage or direct an event. Services check these on every write."""
 
+from django.db.models import Q
+
 from players.roles import is_association_staff
 
 
@@ -19,3 +21,16 @@ def can_direct_event(user, event) -> bool:
     if hasattr(event, "_prefetched_objects_cache") and "directors" in event._prefetched_objects_cache:
         return any(d.pk == user.id for d in event.directors.all())
     return event.directors.filter(pk=user.id).exists()
+
+
+def directed_events(user):
+    """The events a person organises or directs: every event for association staff, none for a visitor. The one
+    answer to "whose events are these?" for the My events page, the account page and the play API (one query)."""
+    from .models import Event
+
+    if not (user and user.is_authenticated):
+        return Event.objects.none()
+    if is_association_staff(user):
+        return Event.objects.all()
+    # Directors through a subquery, so an event owned and directed by the same person is listed once.
+    return Event.objects.filter(Q(owner=user) | Q(pk__in=Event.objects.filter(directors=user).values("pk")))

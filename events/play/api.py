@@ -19,7 +19,6 @@ from clubsite.api import MAX_ID, ApiView, int_parameter, query_int
 from events.models import (
     Division,
     DivisionPlayer,
-    Event,
     EventStatus,
     Game,
     Round,
@@ -31,6 +30,7 @@ from events.play.services import prizes as prizes_io
 from events.play.services.live import division_live_ratings
 from players.roles import is_association_staff, player_of
 
+from ..permissions import directed_events
 from .serializers import (
     MAX_ROUNDS,
     DisputeSerializer,
@@ -57,12 +57,9 @@ from .serializers import (
 
 def _directed_event_ids(user) -> set[int] | None:
     """Events the user directs (None: every event, for association staff). One query."""
-    if not (user and user.is_authenticated):
-        return set()
-    if is_association_staff(user):
+    if user and user.is_authenticated and is_association_staff(user):
         return None
-
-    return set(Event.objects.filter(Q(owner=user) | Q(directors=user)).values_list("pk", flat=True))
+    return set(directed_events(user).values_list("pk", flat=True))
 
 
 class Directing:

@@ -6,14 +6,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.db.models import Count, Q
+from django.db.models import Count
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from clubsite.ui import run_service
 from money.services.reports import refunds_due_summary
-from players.roles import is_association_staff, is_organiser
+from players.roles import is_organiser
 
 from .. import services
 from ..forms import (
@@ -38,7 +38,7 @@ from ..models import (
     Event,
     EventStatus,
 )
-from ..permissions import can_manage_event
+from ..permissions import can_manage_event, directed_events
 from .common import PAGE_SIZE, _categories, _managed_event
 
 
@@ -46,10 +46,7 @@ from .common import PAGE_SIZE, _categories, _managed_event
 def my_events(request):
     """The events a person organises or directs (association staff see every event)."""
     user = request.user
-    events = Event.objects.select_related("club").order_by("-starts_on", "pk")
-    if not is_association_staff(user):
-        directed = Event.objects.filter(directors=user).values("pk")
-        events = events.filter(Q(owner=user) | Q(pk__in=directed))
+    events = directed_events(user).select_related("club").order_by("-starts_on", "pk")
     page = Paginator(events, PAGE_SIZE).get_page(request.GET.get("page"))
     page.object_list = list(page.object_list)
     for event in page.object_list:

@@ -143,3 +143,13 @@ def test_the_api_gives_each_entry_its_waiting_list_position():
     api.force_authenticate(category.event.owner)
     rows = api.get("/api/organiser/entries/").json()["results"]
     assert [r["waitlist_position"] for r in rows] == [1, 2]
+
+
+def test_the_account_page_shows_current_entries_soonest_first_and_not_past_ones(client):
+    player = player_with_account()
+    by_day = dict(zip([-30, 40, 0, 7], entries_in_events(player, [-30, 40, 0, 7]), strict=True))
+    client.force_login(player.user)
+
+    shown = [e.pk for e in client.get(reverse("players:me")).context["my_event_entries"]]
+
+    assert shown == [by_day[d].pk for d in (0, 7, 40)]  # today's event is still current; last month's is not

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.core import signing
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from clubsite.errors import NotAllowed, ServiceError
@@ -203,6 +203,37 @@ CLAIM_MAX_AGE = timedelta(days=3)
 
 
 @transaction.atomic
+def has_history(player: Player | None) -> bool:
+    """Whether a player record holds anything of its own: a membership, a renewal, an entry, a game, a rating; every
+    relation to it but the claims made on it. An account's record without any is a placeholder that a claimed record
+    may replace. One query."""
+    if player is None or player.pk is None:
+        return False
+    held = {
+        f"held_{i}": Exists(rel.related_model._base_manager.filter(**{rel.field.name: OuterRef("pk")}))
+        for i, rel in enumerate(Player._meta.related_objects)
+        if rel.related_model is not PlayerClaim
+    }
+    row = Player.objects.filter(pk=player.pk).annotate(**held).values(*held).first()
+    return bool(row) and any(row.values())
+
+
+def may_claim(user) -> bool:
+    """An account may claim an existing record while its own is a placeholder: claiming replaces it, and a record
+    with history must never be left behind unlinked (staff merge such records by hand)."""
+    return not has_history(Player.objects.filter(user=user).first())
+
+
+def _refuse_claim_over_history(user, target: Player) -> None:
+    own = Player.objects.filter(user=user).exclude(pk=target.pk).first()
+    if has_history(own):
+        raise MemberError(
+            f"Your account's member record ({own.member_number}) already has entries, games or a membership, so it "
+            f"cannot be replaced by member {target.member_number}'s. Ask association staff to merge the two records.",
+            field="member_number",
+        )
+
+
 def request_claim(user, member_number: int | str, message: str = "") -> PlayerClaim:
     """Ask to be linked to an existing player record (found by member number)."""
     try:
@@ -212,6 +243,7 @@ def request_claim(user, member_number: int | str, message: str = "") -> PlayerCl
         raise MemberError(f"There is no member with number {member_number}.", field="member_number") from None
     if player.user_id:
         raise MemberError("That member record is already linked to an account.", field="member_number")
+    _refuse_claim_over_history(user, player)
     if PlayerClaim.objects.filter(user=user, player=player, status=ClaimStatus.PENDING).exists():
         raise MemberError("You have already asked to claim this record; staff will review it.")
     claim = PlayerClaim.objects.create(user=user, player=player, message=message)
@@ -254,6 +286,7 @@ def _decide(claim: PlayerClaim, approve: bool, actor=None) -> PlayerClaim:
     if approve:
         if player.user_id and player.user_id != claim.user_id:
             raise MemberError("That member record is already linked to another account.")
+        _refuse_claim_over_history(claim.user, player)  # it may have entered something since asking
         # The account's own placeholder record (no history) gives way to the claimed one.
         Player.objects.filter(user=claim.user).exclude(pk=player.pk).update(user=None)
         player.user = claim.user

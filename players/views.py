@@ -80,6 +80,7 @@ def me(request):
         "player": player,
         "claims": claims,
         "claim_form": ClaimForm(),
+        "may_claim": services.may_claim(request.user),
         "open_renewal": open_renewal,
         "CURRENCY": settings.CURRENCY,
     }

@@ -1,3 +1,4 @@
+import html
 import re
 
 import pytest
@@ -72,3 +73,59 @@ def test_the_claim_form_on_my_account_makes_a_claim(client):
     page = client.get(response.url).content.decode()
     assert "waiting for association staff to approve it" in page
     assert "This field is required" not in page
+
+
+def _with_history(user):
+    """The account's own record, with an entry in an event (history of its own)."""
+    from tests.events.factories import EntryFactory
+
+    own = services.ensure_own_player(user)
+    EntryFactory(player=own)
+    return own
+
+
+def test_a_record_has_history_through_any_relation_but_claims():
+    user = UserFactory()
+    own = services.ensure_own_player(user)
+    assert not services.has_history(own) and services.may_claim(user)
+    PlayerFactory()  # another record changes nothing
+    services.request_claim(user, PlayerFactory().member_number)  # a claim on another record is not history
+    assert not services.has_history(own)
+    _with_history(user)
+    assert services.has_history(own) and not services.may_claim(user)
+
+
+def test_an_account_whose_record_has_history_is_not_offered_a_claim_and_cannot_make_one(client):
+    user = UserFactory()
+    own = _with_history(user)
+    record = PlayerFactory(full_name="Existing Player")
+    client.force_login(user)
+    page = client.get(reverse("players:me")).content.decode()
+    assert 'id="claim-form"' not in page and "Already a member?" not in page
+
+    response = client.post(reverse("players:claim"), {"member_number": str(record.member_number)}, follow=True)
+    assert f"Your account's member record ({own.member_number}) already has entries" in html.unescape(
+        response.content.decode()
+    )
+    assert not user.claims.exists()
+
+
+def test_approving_a_claim_never_leaves_a_record_with_history_unlinked(admin_client):
+    user = UserFactory()
+    record = PlayerFactory(full_name="Existing Player")
+    claim = services.request_claim(user, record.member_number)  # asked while the account's record was empty
+    own = _with_history(user)  # then entered an event
+
+    with pytest.raises(services.MemberError, match="Ask association staff to merge"):
+        services.decide_claim(UserFactory(is_staff=True), claim, True)
+    # The admin's action gives the same refusal and changes nothing.
+    response = admin_client.post(
+        reverse("admin:players_playerclaim_changelist"),
+        {"action": "approve", "_selected_action": [claim.pk]},
+        follow=True,
+    )
+    assert "already has entries, games or a membership" in response.content.decode()
+    claim.refresh_from_db()
+    own.refresh_from_db()
+    record.refresh_from_db()
+    assert claim.status == ClaimStatus.PENDING and own.user == user and record.user is None

@@ -202,7 +202,6 @@ CLAIM_SALT = "players.claim"
 CLAIM_MAX_AGE = timedelta(days=3)
 
 
-@transaction.atomic
 def has_history(player: Player | None) -> bool:
     """Whether a player record holds anything of its own: a membership, a renewal, an entry, a game, a rating; every
     relation to it but the claims made on it. An account's record without any is a placeholder that a claimed record
@@ -234,6 +233,7 @@ def _refuse_claim_over_history(user, target: Player) -> None:
         )
 
 
+@transaction.atomic
 def request_claim(user, member_number: int | str, message: str = "") -> PlayerClaim:
     """Ask to be linked to an existing player record (found by member number)."""
     try:

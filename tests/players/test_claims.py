@@ -129,3 +129,22 @@ def test_approving_a_claim_never_leaves_a_record_with_history_unlinked(admin_cli
     own.refresh_from_db()
     record.refresh_from_db()
     assert claim.status == ClaimStatus.PENDING and own.user == user and record.user is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_claim_is_made_in_one_transaction():
+    """The claimed record is locked until the claim is written (PostgreSQL refuses the lock outside a transaction)."""
+    from django.db import connection
+
+    user = UserFactory()
+    record = PlayerFactory()
+    seen = []
+
+    def note(execute, sql, *args):
+        if not sql.startswith("BEGIN"):  # the transaction's own start comes just before it counts as begun
+            seen.append(connection.in_atomic_block)
+        return execute(sql, *args)
+
+    with connection.execute_wrapper(note):
+        services.request_claim(user, record.member_number)
+    assert seen and all(seen)

@@ -247,7 +247,7 @@ def load(stdout) -> None:
         prizes=[
             {"kind": PrizeKind.PLACE, "rank_from": 1, "rank_to": 1, "description": "S$200 and trophy", "amount": 200},
             {"kind": PrizeKind.PLACE, "rank_from": 2, "rank_to": 3, "description": "S$80", "amount": 80},
-            {"kind": PrizeKind.HIGH_GAME, "description": "High game: S$30", "amount": 30},
+            {"kind": PrizeKind.HIGH_GAME, "description": "S$30", "amount": 30},
         ],
     )
     services.publish_event(organiser, open_event)

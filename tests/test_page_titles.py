@@ -1,0 +1,15 @@
+"""Every page names itself in the browser's title bar and tab, not only the association."""
+
+from pathlib import Path
+
+TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
+
+
+def test_every_page_template_that_extends_the_base_sets_its_own_title():
+    untitled = [
+        str(path.relative_to(TEMPLATES))
+        for path in TEMPLATES.rglob("*.html")
+        if '{% extends "base.html" %}' in (text := path.read_text()) and "{% block title %}" not in text
+    ]
+    # The home page is the association's own page: its name is its title.
+    assert untitled == ["home.html"]

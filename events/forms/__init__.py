@@ -239,6 +239,12 @@ class PaymentForm(ServiceFormMixin, forms.Form):
 
 class MoveEntryForm(ServiceFormMixin, forms.Form):
     option = forms.ChoiceField(label="Move to")
+    concession_proof = forms.CharField(
+        max_length=100,
+        required=False,
+        label="Concession proof",
+        help_text="For a concession fee: the card number (or other proof) it asks for, unless the entry has one.",
+    )
 
     def __init__(self, *args, categories=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -246,7 +252,7 @@ class MoveEntryForm(ServiceFormMixin, forms.Form):
         self.helper = _helper("Move entry")
 
     def add_service_error(self, error):
-        self.add_error("option", error.message)
+        self.add_error("concession_proof" if error.field == "concession_proof" else "option", error.message)
 
 
 class EmailEntrantsForm(ServiceFormMixin, forms.Form):

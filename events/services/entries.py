@@ -320,8 +320,9 @@ def _end_entry(actor, entry: Entry, status: str, *, managers_only: bool, by_link
     return entry
 
 
-def move_entry(actor, entry: Entry, category, fee=None) -> Entry:
-    """The organiser moves an entry to another category (and fee), keeping its place in the queue."""
+def move_entry(actor, entry: Entry, category, fee=None, concession_proof: str = "") -> Entry:
+    """The organiser moves an entry to another category (and fee), keeping its place in the queue. A concession fee
+    asks for its proof, as it does of the entrant: `concession_proof`, or the one the entry already has."""
     with transaction.atomic():
         event = sync_status(lock_event(entry.event_id))
         require_manager(actor, event, "move entries")
@@ -334,8 +335,9 @@ def move_entry(actor, entry: Entry, category, fee=None) -> Entry:
         if fee is None and entry.fee:
             target = category if isinstance(category, Category) else Category.objects.filter(pk=category).first()
             fee = target and target.fees.filter(is_concession=entry.fee.is_concession).first()
-        category, fee, _ = clean_choice(event, category, fee, entry.concession_proof, proof_needed=False)
-        if category.pk == entry.category_id and fee == entry.fee:
+        proof = (concession_proof or "").strip() or entry.concession_proof
+        category, fee, proof = clean_choice(event, category, fee, proof)
+        if category.pk == entry.category_id and fee == entry.fee and proof == entry.concession_proof:
             return entry
         if category.pk != entry.category_id:
             refusal = refusal_for(category, entry.player, for_self=False)
@@ -346,10 +348,11 @@ def move_entry(actor, entry: Entry, category, fee=None) -> Entry:
                 raise RegistrationError(f"{category.name} has no place left.", field="category")
         entry.category = category
         entry.fee = fee
+        entry.concession_proof = proof
         entry.amount_due = fee.amount if fee else Decimal("0")
         if entry.status == EntryStatus.PENDING_PAYMENT and entry.balance <= 0:
             move(entry, EntryStatus.CONFIRMED)
             entry.confirmed_at = now()
-        entry.save(update_fields=["category", "fee", "amount_due", "status", "confirmed_at"])
+        entry.save(update_fields=["category", "fee", "concession_proof", "amount_due", "status", "confirmed_at"])
         offer_free_places(event)
     return entry

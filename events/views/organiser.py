@@ -312,8 +312,12 @@ def move_entry(request, pk: int):
     )
     if request.method == "POST" and form.is_valid():
         category, fee = parse_option(form.cleaned_data["option"])
+        proof = form.cleaned_data["concession_proof"]
         if run_service(
-            request, lambda: services.move_entry(request.user, entry, category, fee), form=form, success="Entry moved."
+            request,
+            lambda: services.move_entry(request.user, entry, category, fee, concession_proof=proof),
+            form=form,
+            success="Entry moved.",
         ):
             return redirect("events:manage", entry.event.slug)
     return render(request, "events/move_entry.html", {"entry": entry, "event": entry.event, "form": form})

@@ -4,6 +4,7 @@ from decimal import Decimal
 
 import pytest
 from django.core import mail
+from django.urls import reverse
 
 from clubsite.errors import NotAllowed
 from events import services
@@ -205,3 +206,42 @@ def test_the_manage_page_shows_entries_fifty_at_a_time_for_the_same_queries(clie
     assert [e.pk for e in first.context["page"]] + [e.pk for e in second.context["page"]] == [e.pk for e in entries]
     assert len(first.context["page"]) == 50 and entries[-1].player.full_name in second.content.decode()
     assert counts[3] == counts[60]
+
+
+def test_moving_an_entry_to_a_concession_fee_asks_for_its_proof_as_entering_does(client):
+    event, a, (fee_a,) = open_event()
+    card = FeeFactory(category=a, name="Passion Card", amount=Decimal("2"), is_concession=True, proof_label="card no.")
+    entry = services.register_entry(player_with_account().user, event, category=a, fee=fee_a)
+
+    with pytest.raises(services.RegistrationError, match="asks for the card no.") as refused:
+        services.move_entry(event.owner, entry, a, card)
+    assert refused.value.field == "concession_proof"
+    entry.refresh_from_db()
+    assert entry.fee == fee_a and entry.concession_proof == ""
+
+    # Through the organiser's page: the refusal sits on the proof field; with the card number the move is made.
+    from events.forms import option_value
+
+    client.force_login(event.owner)
+    url = reverse("events:move_entry", args=[entry.pk])
+    page = client.post(url, {"option": option_value(a, card)})
+    assert page.status_code == 200 and "asks for the card no." in page.content.decode()
+    assert "concession_proof" in page.context["form"].errors
+    assert client.post(url, {"option": option_value(a, card), "concession_proof": "PC 1234"}).status_code == 302
+    entry.refresh_from_db()
+    assert (entry.fee, entry.concession_proof, entry.amount_due) == (card, "PC 1234", Decimal("2.00"))
+
+    # Back to the standard fee: the proof is no longer needed and is not kept.
+    services.move_entry(event.owner, entry, a, fee_a)
+    entry.refresh_from_db()
+    assert (entry.fee, entry.concession_proof) == (fee_a, "")
+
+
+def test_an_entry_with_its_concession_proof_moves_to_another_concession_fee_without_asking_again():
+    event, a, _ = open_event(fees=())
+    b = CategoryFactory(event=event, name="B")
+    card_a = FeeFactory(category=a, name="Card", amount=Decimal("2"), is_concession=True, proof_label="card no.")
+    card_b = FeeFactory(category=b, name="Card", amount=Decimal("1"), is_concession=True, proof_label="card no.")
+    entry = services.register_entry(player_with_account().user, event, category=a, fee=card_a, concession_proof="PC 77")
+    moved = services.move_entry(event.owner, entry, b)
+    assert (moved.category, moved.fee, moved.concession_proof) == (b, card_b, "PC 77")

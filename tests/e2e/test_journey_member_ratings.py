@@ -79,3 +79,12 @@ def test_member_finds_rating_history_chart_and_last_event_report(journey, member
     assert last.change > 0
     assert page.locator("table tbody tr").count() == 8
     j.shot("last event's rating report")
+
+    # On a phone the rating stands on screen beside the name; club, country and last played wait for a wider screen.
+    page.set_viewport_size({"width": 390, "height": 844})
+    j.goto("/ratings/")
+    header = page.get_by_role("columnheader", name="Rating", exact=True)
+    box = header.bounding_box()
+    assert box and box["x"] + box["width"] <= 390
+    assert not page.get_by_role("columnheader", name="Club").is_visible()
+    j.shot("the rating list on a phone")

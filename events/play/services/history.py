@@ -30,7 +30,7 @@ from django.db.models.functions import ExtractYear
 
 from events.models import EventStatus, Game, GameKind, GameStatus, GcgRecord, RoundStatus
 from players.models import Player, by_family_name
-from players.visibility import visible_players
+from players.visibility import visible_players, with_profile_visible
 from ratings.models import RatingChange, RatingList
 
 PAGE_SIZE = 50
@@ -103,24 +103,26 @@ def _name_has(side: str, q: str) -> Q:
 
 
 def for_listing(games: QuerySet[Game]) -> QuerySet[Game]:
-    """What a list of games shows: the event, both players, whether a game record is attached."""
-    return games.select_related("division__event", "player_a", "player_b").annotate(
+    """What a list of games shows: the event, whether a game record is attached. The players are read by
+    `decorate`, for the page only: joined here, PostgreSQL hashes every player (twice) to find a page's."""
+    return games.select_related("division__event").annotate(
         has_record=Exists(GcgRecord.objects.filter(game=OuterRef("pk")))
     )
 
 
 def decorate(games: list[Game], player: Player, viewer) -> list[Game]:
-    """Sets `opponent` and `opponent_visible` (may the viewer follow a link to the opponent's page)
-    on each game of a page: one query for the whole page."""
-    for game in games:
-        game.opponent = game.player_b if game.my_side == "a" else game.player_a
-        game.result_label = RESULTS[game.result]
+    """Sets `opponent` (with both players of the game) and `opponent_visible` (may the viewer follow a link
+    to the opponent's page) on each game of a page: one query for the whole page."""
     ids = {g.opponent_pk for g in games}
-    visible = set()
+    opponents = {}
     if ids:
-        visible = set(visible_players(viewer, Player.objects.filter(pk__in=ids)).values_list("pk", flat=True))
+        met = with_profile_visible(Player.objects.filter(pk__in=ids), viewer, prefix="")
+        opponents = {p.pk: p for p in met}
     for game in games:
-        game.opponent_visible = game.opponent_pk in visible
+        game.opponent = opponents[game.opponent_pk]
+        game.player_a, game.player_b = (player, game.opponent) if game.my_side == "a" else (game.opponent, player)
+        game.opponent_visible = game.opponent.profile_visible
+        game.result_label = RESULTS[game.result]
     return games
 
 

@@ -43,9 +43,15 @@ def test_the_game_list_shows_each_game_from_the_players_side(client, ann, ben, c
     assert "Spring Open" in page
     assert "450–380" in page and "+70" in page and "Win" in page
     assert "350–420" in page and "-70" in page and "Loss" in page
+    # Each game names its opponent, whichever side of the board the player sat, with a link to head to head.
+    for opponent in (ben, cy):
+        assert "Head to head with " + opponent.name in page
+        assert reverse("history:versus", args=[ann.member_number, opponent.member_number]) in page
+    assert "Head to head with Ann Tan" not in page
     # Seen from Ben's side the same game is his loss.
     page = client.get(games_url(ben)).content.decode()
     assert "380–450" in page and "-70" in page and "Loss" in page
+    assert "Head to head with Ann Tan" in page
 
 
 def test_only_confirmed_games_of_published_rounds_are_listed(client, ann, ben, cy):

@@ -28,7 +28,7 @@ from django.db.models import (
 )
 from django.db.models.functions import ExtractYear
 
-from events.models import EventStatus, Game, GameKind, GameStatus, GcgRecord, RoundStatus
+from events.models import Division, EventStatus, Game, GameKind, GameStatus, GcgRecord, Round, RoundStatus
 from players.models import Player, by_family_name
 from players.visibility import visible_players, with_profile_visible
 from ratings.models import RatingChange, RatingList
@@ -37,14 +37,25 @@ PAGE_SIZE = 50
 WIN, LOSS, TIE = "W", "L", "T"
 RESULTS = {WIN: "Win", LOSS: "Loss", TIE: "Tie"}
 
-COUNTED = Q(
-    status=GameStatus.CONFIRMED,
-    kind=GameKind.NORMAL,
-    player_b__isnull=False,
-    score_a__isnull=False,
-    score_b__isnull=False,
-    round__status__in=[RoundStatus.PUBLISHED, RoundStatus.COMPLETE],
-) & ~Q(division__event__status=EventStatus.DRAFT)
+# The round and event conditions are written as "no such round (event) that is not published": PostgreSQL
+# then looks up the few unpublished rounds and draft events instead of hashing every round and event.
+COUNTED = (
+    Q(
+        status=GameStatus.CONFIRMED,
+        kind=GameKind.NORMAL,
+        player_b__isnull=False,
+        score_a__isnull=False,
+        score_b__isnull=False,
+    )
+    & ~Q(
+        Exists(
+            Round.objects.filter(pk=OuterRef("round_id")).exclude(
+                status__in=[RoundStatus.PUBLISHED, RoundStatus.COMPLETE]
+            )
+        )
+    )
+    & ~Q(Exists(Division.objects.filter(pk=OuterRef("division_id"), event__status=EventStatus.DRAFT)))
+)
 
 
 def player_games(player: Player) -> QuerySet[Game]:

@@ -199,9 +199,31 @@ def summary(games: QuerySet[Game]) -> Summary:
     return Summary(**games.order_by().aggregate(**_summary_aggregates()))
 
 
-def _grouped(games: QuerySet[Game], key: str) -> dict:
-    rows = games.order_by().values(key).annotate(**_summary_aggregates())
-    return {row.pop(key): Summary(**row) for row in rows}
+def _summed(groups: list[dict]) -> Summary:
+    """One summary of groups of games, each group a row of `_group_aggregates`."""
+
+    def present(key: str) -> list:
+        return [group[key] for group in groups if group[key] is not None]
+
+    games = sum(group["games"] for group in groups)
+    return Summary(
+        games=games,
+        wins=sum(present("wins")),
+        losses=sum(present("losses")),
+        ties=sum(present("ties")),
+        high_game=max(present("high_game"), default=None),
+        high_loss=max(present("high_loss"), default=None),
+        average_score=sum(present("score_total")) / games if games else None,
+        average_opponent_score=sum(present("opponent_score_total")) / games if games else None,
+        spread=sum(present("spread")) if present("spread") else None,
+    )
+
+
+def _group_aggregates() -> dict:
+    """The summary's aggregates with totals in place of averages, so that groups add up."""
+    aggregates = _summary_aggregates()
+    del aggregates["average_score"], aggregates["average_opponent_score"]
+    return aggregates | {"score_total": Sum("my_score"), "opponent_score_total": Sum("opponent_score")}
 
 
 @dataclass
@@ -220,11 +242,14 @@ def _rating_changes(player: Player) -> QuerySet[RatingChange]:
 
 
 def records(player: Player) -> Records:
-    """The player's records overall, by year and by lexicon, with rating peaks (six queries)."""
-    games = player_games(player)
-    overall = summary(games)
-    by_year = _grouped(games, "year")
-    by_lexicon = _grouped(games, "lexicon")
+    """The player's records overall, by year and by lexicon, with rating peaks (four queries): the games are
+    read once, grouped by year and lexicon, and the groups added up."""
+    groups = list(player_games(player).order_by().values("year", "lexicon").annotate(**_group_aggregates()))
+    overall = _summed(groups)
+    by_year = {year: _summed([g for g in groups if g["year"] == year]) for year in {g["year"] for g in groups}}
+    by_lexicon = {
+        lexicon: _summed([g for g in groups if g["lexicon"] == lexicon]) for lexicon in {g["lexicon"] for g in groups}
+    }
     year_peaks = dict(
         _rating_changes(player)
         .annotate(year=ExtractYear("event_date"))

@@ -211,6 +211,35 @@ def test_records_by_year_and_lexicon_with_rating_peaks(client, ann, ben, cy):
     assert "Rating peak, SA Ratings" in page and "1610" in page
 
 
+def test_records_add_up_years_across_lexicons_and_lexicons_across_years(client, ann, ben, cy):
+    played_event(ann, [(ben, 400, 300), (cy, 380, 420)], starts_on=date(2023, 5, 1), lexicon="NWL")
+    played_event(ann, [(ben, 500, 301)], starts_on=date(2023, 9, 1), lexicon="CSW")
+    played_event(ann, [(cy, 350, 350), (ben, 330, 331)], starts_on=date(2024, 5, 1), lexicon="CSW")
+    from events.play.services import history
+
+    with CaptureQueriesContext(connection) as queries:
+        records = history.records(ann)
+    assert len(queries) == 4  # the games once, grouped; three kinds of rating peak
+    overall = records.overall
+    assert (overall.games, overall.record, overall.high_game, overall.high_loss) == (5, "2–2–1", 500, 380)
+    assert overall.spread == 100 - 40 + 199 + 0 - 1
+    assert overall.average_score == pytest.approx((400 + 380 + 500 + 350 + 330) / 5)
+    assert overall.average_opponent_score == pytest.approx((300 + 420 + 301 + 350 + 331) / 5)
+    by_year = {r.label: r for r in records.by_year}
+    assert list(by_year) == ["2024", "2023"]
+    assert (by_year["2023"].games, by_year["2023"].record, by_year["2023"].high_loss) == (3, "2–1", 380)
+    assert by_year["2023"].average_score == pytest.approx((400 + 380 + 500) / 3)
+    assert (by_year["2024"].games, by_year["2024"].record, by_year["2024"].spread) == (2, "0–1–1", -1)
+    by_lexicon = {r.label: r for r in records.by_lexicon}
+    assert list(by_lexicon) == ["CSW", "NWL"]
+    assert (by_lexicon["CSW"].games, by_lexicon["CSW"].high_game, by_lexicon["CSW"].high_loss) == (3, 500, 330)
+    assert by_lexicon["CSW"].win_percentage == pytest.approx(100 * 1.5 / 3)
+    assert by_lexicon["NWL"].average_opponent_score == pytest.approx((300 + 420) / 2)
+    # No games at all: an empty summary, not an error.
+    empty = history.records(PlayerFactory()).overall
+    assert (empty.games, empty.high_game, empty.average_score, empty.spread) == (0, None, None, None)
+
+
 def test_the_player_page_links_to_the_games(client, ann):
     page = client.get(reverse("players:detail", args=[ann.member_number])).content.decode()
     assert reverse("history:games", args=[ann.member_number]) in page

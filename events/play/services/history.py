@@ -137,14 +137,22 @@ def decorate(games: list[Game], player: Player, viewer) -> list[Game]:
     return games
 
 
-def choices(player: Player) -> dict[str, list]:
-    """The years and lexicons the player has games in (for the filters): one query."""
-    rows = player_games(player).order_by().values_list("year", "lexicon").distinct()
-    years, lexicons = set(), set()
-    for year, lexicon in rows:
+@dataclass(frozen=True)
+class Choices:
+    years: list[int]
+    lexicons: list[str]
+    games: int  # all the player's games, the count of the list unfiltered
+
+
+def choices(player: Player) -> Choices:
+    """The years and lexicons the player has games in (for the filters), and how many games: one query."""
+    rows = player_games(player).order_by().values_list("year", "lexicon").annotate(games=Count("pk"))
+    years, lexicons, games = set(), set(), 0
+    for year, lexicon, n in rows:
         years.add(year)
         lexicons.add(lexicon)
-    return {"years": sorted(years, reverse=True), "lexicons": sorted(lexicons)}
+        games += n
+    return Choices(years=sorted(years, reverse=True), lexicons=sorted(lexicons), games=games)
 
 
 def opponents(player: Player, viewer) -> QuerySet[Player]:

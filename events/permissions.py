@@ -1,7 +1,5 @@
 """Who may manage or direct an event. Services check these on every write."""
 
-from django.db.models import Q
-
 from players.roles import is_association_staff
 
 
@@ -32,5 +30,8 @@ def directed_events(user):
         return Event.objects.none()
     if is_association_staff(user):
         return Event.objects.all()
-    # Directors through a subquery, so an event owned and directed by the same person is listed once.
-    return Event.objects.filter(Q(owner=user) | Q(pk__in=Event.objects.filter(directors=user).values("pk")))
+    # Owned and directed found apart and united (each through its index; either condition on one scan of the events
+    # reads every event), so an event owned and directed by the same person is listed once.
+    owned = Event.objects.filter(owner=user).order_by().values("pk")
+    directed = Event.directors.through.objects.filter(user=user).values("event_id")
+    return Event.objects.filter(pk__in=owned.union(directed))

@@ -113,6 +113,15 @@ class Round(models.Model):
     class Meta:
         ordering = ["division", "number"]
         constraints = [models.UniqueConstraint(fields=["division", "number"], name="round_number_unique")]
+        # The few rounds not yet published: queries over a player's games leave out games of these rounds by
+        # looking them up here, not by reading every round. Only draft rounds are in it.
+        indexes = [
+            models.Index(
+                fields=["id"],
+                condition=~models.Q(status__in=[RoundStatus.PUBLISHED, RoundStatus.COMPLETE]),
+                name="round_unpublished",
+            )
+        ]
 
     def __str__(self):
         return f"{self.division} round {self.number}"

@@ -28,23 +28,34 @@ from django.db.models import (
 )
 from django.db.models.functions import ExtractYear
 
-from events.models import EventStatus, Game, GameKind, GameStatus, GcgRecord, RoundStatus
+from events.models import Division, EventStatus, Game, GameKind, GameStatus, GcgRecord, Round, RoundStatus
 from players.models import Player, by_family_name
-from players.visibility import visible_players
+from players.visibility import visible_players, with_profile_visible
 from ratings.models import RatingChange, RatingList
 
 PAGE_SIZE = 50
 WIN, LOSS, TIE = "W", "L", "T"
 RESULTS = {WIN: "Win", LOSS: "Loss", TIE: "Tie"}
 
-COUNTED = Q(
-    status=GameStatus.CONFIRMED,
-    kind=GameKind.NORMAL,
-    player_b__isnull=False,
-    score_a__isnull=False,
-    score_b__isnull=False,
-    round__status__in=[RoundStatus.PUBLISHED, RoundStatus.COMPLETE],
-) & ~Q(division__event__status=EventStatus.DRAFT)
+# The round and event conditions are written as "no such round (event) that is not published": PostgreSQL
+# then looks up the few unpublished rounds and draft events instead of hashing every round and event.
+COUNTED = (
+    Q(
+        status=GameStatus.CONFIRMED,
+        kind=GameKind.NORMAL,
+        player_b__isnull=False,
+        score_a__isnull=False,
+        score_b__isnull=False,
+    )
+    & ~Q(
+        Exists(
+            Round.objects.filter(pk=OuterRef("round_id")).exclude(
+                status__in=[RoundStatus.PUBLISHED, RoundStatus.COMPLETE]
+            )
+        )
+    )
+    & ~Q(Exists(Division.objects.filter(pk=OuterRef("division_id"), event__status=EventStatus.DRAFT)))
+)
 
 
 def player_games(player: Player) -> QuerySet[Game]:
@@ -103,35 +114,45 @@ def _name_has(side: str, q: str) -> Q:
 
 
 def for_listing(games: QuerySet[Game]) -> QuerySet[Game]:
-    """What a list of games shows: the event, both players, whether a game record is attached."""
-    return games.select_related("division__event", "player_a", "player_b").annotate(
+    """What a list of games shows: the event, whether a game record is attached. The players are read by
+    `decorate`, for the page only: joined here, PostgreSQL hashes every player (twice) to find a page's."""
+    return games.select_related("division__event").annotate(
         has_record=Exists(GcgRecord.objects.filter(game=OuterRef("pk")))
     )
 
 
 def decorate(games: list[Game], player: Player, viewer) -> list[Game]:
-    """Sets `opponent` and `opponent_visible` (may the viewer follow a link to the opponent's page)
-    on each game of a page: one query for the whole page."""
-    for game in games:
-        game.opponent = game.player_b if game.my_side == "a" else game.player_a
-        game.result_label = RESULTS[game.result]
+    """Sets `opponent` (with both players of the game) and `opponent_visible` (may the viewer follow a link
+    to the opponent's page) on each game of a page: one query for the whole page."""
     ids = {g.opponent_pk for g in games}
-    visible = set()
+    opponents = {}
     if ids:
-        visible = set(visible_players(viewer, Player.objects.filter(pk__in=ids)).values_list("pk", flat=True))
+        met = with_profile_visible(Player.objects.filter(pk__in=ids), viewer, prefix="")
+        opponents = {p.pk: p for p in met}
     for game in games:
-        game.opponent_visible = game.opponent_pk in visible
+        game.opponent = opponents[game.opponent_pk]
+        game.player_a, game.player_b = (player, game.opponent) if game.my_side == "a" else (game.opponent, player)
+        game.opponent_visible = game.opponent.profile_visible
+        game.result_label = RESULTS[game.result]
     return games
 
 
-def choices(player: Player) -> dict[str, list]:
-    """The years and lexicons the player has games in (for the filters): one query."""
-    rows = player_games(player).order_by().values_list("year", "lexicon").distinct()
-    years, lexicons = set(), set()
-    for year, lexicon in rows:
+@dataclass(frozen=True)
+class Choices:
+    years: list[int]
+    lexicons: list[str]
+    games: int  # all the player's games, the count of the list unfiltered
+
+
+def choices(player: Player) -> Choices:
+    """The years and lexicons the player has games in (for the filters), and how many games: one query."""
+    rows = player_games(player).order_by().values_list("year", "lexicon").annotate(games=Count("pk"))
+    years, lexicons, games = set(), set(), 0
+    for year, lexicon, n in rows:
         years.add(year)
         lexicons.add(lexicon)
-    return {"years": sorted(years, reverse=True), "lexicons": sorted(lexicons)}
+        games += n
+    return Choices(years=sorted(years, reverse=True), lexicons=sorted(lexicons), games=games)
 
 
 def opponents(player: Player, viewer) -> QuerySet[Player]:
@@ -186,9 +207,31 @@ def summary(games: QuerySet[Game]) -> Summary:
     return Summary(**games.order_by().aggregate(**_summary_aggregates()))
 
 
-def _grouped(games: QuerySet[Game], key: str) -> dict:
-    rows = games.order_by().values(key).annotate(**_summary_aggregates())
-    return {row.pop(key): Summary(**row) for row in rows}
+def _summed(groups: list[dict]) -> Summary:
+    """One summary of groups of games, each group a row of `_group_aggregates`."""
+
+    def present(key: str) -> list:
+        return [group[key] for group in groups if group[key] is not None]
+
+    games = sum(group["games"] for group in groups)
+    return Summary(
+        games=games,
+        wins=sum(present("wins")),
+        losses=sum(present("losses")),
+        ties=sum(present("ties")),
+        high_game=max(present("high_game"), default=None),
+        high_loss=max(present("high_loss"), default=None),
+        average_score=sum(present("score_total")) / games if games else None,
+        average_opponent_score=sum(present("opponent_score_total")) / games if games else None,
+        spread=sum(present("spread")) if present("spread") else None,
+    )
+
+
+def _group_aggregates() -> dict:
+    """The summary's aggregates with totals in place of averages, so that groups add up."""
+    aggregates = _summary_aggregates()
+    del aggregates["average_score"], aggregates["average_opponent_score"]
+    return aggregates | {"score_total": Sum("my_score"), "opponent_score_total": Sum("opponent_score")}
 
 
 @dataclass
@@ -207,11 +250,14 @@ def _rating_changes(player: Player) -> QuerySet[RatingChange]:
 
 
 def records(player: Player) -> Records:
-    """The player's records overall, by year and by lexicon, with rating peaks (six queries)."""
-    games = player_games(player)
-    overall = summary(games)
-    by_year = _grouped(games, "year")
-    by_lexicon = _grouped(games, "lexicon")
+    """The player's records overall, by year and by lexicon, with rating peaks (four queries): the games are
+    read once, grouped by year and lexicon, and the groups added up."""
+    groups = list(player_games(player).order_by().values("year", "lexicon").annotate(**_group_aggregates()))
+    overall = _summed(groups)
+    by_year = {year: _summed([g for g in groups if g["year"] == year]) for year in {g["year"] for g in groups}}
+    by_lexicon = {
+        lexicon: _summed([g for g in groups if g["lexicon"] == lexicon]) for lexicon in {g["lexicon"] for g in groups}
+    }
     year_peaks = dict(
         _rating_changes(player)
         .annotate(year=ExtractYear("event_date"))

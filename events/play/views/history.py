@@ -31,8 +31,11 @@ def _query_without_page(request) -> str:
     return query.urlencode()
 
 
-def _page(request, games, player):
-    page = Paginator(history.for_listing(games), history.PAGE_SIZE).get_page(request.GET.get("page"))
+def _page(request, games, player, count: int | None = None):
+    paginator = Paginator(history.for_listing(games), history.PAGE_SIZE)
+    if count is not None:
+        paginator.count = count  # known already: the same games are not counted again
+    page = paginator.get_page(request.GET.get("page"))
     page.object_list = history.decorate(list(page.object_list), player, request.user)
     return page
 
@@ -40,12 +43,14 @@ def _page(request, games, player):
 def player_games(request, member_number: int):
     """Every game the player has played, newest first, 50 a page, filtered by year, lexicon, opponent, result."""
     player = _player(request, member_number)
-    form = GameFilterForm(request.GET or None, **history.choices(player))
-    games = history.filtered(history.player_games(player), form.filters())
+    choices = history.choices(player)
+    form = GameFilterForm(request.GET or None, years=choices.years, lexicons=choices.lexicons)
+    filters = form.filters()
+    games = history.filtered(history.player_games(player), filters)
     context = {
         "player": player,
         "form": form,
-        "page": _page(request, games, player),
+        "page": _page(request, games, player, count=choices.games if filters == history.GameFilters() else None),
         "query": _query_without_page(request),
         "filtered": any(request.GET.get(k) for k in ("year", "lexicon", "opponent", "result")),
     }

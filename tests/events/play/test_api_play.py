@@ -225,3 +225,23 @@ def test_the_audit_trail_names_who_changed_a_result_without_their_email(api, dir
     assert response.status_code == 200
     assert [c["changed_by"] for c in response.json()] == ["Tess Director", game.player_a.name]
     assert "@" not in response.content.decode()
+
+
+def test_games_of_draft_rounds_and_draft_events_are_listed_for_their_directors_only(api, director, make_division):
+    division = make_division(4, users=True)
+    first = play.pair_round(director, division, "koth")
+    play.publish_round(director, first)
+    play.pair_round(director, division, "koth")  # round 2, a draft
+    player = first.games.order_by("board").first().player_a
+    seats = dict(division.seats.values_list("player_id", "number"))
+
+    def listed(user, **query):
+        api.force_authenticate(user)
+        return [(g["round"], g["player_a"]["number"]) for g in api.get("/api/play/games/", query).json()["results"]]
+
+    assert listed(player.user, mine=1) == [(1, seats[player.pk])]
+    assert sorted(r for r, _ in listed(director, division=division.pk)) == [1, 1, 2, 2]
+    division.event.status = EventStatus.DRAFT
+    division.event.save()
+    assert listed(player.user, mine=1) == []
+    assert len(listed(director, division=division.pk)) == 4

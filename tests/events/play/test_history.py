@@ -43,9 +43,15 @@ def test_the_game_list_shows_each_game_from_the_players_side(client, ann, ben, c
     assert "Spring Open" in page
     assert "450–380" in page and "+70" in page and "Win" in page
     assert "350–420" in page and "-70" in page and "Loss" in page
+    # Each game names its opponent, whichever side of the board the player sat, with a link to head to head.
+    for opponent in (ben, cy):
+        assert "Head to head with " + opponent.name in page
+        assert reverse("history:versus", args=[ann.member_number, opponent.member_number]) in page
+    assert "Head to head with Ann Tan" not in page
     # Seen from Ben's side the same game is his loss.
     page = client.get(games_url(ben)).content.decode()
     assert "380–450" in page and "-70" in page and "Loss" in page
+    assert "Head to head with Ann Tan" in page
 
 
 def test_only_confirmed_games_of_published_rounds_are_listed(client, ann, ben, cy):
@@ -102,10 +108,12 @@ def test_the_game_list_takes_the_same_queries_for_5_and_200_games(client, ann):
             other, [(opponents[(chunk + i) % 20], 380, 300 + i) for i in range(25)], starts_on=date(2020 + chunk, 1, 5)
         )
     many = _queries(client, games_url(other))
-    assert few == many <= 6
+    assert few == many <= 4  # the player, the filters' choices with the count, the page, its opponents
     assert "200 games" in client.get(games_url(other)).content.decode()
-    # Filtered and on a later page, still the same.
-    assert _queries(client, games_url(other, page=3, result="W", opponent="Player")) == many
+    # Filtered and on a later page, one more (the filtered games are counted), whatever the number of games.
+    assert _queries(client, games_url(other, page=3, result="W", opponent="Player")) == many + 1
+    assert _queries(client, games_url(ann, page=3, result="W", opponent="Player")) == many + 1
+    assert "25 games match" in client.get(games_url(other, year=2021)).content.decode()
     assert _queries(client, reverse("history:records", args=[other.member_number])) == _queries(
         client, reverse("history:records", args=[ann.member_number])
     )
@@ -203,6 +211,35 @@ def test_records_by_year_and_lexicon_with_rating_peaks(client, ann, ben, cy):
     assert records.by_lexicon[0].average_score == pytest.approx((520 + 410 + 350) / 3)
     page = client.get(reverse("history:records", args=[ann.member_number])).content.decode()
     assert "Rating peak, SA Ratings" in page and "1610" in page
+
+
+def test_records_add_up_years_across_lexicons_and_lexicons_across_years(client, ann, ben, cy):
+    played_event(ann, [(ben, 400, 300), (cy, 380, 420)], starts_on=date(2023, 5, 1), lexicon="NWL")
+    played_event(ann, [(ben, 500, 301)], starts_on=date(2023, 9, 1), lexicon="CSW")
+    played_event(ann, [(cy, 350, 350), (ben, 330, 331)], starts_on=date(2024, 5, 1), lexicon="CSW")
+    from events.play.services import history
+
+    with CaptureQueriesContext(connection) as queries:
+        records = history.records(ann)
+    assert len(queries) == 4  # the games once, grouped; three kinds of rating peak
+    overall = records.overall
+    assert (overall.games, overall.record, overall.high_game, overall.high_loss) == (5, "2–2–1", 500, 380)
+    assert overall.spread == 100 - 40 + 199 + 0 - 1
+    assert overall.average_score == pytest.approx((400 + 380 + 500 + 350 + 330) / 5)
+    assert overall.average_opponent_score == pytest.approx((300 + 420 + 301 + 350 + 331) / 5)
+    by_year = {r.label: r for r in records.by_year}
+    assert list(by_year) == ["2024", "2023"]
+    assert (by_year["2023"].games, by_year["2023"].record, by_year["2023"].high_loss) == (3, "2–1", 380)
+    assert by_year["2023"].average_score == pytest.approx((400 + 380 + 500) / 3)
+    assert (by_year["2024"].games, by_year["2024"].record, by_year["2024"].spread) == (2, "0–1–1", -1)
+    by_lexicon = {r.label: r for r in records.by_lexicon}
+    assert list(by_lexicon) == ["CSW", "NWL"]
+    assert (by_lexicon["CSW"].games, by_lexicon["CSW"].high_game, by_lexicon["CSW"].high_loss) == (3, 500, 330)
+    assert by_lexicon["CSW"].win_percentage == pytest.approx(100 * 1.5 / 3)
+    assert by_lexicon["NWL"].average_opponent_score == pytest.approx((300 + 420) / 2)
+    # No games at all: an empty summary, not an error.
+    empty = history.records(PlayerFactory()).overall
+    assert (empty.games, empty.high_game, empty.average_score, empty.spread) == (0, None, None, None)
 
 
 def test_the_player_page_links_to_the_games(client, ann):

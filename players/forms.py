@@ -112,7 +112,7 @@ class ProfileForm(ServiceFormMixin, forms.ModelForm):
         pass
 
 
-class ClaimForm(forms.Form):
+class ClaimForm(ServiceFormMixin, forms.Form):
     member_number = forms.CharField(label="Member number", max_length=12)
     message = forms.CharField(
         label="Message for the staff (optional)",

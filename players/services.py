@@ -218,9 +218,11 @@ def has_history(player: Player | None) -> bool:
 
 
 def may_claim(user) -> bool:
-    """An account may claim an existing record while its own is a placeholder: claiming replaces it, and a record
-    with history must never be left behind unlinked (staff merge such records by hand)."""
-    return not has_history(Player.objects.filter(user=user).first())
+    """An account may claim an existing record while its own is a placeholder (claiming replaces it, and a record
+    with history must never be left behind unlinked: staff merge such records by hand) and no claim of its is waiting
+    for staff."""
+    pending = PlayerClaim.objects.filter(user=user, status=ClaimStatus.PENDING)
+    return not pending.exists() and not has_history(Player.objects.filter(user=user).first())
 
 
 def _refuse_claim_over_history(user, target: Player) -> None:
@@ -244,8 +246,15 @@ def request_claim(user, member_number: int | str, message: str = "") -> PlayerCl
     if player.user_id:
         raise MemberError("That member record is already linked to an account.", field="member_number")
     _refuse_claim_over_history(user, player)
-    if PlayerClaim.objects.filter(user=user, player=player, status=ClaimStatus.PENDING).exists():
-        raise MemberError("You have already asked to claim this record; staff will review it.")
+    pending = PlayerClaim.objects.filter(user=user, status=ClaimStatus.PENDING).select_related("player").first()
+    if pending and pending.player_id == player.pk:
+        raise MemberError("You have already asked to claim this record; staff will review it.", field="member_number")
+    if pending:
+        raise MemberError(
+            f"Your claim of member {pending.player.member_number}'s record is waiting for association staff; "
+            "one claim at a time.",
+            field="member_number",
+        )
     claim = PlayerClaim.objects.create(user=user, player=player, message=message)
     if player.email and player.email.lower() == user.email.lower():
         # The account owns the email on record: send a link that approves the claim.

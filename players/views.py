@@ -73,13 +73,18 @@ def me(request):
                 return redirect("players:me")
     else:
         form = ProfileForm(instance=player)
+    return _account_page(request, player, form)
+
+
+def _account_page(request, player: Player, form: ProfileForm, claim_form: ClaimForm | None = None):
+    """My account: the profile form and the claim form, either of them bound to what was just sent."""
     claims = request.user.claims.select_related("player")
     open_renewal = player.renewals.filter(status=RenewalStatus.REQUESTED).first()
     context = {
         "form": form,
         "player": player,
         "claims": claims,
-        "claim_form": ClaimForm(),
+        "claim_form": claim_form or ClaimForm(),
         "may_claim": services.may_claim(request.user),
         "open_renewal": open_renewal,
         "CURRENCY": settings.CURRENCY,
@@ -96,15 +101,16 @@ def claim(request):
         try:
             c = services.request_claim(request.user, form.cleaned_data["member_number"], form.cleaned_data["message"])
         except ServiceError as error:
-            messages.error(request, error.message)
+            form.add_service_error(error)
         else:
             if c.player.email and c.player.email.lower() == request.user.email.lower():
                 messages.success(request, "We have emailed a confirmation link to the address on that record.")
             else:
                 messages.success(request, "Your claim is waiting for association staff to approve it.")
-    else:
-        messages.error(request, "Enter a member number.")
-    return redirect("players:me")
+            return redirect("players:me")
+    # The page again, with what was typed and the refusal beside the field it concerns.
+    player = services.ensure_own_player(request.user)
+    return _account_page(request, player, ProfileForm(instance=player), form)
 
 
 @login_required

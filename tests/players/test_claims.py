@@ -148,3 +148,27 @@ def test_a_claim_is_made_in_one_transaction():
     with connection.execute_wrapper(note):
         services.request_claim(user, record.member_number)
     assert seen and all(seen)
+
+
+def test_a_refused_claim_keeps_what_was_typed_and_says_why_beside_the_number(client):
+    user = UserFactory()
+    client.force_login(user)
+    page = client.post(reverse("players:claim"), {"member_number": "99999", "message": "I played in 2019"})
+    assert page.status_code == 200
+    form = page.context["claim_form"]
+    assert form.errors == {"member_number": ["There is no member with number 99999."]}
+    text = page.content.decode()
+    assert 'value="99999"' in text and "I played in 2019" in text
+
+
+def test_one_claim_at_a_time(client):
+    user = UserFactory()
+    services.ensure_own_player(user)
+    first, second = PlayerFactory(), PlayerFactory()
+    services.request_claim(user, first.member_number)
+    assert not services.may_claim(user)
+    with pytest.raises(services.MemberError, match=f"Your claim of member {first.member_number}'s record is waiting"):
+        services.request_claim(user, second.member_number)
+    client.force_login(user)
+    page = client.get(reverse("players:me")).content.decode()
+    assert 'id="claim-form"' not in page and f"({first.member_number}): Waiting for approval" in page

@@ -3,6 +3,8 @@
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.html import escape
 
 from events.models import (
     Division,
@@ -61,3 +63,11 @@ def _through(request, rounds: list[Round]) -> int | None:
     if value.isdigit() and any(r.number == int(value) for r in rounds):
         return int(value)
     return None
+
+
+def url_with_number(name: str, *args):
+    """A function giving the URL `name` with `args` and one last number, reversed once: a page linking each
+    of hundreds of rows (a game, a seat) reverses the same pattern hundreds of times otherwise. Escaped."""
+    marker = 987654321  # a number no row has
+    head, tail = (escape(part) for part in reverse(name, args=[*args, marker]).split(str(marker), 1))
+    return lambda number: f"{head}{number}{tail}"

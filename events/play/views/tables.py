@@ -5,7 +5,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
@@ -16,7 +15,7 @@ from events.play.services import prizes as prizes_io
 from events.play.services.live import division_live_ratings
 from events.templatetags.live_tags import signed
 
-from .common import _directed_event, _division, _event, _rounds, _through
+from .common import _directed_event, _division, _event, _rounds, _through, url_with_number
 
 
 def _score(value: float) -> str:
@@ -42,8 +41,7 @@ def standings_rows_html(event, division, rows, live=None) -> str:
     """The standings table's rows as HTML. A 300-player division's rows cost a few milliseconds built here,
     where the template language spends tens on them (eight variables a row); the markup is the page's own,
     every text escaped."""
-    marker = 987654321  # a seat number no division has: the scorecard URL is reversed once, the number put in
-    head, tail = reverse("events:play_scorecard", args=[event.slug, division.pk, marker]).split(str(marker), 1)
+    scorecard_url = url_with_number("events:play_scorecard", event.slug, division.pk)
     lines = []
     for row in rows:
         standing, seat = row.standing, row.seat
@@ -53,7 +51,7 @@ def standings_rows_html(event, division, rows, live=None) -> str:
         lines.append(
             f"<tr{muted}>\n"
             f'    <td class="rank">{rank}</td>\n'
-            f'    <td><a href="{escape(head)}{seat.number}{escape(tail)}">{escape(seat.player.name)}</a> '
+            f'    <td><a href="{scorecard_url(seat.number)}">{escape(seat.player.name)}</a> '
             f'<span class="small text-muted">#{seat.number}</span></td>\n'
             f'    <td class="text-end wins">{_score(standing.wins)}</td>\n'
             f'    <td class="text-end">{_score(standing.losses)}</td>\n'

@@ -8,7 +8,6 @@ from django.utils.html import escape
 
 from events.models import (
     Division,
-    DivisionPlayer,
     Event,
     EventStatus,
     Round,
@@ -45,12 +44,6 @@ def _round(division: Division, number: int, *, directing: bool) -> Round:
         raise Http404("This round is not published yet.")
     rnd.division = division
     return rnd
-
-
-def _seats(division: Division) -> dict[int, DivisionPlayer]:
-    """Seats by player id, in seat order (two queries: the players by id, where a join reads every player)."""
-    seats = DivisionPlayer.objects.filter(division=division).order_by("number").prefetch_related("player")
-    return {s.player_id: s for s in seats}
 
 
 def _rounds(division: Division, *, directing: bool) -> list[Round]:

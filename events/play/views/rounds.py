@@ -32,7 +32,7 @@ from ..forms import (
     PairRoundForm,
     SwapForm,
 )
-from .common import _directed_event, _division, _event, _round, _rounds, _seats, url_with_number
+from .common import _directed_event, _division, _event, _round, _rounds, url_with_number
 
 PLAYING = (EventStatus.IN_PROGRESS, EventStatus.COMPLETED)
 
@@ -88,7 +88,7 @@ def pair(request, slug: str, pk: int):
 
 def _refusal(refusal: play.PairingRefused, div: Division, form: PairRoundForm) -> dict:
     """The refusal's message and its least-repeat pairing, with what re-pairing it needs."""
-    seats = _seats(div)
+    seats = play.division_seats(div)
     best = refusal.best
     pairs = []
     if best:
@@ -109,7 +109,7 @@ def round_page(request, slug: str, pk: int, number: int, *, fast_form=None, swap
     event = _event(request, slug)
     div = _division(event, pk)
     rnd = _round(div, number, directing=event.directing)
-    seats = _seats(div)
+    seats = play.division_seats(div)
     games = list(rnd.games.order_by("board", "pk"))
     for game in games:
         game.seat_a = seats.get(game.player_a_id)
@@ -245,7 +245,7 @@ def swap(request, slug: str, pk: int, number: int):
     event = _directed_event(request, slug)
     div = _division(event, pk)
     rnd = _round(div, number, directing=True)
-    seats = _seats(div)
+    seats = play.division_seats(div)
     choices = [(p, s.player.name) for p, s in seats.items()]
     form = SwapForm(request.POST, players=choices)
     if not form.is_valid():

@@ -19,6 +19,7 @@ from .reads import (
     scores_visible,
     standings,
     standings_options,
+    table_seats,
 )
 from .results import confirm_result, dispute_result, enter_round_results, set_unplayed, submit_result
 from .rounds import delete_draft_round, pair_round, publish_round, swap_players
@@ -70,5 +71,6 @@ __all__ = [
     "standings_options",
     "submit_result",
     "swap_players",
+    "table_seats",
     "withdraw_player",
 ]

@@ -109,16 +109,14 @@ def round_page(request, slug: str, pk: int, number: int, *, fast_form=None, swap
     event = _event(request, slug)
     div = _division(event, pk)
     rnd = _round(div, number, directing=event.directing)
-    seats = play.division_seats(div)
+    seats = play.table_seats(div)
     games = list(rnd.games.order_by("board", "pk"))
     for game in games:
         game.seat_a = seats.get(game.player_a_id)
         game.seat_b = seats.get(game.player_b_id) if game.player_b_id else None
         # The players the seats have read already (read again with the games, a large round's page doubles them).
-        for seat, side in ((game.seat_a, "player_a"), (game.seat_b, "player_b")):
-            if seat is not None:
-                setattr(game, side, seat.player)
-        game.show_scores = play.scores_visible(game, request.user, directing=event.directing)
+        players = tuple(seat.player if seat else None for seat in (game.seat_a, game.seat_b))
+        game.show_scores = play.scores_visible(game, request.user, directing=event.directing, players=players)
     normal, unplayed = [], []
     for g in games:
         (normal if g.kind == GameKind.NORMAL and g.player_b_id else unplayed).append(g)

@@ -97,7 +97,7 @@ def standings(request, slug: str, pk: int):
     div = _division(event, pk)
     rounds = _rounds(div, directing=event.directing)
     through = _through(request, rounds)
-    rows = play.standings(div, through)
+    rows = play.read_division(div, for_tables=True).standings(through)
     # Each player's rating if the event ended now, beside the latest standings while play goes on.
     live = division_live_ratings(div) if through is None else None
     context = {
@@ -120,7 +120,10 @@ def _division_read(request, slug: str, pk: int):
 
 
 def cross_table(request, slug: str, pk: int):
-    event, div, rounds, read = _division_read(request, slug, pk)
+    event = _event(request, slug)
+    div = _division(event, pk)
+    rounds = _rounds(div, directing=event.directing)
+    read = play.read_division(div, for_tables=True)
     through = _through(request, rounds)
     seats = read.seats
     cross = read.cross_table(through)

@@ -218,3 +218,19 @@ def test_the_board_table_escapes_names_and_gives_the_director_each_games_actions
     assert f'<a class="btn btn-sm btn-outline-primary" href="{result}">Correct</a>' in table
     assert f'action="{confirm}"' in table and 'name="csrfmiddlewaretoken"' in table
     assert '<td class="text-end">400</td>' in table
+
+
+def test_a_submitted_score_shows_on_the_round_page_only_to_its_players_and_directors(client, director, make_division):
+    division = make_division(4, users=True)
+    rnd = play.pair_round(director, division, "koth")
+    play.publish_round(director, rnd)
+    game, other = rnd.games.select_related("player_a", "player_b").order_by("board")
+    Game.objects.filter(pk=game.pk).update(status=GameStatus.SUBMITTED, score_a=432, score_b=321)
+    for user, sees in ((game.player_b.user, True), (director, True), (other.player_a.user, False), (None, False)):
+        client.logout()
+        if user:
+            client.force_login(user)
+        text = html(client.get(round_url(division)))
+        row = text[text.index(f'id="game-{game.pk}"') :]
+        row = row[: row.index("</tr>")]
+        assert ("432" in row and "321" in row) is sees, user

@@ -66,30 +66,40 @@ def standings_rows_html(event, division, rows, live=None) -> str:
 WITHDRAWN = '<span class="text-muted small">withdrawn</span>'
 
 
-def _cross_cell(cell) -> str:
-    if not cell:
-        return '<td class="text-center text-nowrap"></td>'
-    opponent, c = cell
+EMPTY_CELL = '<td class="text-center text-nowrap"></td>'
+
+
+def _cross_cell(opponent, c) -> str:
     number = f" {opponent.number}" if opponent else ""
     score = f"{c.own_score}–{c.opp_score}" if c.own_score is not None else f"{int(c.spread):+d}"
     return f'<td class="text-center text-nowrap"><strong>{escape(c.letter)}</strong>{number}<br>{score}</td>'
 
 
-def cross_table_rows_html(lines) -> str:
-    """The cross-table's rows as HTML, built here for the same reason as the standings' (a cell per player
-    and round: thousands of template variables in a large division); every text escaped."""
+def cross_table_rows_html(cross, seats) -> tuple[list[int], str]:
+    """The rounds played, and the cross-table's rows as HTML, built here for the same reason as the
+    standings' (a cell per player and round: thousands of template variables in a large division); every
+    text escaped. Each cell is written as it is met, in one pass over the cells (looking through every cell
+    for each row grows with the square of the division: 1.3 s for 300 players)."""
+    cells: dict[tuple[int, int], str] = {}  # (player, round) -> the cell
+    for (player, col), games in cross.cells.items():
+        for c in games:
+            cells[player, c.round] = _cross_cell(seats[col], c)
+    for player, games in cross.unopposed.items():
+        for c in games:
+            cells[player, c.round] = _cross_cell(None, c)
+    played = sorted({r for _, r in cells})
     rows = []
-    for line in lines:
-        seat, standing = line["seat"], line["standing"]
+    for standing in cross.standings:  # the standings the cross-table is ordered by, not worked out again
+        seat, player = seats[standing.player], standing.player
         rows.append(
             "<tr>\n"
             f'    <td>{seat.number}</td><td class="text-nowrap">{escape(seat.player.name)}</td>\n'
-            f"    {''.join(_cross_cell(cell) for cell in line['cells'])}\n"
+            f"    {''.join(cells.get((player, r), EMPTY_CELL) for r in played)}\n"
             f'    <td class="text-end">{_score(standing.wins)}–{_score(standing.losses)}</td>\n'
             f'    <td class="text-end">{int(standing.spread):+d}</td>\n'
             "  </tr>"
         )
-    return mark_safe("".join(rows))  # every value above is escaped or a number
+    return played, mark_safe("".join(rows))  # every value above is escaped or a number
 
 
 def standings(request, slug: str, pk: int):
@@ -125,35 +135,14 @@ def cross_table(request, slug: str, pk: int):
     rounds = _rounds(div, directing=event.directing)
     read = play.read_division(div, for_tables=True)
     through = _through(request, rounds)
-    seats = read.seats
-    cross = read.cross_table(through)
-    # Each player's cells by round and the rounds played, in one pass over the cells (looking through every
-    # cell for each row grows with the square of the division: 1.3 s for 300 players).
-    by_player: dict[int, dict] = {}
-    rounds_played: set[int] = set()
-    for (player, col), cells in cross.cells.items():
-        by_round = by_player.setdefault(player, {})
-        for c in cells:
-            by_round[c.round] = (seats[col], c)
-            rounds_played.add(c.round)
-    for player, cells in cross.unopposed.items():
-        by_round = by_player.setdefault(player, {})
-        for c in cells:
-            by_round[c.round] = (None, c)
-            rounds_played.add(c.round)
-    played = sorted(rounds_played)
-    lines = []
-    for standing in cross.standings:  # the standings the cross-table is ordered by, not worked out again
-        by_round = by_player.get(standing.player, {})
-        lines.append({"standing": standing, "seat": seats[standing.player], "cells": [by_round.get(r) for r in played]})
+    played, rows_html = cross_table_rows_html(read.cross_table(through), read.seats)
     context = {
         "event": event,
         "division": div,
         "rounds": rounds,
         "through": through,
         "played": played,
-        "lines": lines,
-        "rows_html": cross_table_rows_html(lines),
+        "rows_html": rows_html,
     }
     return render(request, "events/play/cross_table.html", context)
 

@@ -82,6 +82,11 @@ def by_family_name(path: str = "") -> tuple:
     )
 
 
+def shown_name(display_name: str, full_name: str) -> str:
+    """The name the site shows for a player: the one they chose, else their full name."""
+    return display_name or full_name
+
+
 class Player(models.Model):
     """A person who plays, with or without a log-in."""
 
@@ -133,7 +138,7 @@ class Player(models.Model):
 
     @property
     def name(self) -> str:
-        return self.display_name or self.full_name
+        return shown_name(self.display_name, self.full_name)
 
     def clean(self):
         super().clean()

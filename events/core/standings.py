@@ -175,7 +175,12 @@ def compute_standings(
     Pending games are ignored. Raises ValueError for a game naming a player
     who is not an entrant.
     """
-    by_player = _results_by_player(entrants, games, options, through_round)
+    return _ranked(entrants, _results_by_player(entrants, games, options, through_round), options)
+
+
+def _ranked(
+    entrants: Sequence[Entrant], by_player: dict[PlayerId, list[PlayerResult]], options: StandingsOptions
+) -> list[Standing]:
     tallies = {e.id: _tally(by_player[e.id], options) for e in entrants}
     as_of = max((r.round for results in by_player.values() for r in results), default=0)
     apart = {e.id for e in entrants if e.withdrawn_by(as_of)}
@@ -288,6 +293,7 @@ class CrossTable:
     players: tuple[PlayerId, ...]
     cells: Mapping[tuple[PlayerId, PlayerId], tuple[CrossCell, ...]]
     unopposed: Mapping[PlayerId, tuple[CrossCell, ...]] = field(default_factory=dict)
+    standings: tuple[Standing, ...] = ()  # the standings giving that order, for the rows' totals
 
     def cell(self, row: PlayerId, col: PlayerId) -> tuple[CrossCell, ...]:
         return self.cells.get((row, col), ())
@@ -299,11 +305,11 @@ def cross_table(
     options: StandingsOptions = StandingsOptions(),
     through_round: int | None = None,
 ) -> CrossTable:
-    games = list(games)
-    order = tuple(s.player for s in compute_standings(entrants, games, options, through_round))
+    by_player = _results_by_player(entrants, games, options, through_round)
+    standings = tuple(_ranked(entrants, by_player, options))
     cells: dict[tuple[PlayerId, PlayerId], list[CrossCell]] = {}
     unopposed: dict[PlayerId, list[CrossCell]] = {}
-    for player, results in _results_by_player(entrants, games, options, through_round).items():
+    for player, results in by_player.items():
         for r in results:
             cell = CrossCell(r.round, r.own_score, r.opp_score, r.letter, options.capped(r))
             if r.opponent is None:
@@ -311,9 +317,10 @@ def cross_table(
             else:
                 cells.setdefault((player, r.opponent), []).append(cell)
     return CrossTable(
-        players=order,
+        players=tuple(s.player for s in standings),
         cells={k: tuple(v) for k, v in cells.items()},
         unopposed={k: tuple(v) for k, v in unopposed.items()},
+        standings=standings,
     )
 
 

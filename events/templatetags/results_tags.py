@@ -1,4 +1,4 @@
-"""Showing results: scores as played and penalties, audit-trail entries, the round's board table."""
+"""Showing results: overtime, audit-trail entries, the round's games without a board."""
 
 from django import template
 
@@ -24,27 +24,9 @@ def after_text(change) -> str:
 
 
 @register.filter
-def played(game, side: str):
-    return game.played(side)
-
-
-@register.filter
-def penalty(game, side: str) -> int:
-    return game.penalty(side)
-
-
-@register.filter
 def overtime(game, side: str) -> str:
     seconds = getattr(game, f"overtime_{side}", 0) or 0
     return f"{seconds // 60}:{seconds % 60:02d}" if seconds else ""
-
-
-@register.filter
-def board_table(games, unplayed) -> list:
-    """Every board of the round in board order: played games and forfeits between two paired players (a
-    forfeited board stays on its board); byes and games without an opponent are listed below the table."""
-    rows = list(games) + [g for g in unplayed if g.player_b_id]
-    return sorted(rows, key=lambda g: (g.board is None, g.board or 0, g.pk))
 
 
 @register.filter

@@ -239,6 +239,14 @@ def test_cross_table() -> None:
     assert [(c.round, c.letter, c.spread) for c in xt.unopposed[3]] == [(1, "B", 50)]
 
 
+def test_cross_table_carries_the_standings_it_is_ordered_by() -> None:
+    games = [g(1, 1, 2, 400, 300), g(1, 3, 4, 380, 400), g(2, 4, 1, 420, 410), Game(2, 2, kind=GameKind.BYE)]
+    for through in (None, 1):
+        xt = cross_table(entrants(4), games, through_round=through)
+        assert list(xt.standings) == compute_standings(entrants(4), games, through_round=through)
+        assert xt.players == tuple(s.player for s in xt.standings)
+
+
 def test_scorecard_running_totals() -> None:
     games = [
         g(1, 1, 2, 400, 300, first=1),

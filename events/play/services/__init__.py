@@ -13,11 +13,13 @@ from .reads import (
     DivisionRead,
     StandingRow,
     division_games,
+    division_seats,
     pure_game,
     read_division,
     scores_visible,
     standings,
     standings_options,
+    table_seats,
 )
 from .results import confirm_result, dispute_result, enter_round_results, set_unplayed, submit_result
 from .rounds import delete_draft_round, pair_round, publish_round, swap_players
@@ -48,6 +50,7 @@ __all__ = [
     "delete_draft_round",
     "dispute_result",
     "division_games",
+    "division_seats",
     "enter_round_results",
     "finalise_division",
     "pair_round",
@@ -68,5 +71,6 @@ __all__ = [
     "standings_options",
     "submit_result",
     "swap_players",
+    "table_seats",
     "withdraw_player",
 ]

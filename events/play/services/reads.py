@@ -15,6 +15,7 @@ from django.db.models import Q
 from events.core import results
 from events.core import standings as pure_standings
 from events.models import Division, DivisionPlayer, Event, Game, GameStatus, Round, RoundStatus
+from players.models import Player, shown_name
 
 
 def standings_options(event: Event) -> pure_standings.StandingsOptions:
@@ -78,14 +79,16 @@ def division_games(division: Division, *, confirmed_only: bool) -> list[results.
     return [pure_game(r, scored=r["status"] == GameStatus.CONFIRMED or not confirmed_only) for r in rows]
 
 
-def scores_visible(game: Game, user, *, directing: bool) -> bool:
+def scores_visible(game: Game, user, *, directing: bool, players=None) -> bool:
     """Who may see a game's scores: everybody once confirmed; before that (submitted or disputed) only the
-    event's directors and the game's two players. The pages and the API both ask this."""
+    event's directors and the game's two players. The pages and the API both ask this. `players`: the two
+    players (or seats' players, the second None for a bye) when the caller has read them already."""
     if game.status == GameStatus.CONFIRMED or directing:
         return True
     if not (user and user.is_authenticated):
         return False
-    return user.pk in (game.player_a.user_id, game.player_b.user_id if game.player_b_id else None)
+    a, b = players or (game.player_a, game.player_b if game.player_b_id else None)
+    return user.pk in (a.user_id if a else None, b.user_id if b else None)
 
 
 def rating_class(seat: DivisionPlayer) -> str:
@@ -99,7 +102,7 @@ def rating_class(seat: DivisionPlayer) -> str:
 @dataclass(frozen=True)
 class StandingRow:
     standing: pure_standings.Standing
-    seat: DivisionPlayer
+    seat: DivisionPlayer | TableSeat
 
     def __getattr__(self, name):
         return getattr(self.standing, name)
@@ -129,7 +132,7 @@ class DivisionRead:
     """A division as read once (three queries): build every table from this."""
 
     division: Division
-    seats: dict[int, DivisionPlayer]  # by player id
+    seats: dict[int, DivisionPlayer] | dict[int, TableSeat]  # by player id
     entrants: list[pure_standings.Entrant]
     games: list[results.Game]
     options: pure_standings.StandingsOptions
@@ -168,11 +171,64 @@ class DivisionRead:
         return notes
 
 
-def read_division(division: Division) -> DivisionRead:
+def division_seats(division: Division) -> dict[int, DivisionPlayer]:
+    """The division's seats by player id, in seat order, each with its player (two queries)."""
     # By seat number within the one division (the default ordering's join to the event sorts the same). The
-    # players by their ids (prefetched): joined, PostgreSQL reads every player to find a division's 300.
-    rows = DivisionPlayer.objects.filter(division=division).prefetch_related("player").order_by("number")
-    seats = {s.player_id: s for s in rows}
+    # players by their ids: joined, PostgreSQL reads every player to find a division's 300; put in by hand, as
+    # Django's prefetching costs as much again as reading them (300 players: ~4 ms).
+    seats = list(DivisionPlayer.objects.filter(division=division).order_by("number"))
+    players = Player.objects.in_bulk({s.player_id for s in seats})
+    remember = DivisionPlayer.player.field.set_cached_value
+    for seat in seats:
+        remember(seat, players[seat.player_id])
+    return {s.player_id: s for s in seats}
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TablePlayer:
+    """What the division's tables show of a player."""
+
+    id: int
+    name: str
+    user_id: int | None
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TableSeat:
+    """A seat as the division's tables (standings, cross-table, a round's boards) show it, read as plain
+    rows: a 300-player division's seats and players as model instances cost those pages ~8 ms each and a
+    third of the objects they leave to the garbage collector."""
+
+    player_id: int
+    number: int
+    rating: int
+    withdrawn_after_round: int | None
+    tsh_extras: dict
+    player: TablePlayer
+
+
+def table_seats(division: Division) -> dict[int, TableSeat]:
+    """The division's seats by player id, in seat order, as its tables show them (two queries, as
+    `division_seats`)."""
+    rows = list(
+        DivisionPlayer.objects.filter(division=division)
+        .order_by("number")
+        .values_list("player_id", "number", "rating", "withdrawn_after_round", "tsh_extras")
+    )
+    if not rows:
+        return {}
+    players = Player.objects.filter(pk__in=[row[0] for row in rows])
+    by_id = {
+        pk: TablePlayer(pk, shown_name(display_name, full_name), user_id)
+        for pk, display_name, full_name, user_id in players.values_list("pk", "display_name", "full_name", "user_id")
+    }
+    return {row[0]: TableSeat(*row, by_id[row[0]]) for row in rows}
+
+
+def read_division(division: Division, *, for_tables: bool = False) -> DivisionRead:
+    """The division read once. `for_tables`: its seats as `TableSeat`s, all the standings and cross-table
+    pages show of them (every other reader gets the model instances)."""
+    seats = table_seats(division) if for_tables else division_seats(division)
     entrants = [
         pure_standings.Entrant(
             id=s.player_id,

@@ -3,10 +3,11 @@
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.html import escape
 
 from events.models import (
     Division,
-    DivisionPlayer,
     Event,
     EventStatus,
     Round,
@@ -45,12 +46,6 @@ def _round(division: Division, number: int, *, directing: bool) -> Round:
     return rnd
 
 
-def _seats(division: Division) -> dict[int, DivisionPlayer]:
-    """Seats by player id, in seat order (two queries: the players by id, where a join reads every player)."""
-    seats = DivisionPlayer.objects.filter(division=division).order_by("number").prefetch_related("player")
-    return {s.player_id: s for s in seats}
-
-
 def _rounds(division: Division, *, directing: bool) -> list[Round]:
     rounds = division.rounds.order_by("number")
     return list(rounds if directing else rounds.exclude(status=RoundStatus.DRAFT))
@@ -61,3 +56,11 @@ def _through(request, rounds: list[Round]) -> int | None:
     if value.isdigit() and any(r.number == int(value) for r in rounds):
         return int(value)
     return None
+
+
+def url_with_number(name: str, *args):
+    """A function giving the URL `name` with `args` and one last number, reversed once: a page linking each
+    of hundreds of rows (a game, a seat) reverses the same pattern hundreds of times otherwise. Escaped."""
+    marker = 987654321  # a number no row has
+    head, tail = (escape(part) for part in reverse(name, args=[*args, marker]).split(str(marker), 1))
+    return lambda number: f"{head}{number}{tail}"

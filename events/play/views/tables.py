@@ -5,7 +5,6 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
@@ -16,7 +15,7 @@ from events.play.services import prizes as prizes_io
 from events.play.services.live import division_live_ratings
 from events.templatetags.live_tags import signed
 
-from .common import _directed_event, _division, _event, _rounds, _through
+from .common import _directed_event, _division, _event, _rounds, _through, url_with_number
 
 
 def _score(value: float) -> str:
@@ -42,8 +41,7 @@ def standings_rows_html(event, division, rows, live=None) -> str:
     """The standings table's rows as HTML. A 300-player division's rows cost a few milliseconds built here,
     where the template language spends tens on them (eight variables a row); the markup is the page's own,
     every text escaped."""
-    marker = 987654321  # a seat number no division has: the scorecard URL is reversed once, the number put in
-    head, tail = reverse("events:play_scorecard", args=[event.slug, division.pk, marker]).split(str(marker), 1)
+    scorecard_url = url_with_number("events:play_scorecard", event.slug, division.pk)
     lines = []
     for row in rows:
         standing, seat = row.standing, row.seat
@@ -53,7 +51,7 @@ def standings_rows_html(event, division, rows, live=None) -> str:
         lines.append(
             f"<tr{muted}>\n"
             f'    <td class="rank">{rank}</td>\n'
-            f'    <td><a href="{escape(head)}{seat.number}{escape(tail)}">{escape(seat.player.name)}</a> '
+            f'    <td><a href="{scorecard_url(seat.number)}">{escape(seat.player.name)}</a> '
             f'<span class="small text-muted">#{seat.number}</span></td>\n'
             f'    <td class="text-end wins">{_score(standing.wins)}</td>\n'
             f'    <td class="text-end">{_score(standing.losses)}</td>\n'
@@ -68,30 +66,40 @@ def standings_rows_html(event, division, rows, live=None) -> str:
 WITHDRAWN = '<span class="text-muted small">withdrawn</span>'
 
 
-def _cross_cell(cell) -> str:
-    if not cell:
-        return '<td class="text-center text-nowrap"></td>'
-    opponent, c = cell
+EMPTY_CELL = '<td class="text-center text-nowrap"></td>'
+
+
+def _cross_cell(opponent, c) -> str:
     number = f" {opponent.number}" if opponent else ""
     score = f"{c.own_score}–{c.opp_score}" if c.own_score is not None else f"{int(c.spread):+d}"
     return f'<td class="text-center text-nowrap"><strong>{escape(c.letter)}</strong>{number}<br>{score}</td>'
 
 
-def cross_table_rows_html(lines) -> str:
-    """The cross-table's rows as HTML, built here for the same reason as the standings' (a cell per player
-    and round: thousands of template variables in a large division); every text escaped."""
+def cross_table_rows_html(cross, seats) -> tuple[list[int], str]:
+    """The rounds played, and the cross-table's rows as HTML, built here for the same reason as the
+    standings' (a cell per player and round: thousands of template variables in a large division); every
+    text escaped. Each cell is written as it is met, in one pass over the cells (looking through every cell
+    for each row grows with the square of the division: 1.3 s for 300 players)."""
+    cells: dict[tuple[int, int], str] = {}  # (player, round) -> the cell
+    for (player, col), games in cross.cells.items():
+        for c in games:
+            cells[player, c.round] = _cross_cell(seats[col], c)
+    for player, games in cross.unopposed.items():
+        for c in games:
+            cells[player, c.round] = _cross_cell(None, c)
+    played = sorted({r for _, r in cells})
     rows = []
-    for line in lines:
-        seat, standing = line["seat"], line["standing"]
+    for standing in cross.standings:  # the standings the cross-table is ordered by, not worked out again
+        seat, player = seats[standing.player], standing.player
         rows.append(
             "<tr>\n"
             f'    <td>{seat.number}</td><td class="text-nowrap">{escape(seat.player.name)}</td>\n'
-            f"    {''.join(_cross_cell(cell) for cell in line['cells'])}\n"
+            f"    {''.join(cells.get((player, r), EMPTY_CELL) for r in played)}\n"
             f'    <td class="text-end">{_score(standing.wins)}–{_score(standing.losses)}</td>\n'
             f'    <td class="text-end">{int(standing.spread):+d}</td>\n'
             "  </tr>"
         )
-    return mark_safe("".join(rows))  # every value above is escaped or a number
+    return played, mark_safe("".join(rows))  # every value above is escaped or a number
 
 
 def standings(request, slug: str, pk: int):
@@ -99,7 +107,7 @@ def standings(request, slug: str, pk: int):
     div = _division(event, pk)
     rounds = _rounds(div, directing=event.directing)
     through = _through(request, rounds)
-    rows = play.standings(div, through)
+    rows = play.read_division(div, for_tables=True).standings(through)
     # Each player's rating if the event ended now, beside the latest standings while play goes on.
     live = division_live_ratings(div) if through is None else None
     context = {
@@ -122,35 +130,19 @@ def _division_read(request, slug: str, pk: int):
 
 
 def cross_table(request, slug: str, pk: int):
-    event, div, rounds, read = _division_read(request, slug, pk)
+    event = _event(request, slug)
+    div = _division(event, pk)
+    rounds = _rounds(div, directing=event.directing)
+    read = play.read_division(div, for_tables=True)
     through = _through(request, rounds)
-    seats = read.seats
-    cross = read.cross_table(through)
-    played = sorted(
-        {c.round for cells in cross.cells.values() for c in cells}
-        | {c.round for cells in cross.unopposed.values() for c in cells}
-    )
-    # Each player's cells by round, in one pass (looking through every cell for each row grows with the square
-    # of the division: 1.3 s for 300 players).
-    by_player: dict[int, dict] = {}
-    for (player, col), cells in cross.cells.items():
-        for c in cells:
-            by_player.setdefault(player, {})[c.round] = (seats[col], c)
-    for player, cells in cross.unopposed.items():
-        for c in cells:
-            by_player.setdefault(player, {})[c.round] = (None, c)
-    lines = []
-    for row in read.standings(through):
-        by_round = by_player.get(row.player, {})
-        lines.append({"standing": row.standing, "seat": row.seat, "cells": [by_round.get(r) for r in played]})
+    played, rows_html = cross_table_rows_html(read.cross_table(through), read.seats)
     context = {
         "event": event,
         "division": div,
         "rounds": rounds,
         "through": through,
         "played": played,
-        "lines": lines,
-        "rows_html": cross_table_rows_html(lines),
+        "rows_html": rows_html,
     }
     return render(request, "events/play/cross_table.html", context)
 

@@ -195,3 +195,42 @@ def test_scorecard_shows_the_score_as_played_and_the_penalty(client, director, m
     assert "380–-40" in text and "played 380–60, opponent's time −100" in text
     text = html(client.get(reverse("events:play_scorecards", args=[division.event.slug, division.pk])))
     assert "played 60–380, own time −100" in text
+
+
+def test_the_board_table_escapes_names_and_gives_the_director_each_games_actions(client, director, make_division):
+    division = make_division(3)
+    player = division.seats.get(number=1).player
+    player.display_name = '<b>O\'Neil & "Co"</b>'
+    player.save()
+    rnd = play.pair_round(director, division, "koth")
+    play.publish_round(director, rnd)
+    game = rnd.games.get(player_b__isnull=False)
+    Game.objects.filter(pk=game.pk).update(status=GameStatus.SUBMITTED, score_a=400, score_b=350)
+    text = html(client.get(round_url(division)))
+    table = text[text.index("<tbody>") : text.index("</tbody>")]
+    assert "&lt;b&gt;O&#x27;Neil &amp; &quot;Co&quot;&lt;/b&gt;" in table and "<b>O" not in table
+    assert "400" not in table and "Submitted" in table and "director-confirm" not in table  # scores once confirmed
+    client.force_login(director)
+    table = html(client.get(round_url(division)))
+    table = table[table.index("<tbody>") : table.index("</tbody>")]
+    result = reverse("events:play_game_result", args=[division.event.slug, game.pk])
+    confirm = reverse("events:play_director_confirm", args=[division.event.slug, game.pk])
+    assert f'<a class="btn btn-sm btn-outline-primary" href="{result}">Correct</a>' in table
+    assert f'action="{confirm}"' in table and 'name="csrfmiddlewaretoken"' in table
+    assert '<td class="text-end">400</td>' in table
+
+
+def test_a_submitted_score_shows_on_the_round_page_only_to_its_players_and_directors(client, director, make_division):
+    division = make_division(4, users=True)
+    rnd = play.pair_round(director, division, "koth")
+    play.publish_round(director, rnd)
+    game, other = rnd.games.select_related("player_a", "player_b").order_by("board")
+    Game.objects.filter(pk=game.pk).update(status=GameStatus.SUBMITTED, score_a=432, score_b=321)
+    for user, sees in ((game.player_b.user, True), (director, True), (other.player_a.user, False), (None, False)):
+        client.logout()
+        if user:
+            client.force_login(user)
+        text = html(client.get(round_url(division)))
+        row = text[text.index(f'id="game-{game.pk}"') :]
+        row = row[: row.index("</tr>")]
+        assert ("432" in row and "321" in row) is sees, user

@@ -18,11 +18,12 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 	$(BIN)/pip install -r requirements-dev.txt
 	touch $@
 
+# Links in the site's mails (confirming an address, paying) point where it is served, unless SITE_URL says otherwise.
 run: $(VENV)/.runtime
 	DEBUG=1 $(BIN)/python manage.py migrate --noinput
 	DEBUG=1 $(BIN)/python manage.py createcachetable
-	DEBUG=1 $(BIN)/python manage.py load_demo
-	DEBUG=1 $(BIN)/python manage.py runserver $(HOST)
+	DEBUG=1 SITE_URL="$${SITE_URL:-http://$(HOST)}" $(BIN)/python manage.py load_demo
+	DEBUG=1 SITE_URL="$${SITE_URL:-http://$(HOST)}" $(BIN)/python manage.py runserver $(HOST)
 
 # Production: migrations applied, static files collected, then gunicorn, a Celery worker and celery beat together
 # in the foreground (Procfile, run by honcho). Needs DATABASE_URL and CELERY_BROKER_URL (environment or .env).

@@ -8,6 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import date_format
 from rest_framework.test import APIClient
 
 from events import services
@@ -153,3 +154,5 @@ def test_the_account_page_shows_current_entries_soonest_first_and_not_past_ones(
     shown = [e.pk for e in client.get(reverse("players:me")).context["my_event_entries"]]
 
     assert shown == [by_day[d].pk for d in (0, 7, 40)]  # today's event is still current; last month's is not
+    page = client.get(reverse("players:me")).content.decode()
+    assert date_format(by_day[7].event.starts_on, "j M Y") in page  # each with its date

@@ -299,7 +299,9 @@ def _decide(claim: PlayerClaim, approve: bool, actor=None) -> PlayerClaim:
         # The account's own placeholder record (no history) gives way to the claimed one.
         Player.objects.filter(user=claim.user).exclude(pk=player.pk).update(user=None)
         player.user = claim.user
-        player.save(update_fields=["user"])
+        # The account's confirmed address is how the member is reached now; the record's may be years old.
+        player.email = claim.user.email or player.email
+        player.save(update_fields=["user", "email"])
     claim.decided_at = timezone.now()
     claim.decided_by = actor
     claim.save()

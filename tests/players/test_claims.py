@@ -30,7 +30,7 @@ def test_staff_approve_a_claim_and_the_record_moves_to_the_account():
         services.decide_claim(user, claim, True)
     services.decide_claim(UserFactory(is_staff=True), claim, True)
     record.refresh_from_db()
-    assert record.user == user
+    assert record.user == user and record.email == user.email  # the account's address replaces the old one
     assert Player.objects.get(pk=placeholder.pk).user is None
     claim.refresh_from_db()
     assert claim.status == ClaimStatus.APPROVED

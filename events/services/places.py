@@ -137,25 +137,30 @@ def waitlist_positions(entries) -> dict[int, int]:
     return positions
 
 
-def player_ratings(event: Event, player_ids) -> dict[int, int]:
-    """Current ratings by player id on the event's rating list (or the association's first); unrated left out."""
-    from ratings.models import PlayerRating, RatingList
+def ratings_list_of(event: Event):
+    """The rating list an event's entrants are known by: its own, else the association's first. An unrated event (a
+    schools' championship) still has rating bands and divisions by rating, and they use the ratings its entrants list
+    shows. The list's id, or a subquery giving it (for a filter)."""
+    from ratings.models import RatingList
 
-    list_id = (
-        event.rating_list_id or RatingList.objects.order_by("position", "name").values_list("pk", flat=True).first()
+    return event.rating_list_id or RatingList.objects.order_by("position", "name").values("pk")[:1]
+
+
+def player_ratings(event: Event, player_ids) -> dict[int, int]:
+    """Current ratings by player id on the event's rating list (`ratings_list_of`); unrated left out. One query."""
+    from ratings.models import PlayerRating
+
+    rows = PlayerRating.objects.filter(
+        rating_list_id=ratings_list_of(event), player_id__in=list(player_ids), rating__gt=0
     )
-    if not list_id:
-        return {}
-    rows = PlayerRating.objects.filter(rating_list_id=list_id, player_id__in=list(player_ids), rating__gt=0)
     return dict(rows.order_by().values_list("player_id", "rating"))  # no default ordering: it joins players
 
 
 def player_rating(event: Event, player_id: int) -> int | None:
     """One player's current rating as `player_ratings` gives it (None: unrated), in one query."""
-    from ratings.models import PlayerRating, RatingList
+    from ratings.models import PlayerRating
 
-    list_id = event.rating_list_id or RatingList.objects.order_by("position", "name").values("pk")[:1]
-    rows = PlayerRating.objects.filter(rating_list_id=list_id, player_id=player_id, rating__gt=0)
+    rows = PlayerRating.objects.filter(rating_list_id=ratings_list_of(event), player_id=player_id, rating__gt=0)
     return rows.order_by().values_list("rating", flat=True).first()
 
 

@@ -33,6 +33,8 @@ from events.models import (
     RoundStatus,
 )
 from events.services.eligibility import refusal_for
+from events.services.places import ratings_list_of
+from ratings.models import RatingList
 from ratings.services import ratings_as_of
 
 from .common import PlayError, check_open, lock_division, require_director
@@ -76,10 +78,12 @@ def withdraw_player(actor, seat: DivisionPlayer) -> DivisionPlayer:
 
 
 def ratings_on(event: Event, player_ids: Iterable[int], day) -> dict[int, int]:
-    """Each player's rating on the event's list at the start of `day`; unrated players are absent."""
-    if not event.rating_list_id:
+    """Each player's rating at the start of `day` on the list the event's entrants are known by (`ratings_list_of`,
+    as at registration and on the entrants list); unrated players are absent."""
+    rating_list = RatingList.objects.filter(pk=ratings_list_of(event)).first()
+    if rating_list is None:
         return {}
-    return {pid: rating for pid, (rating, _games) in ratings_as_of(event.rating_list, day, list(player_ids)).items()}
+    return {pid: rating for pid, (rating, _games) in ratings_as_of(rating_list, day, list(player_ids)).items()}
 
 
 def rating_day(event: Event):

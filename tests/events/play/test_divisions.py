@@ -71,6 +71,23 @@ def test_override_needs_a_reason_and_a_director(director, rated_event):
         play.assign_divisions(UserFactory(), rated_event)
 
 
+def test_an_unrated_event_places_by_the_ratings_its_entrants_list_shows(director, rated_event):
+    """With no list of its own (a schools' event), divisions go by the association's first list: the ratings the
+    entrants list and the rating bands at registration use, not everyone as unrated."""
+    from events.services import player_ratings
+
+    rated_event.rating_list, rated_event.rated = None, False
+    rated_event.save()
+    shown = player_ratings(rated_event, rated_event.entries.values_list("player_id", flat=True))
+    assert sorted(shown.values(), reverse=True) == [2100, 1950, 1800, 1650, 1500, 1350, 1200]
+
+    report = play.assign_divisions(director, rated_event, split_into=2)
+    placed = {name: rating for rows in report.placed.values() for name, rating, _ in rows}
+    confirmed = rated_event.entries.filter(status=EntryStatus.CONFIRMED).select_related("player")
+    assert placed == {e.player.full_name: shown.get(e.player_id, 0) for e in confirmed}
+    assert min(r for _, r, _ in report.placed["A"]) > max(r for _, r, _ in report.placed["B"])
+
+
 def test_ratings_are_taken_as_of_the_snapshot_date(director, rated_event):
     from datetime import timedelta
 

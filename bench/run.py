@@ -99,6 +99,18 @@ def is_postgres() -> bool:
     return os.environ.get("DATABASE_URL", "").startswith(("postgres://", "postgresql://", "pgsql://"))
 
 
+def machine_speed() -> float:
+    """CPU seconds of a fixed pure-Python loop (the best of three): on a shared machine the same code can run twice
+    as slowly from one minute to the next, and this says which kind of minute a run had."""
+    best = float("inf")
+    for _ in range(3):
+        started, total = time.process_time(), 0
+        for i in range(1_000_000):
+            total += i
+        best = min(best, time.process_time() - started)
+    return best
+
+
 def setup_django() -> None:
     import warnings
 
@@ -346,6 +358,7 @@ def main() -> None:
     profile = os.environ.get("BENCH_PROFILE", "") not in ("", "0")
     table = Table()
     started = time.perf_counter()
+    speed_before = machine_speed()
 
     if not is_postgres():
         print(
@@ -375,6 +388,11 @@ def main() -> None:
     print(
         f"({time.perf_counter() - started:.0f} s in all; {os.cpu_count()} CPUs; load average at the end "
         f"{os.getloadavg()[0]:.1f}. Server times are wall-clock; CPU is this process's share, without the database's.)"
+    )
+    print(
+        f"(The machine's speed: a pure-Python loop of a million additions took {speed_before * 1000:.0f} ms of CPU "
+        f"before the parts and {machine_speed() * 1000:.0f} ms after; figures from runs whose loops differ are not "
+        "comparable.)"
     )
     if table.broken:
         print(f"Parts that could not run: {'; '.join(table.broken)}", file=sys.stderr)

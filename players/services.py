@@ -208,21 +208,31 @@ def has_history(player: Player | None) -> bool:
     may replace. One query."""
     if player is None or player.pk is None:
         return False
-    held = {
-        f"held_{i}": Exists(rel.related_model._base_manager.filter(**{rel.field.name: OuterRef("pk")}))
-        for i, rel in enumerate(Player._meta.related_objects)
-        if rel.related_model is not PlayerClaim
-    }
+    held = _held()
     row = Player.objects.filter(pk=player.pk).annotate(**held).values(*held).first()
     return bool(row) and any(row.values())
+
+
+def _held() -> dict:
+    # Rating changes are left out: each comes with the player's standing on its list (a PlayerRating, checked), and
+    # they have no index by player alone, so asking would read them all.
+    from ratings.models import RatingChange
+
+    return {
+        f"held_{i}": Exists(rel.related_model._base_manager.filter(**{rel.field.name: OuterRef("pk")}))
+        for i, rel in enumerate(Player._meta.related_objects)
+        if rel.related_model not in (PlayerClaim, RatingChange)
+    }
 
 
 def may_claim(user) -> bool:
     """An account may claim an existing record while its own is a placeholder (claiming replaces it, and a record
     with history must never be left behind unlinked: staff merge such records by hand) and no claim of its is waiting
-    for staff."""
+    for staff. One query."""
     pending = PlayerClaim.objects.filter(user=user, status=ClaimStatus.PENDING)
-    return not pending.exists() and not has_history(Player.objects.filter(user=user).first())
+    held = _held()
+    row = Player.objects.filter(user=user).annotate(pending=Exists(pending), **held).values("pending", *held).first()
+    return not any(row.values()) if row else not pending.exists()
 
 
 def _refuse_claim_over_history(user, target: Player) -> None:

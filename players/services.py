@@ -208,21 +208,23 @@ def has_history(player: Player | None) -> bool:
     may replace. One query."""
     if player is None or player.pk is None:
         return False
-    held = _held()
-    row = Player.objects.filter(pk=player.pk).annotate(**held).values(*held).first()
+    row = _holdings(Player.objects.filter(pk=player.pk))
     return bool(row) and any(row.values())
 
 
-def _held() -> dict:
+def _holdings(players, **extra) -> dict | None:
+    """For the first of `players`: whether it holds anything through each relation (and the `extra` Exists), as one
+    row of booleans; None for no player."""
     # Rating changes are left out: each comes with the player's standing on its list (a PlayerRating, checked), and
     # they have no index by player alone, so asking would read them all.
     from ratings.models import RatingChange
 
-    return {
+    held = {
         f"held_{i}": Exists(rel.related_model._base_manager.filter(**{rel.field.name: OuterRef("pk")}))
         for i, rel in enumerate(Player._meta.related_objects)
         if rel.related_model not in (PlayerClaim, RatingChange)
     }
+    return players.annotate(**extra, **held).values(*extra, *held).first()
 
 
 def may_claim(user) -> bool:
@@ -230,8 +232,7 @@ def may_claim(user) -> bool:
     with history must never be left behind unlinked: staff merge such records by hand) and no claim of its is waiting
     for staff. One query."""
     pending = PlayerClaim.objects.filter(user=user, status=ClaimStatus.PENDING)
-    held = _held()
-    row = Player.objects.filter(user=user).annotate(pending=Exists(pending), **held).values("pending", *held).first()
+    row = _holdings(Player.objects.filter(user=user), pending=Exists(pending))
     return not any(row.values()) if row else not pending.exists()
 
 

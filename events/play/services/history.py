@@ -113,27 +113,40 @@ def _name_has(side: str, q: str) -> Q:
     return Q(**{f"player_{side}__full_name__icontains": q}) | Q(**{f"player_{side}__display_name__icontains": q})
 
 
-def for_listing(games: QuerySet[Game]) -> QuerySet[Game]:
-    """What a list of games shows: the event, whether a game record is attached. The players are read by
-    `decorate`, for the page only: joined here, PostgreSQL hashes every player (twice) to find a page's."""
-    return games.select_related("division__event").annotate(
-        has_record=Exists(GcgRecord.objects.filter(game=OuterRef("pk")))
+def for_listing(games: QuerySet[Game]) -> QuerySet:
+    """What a list of games shows, as plain rows (a page of games with their divisions and events as model
+    instances cost more than the rest of the page): the game from the player's side, its division and event,
+    whether a game record is attached. The players are read by `decorate`, for the page only: joined here,
+    PostgreSQL hashes every player (twice) to find a page's."""
+    return games.values(
+        "pk",
+        "round_number",
+        "my_score",
+        "opponent_score",
+        "my_spread",
+        "result",
+        "opponent_pk",
+        "lexicon",
+        division_name=F("division__name"),
+        event_title=F("division__event__title"),
+        event_slug=F("division__event__slug"),
+        starts_on=F("division__event__starts_on"),
+        has_record=Exists(GcgRecord.objects.filter(game=OuterRef("pk"))),
     )
 
 
-def decorate(games: list[Game], player: Player, viewer) -> list[Game]:
-    """Sets `opponent` (with both players of the game) and `opponent_visible` (may the viewer follow a link
-    to the opponent's page) on each game of a page: one query for the whole page."""
-    ids = {g.opponent_pk for g in games}
+def decorate(games: list[dict], viewer) -> list[dict]:
+    """Sets `opponent` and `opponent_visible` (may the viewer follow a link to the opponent's page) on each row
+    of a page (from `for_listing`): one query for the whole page."""
+    ids = {g["opponent_pk"] for g in games}
     opponents = {}
     if ids:
         met = with_profile_visible(Player.objects.filter(pk__in=ids), viewer, prefix="")
         opponents = {p.pk: p for p in met}
     for game in games:
-        game.opponent = opponents[game.opponent_pk]
-        game.player_a, game.player_b = (player, game.opponent) if game.my_side == "a" else (game.opponent, player)
-        game.opponent_visible = game.opponent.profile_visible
-        game.result_label = RESULTS[game.result]
+        game["opponent"] = opponents[game["opponent_pk"]]
+        game["opponent_visible"] = game["opponent"].profile_visible
+        game["result_label"] = RESULTS[game["result"]]
     return games
 
 

@@ -17,7 +17,7 @@ from players.models import Player
 from players.visibility import visible_player_or_404, visible_players
 
 from ..history_forms import GameFilterForm, GameRecordForm, OpponentForm
-from .common import _event
+from .common import _event, url_with_number
 
 
 def _player(request, member_number: int) -> Player:
@@ -36,8 +36,22 @@ def _page(request, games, player, count: int | None = None):
     if count is not None:
         paginator.count = count  # known already: the same games are not counted again
     page = paginator.get_page(request.GET.get("page"))
-    page.object_list = history.decorate(list(page.object_list), player, request.user)
+    page.object_list = _with_links(history.decorate(list(page.object_list), request.user), player)
     return page
+
+
+def _with_links(games: list[dict], player: Player) -> list[dict]:
+    """Each row's links (its event, its game, head to head), each pattern reversed once per page or per event."""
+    versus = url_with_number("history:versus", player.member_number)
+    per_event = {}
+    for game in games:
+        slug = game["event_slug"]
+        links = per_event.get(slug)
+        if links is None:
+            links = per_event[slug] = (reverse("events:detail", args=[slug]), url_with_number("events:play_game", slug))
+        game["event_url"], game["game_url"] = links[0], links[1](game["pk"])
+        game["versus_url"] = versus(game["opponent"].member_number)
+    return games
 
 
 def player_games(request, member_number: int):

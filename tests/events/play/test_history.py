@@ -37,9 +37,13 @@ def games_url(player, **query):
 
 
 def test_the_game_list_shows_each_game_from_the_players_side(client, ann, ben, cy):
-    played_event(ann, [(ben, 450, 380), (cy, 350, 420)], title="Spring Open", starts_on=date(2024, 3, 2))
+    event = played_event(ann, [(ben, 450, 380), (cy, 350, 420)], title="Spring Open", starts_on=date(2024, 3, 2))
     page = client.get(games_url(ann)).content.decode()
     assert "2 games" in page
+    # Each row links its event and its game's own page.
+    assert f'<a href="{event.get_absolute_url()}">Spring Open</a>' in page
+    for game in Game.objects.filter(division__event=event):
+        assert f'<a href="{reverse("events:play_game", args=[event.slug, game.pk])}">' in page
     assert "Spring Open" in page
     assert "450–380" in page and "+70" in page and "Win" in page
     assert "350–420" in page and "-70" in page and "Loss" in page

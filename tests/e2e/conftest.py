@@ -58,16 +58,39 @@ class Journey:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.step_no = 0
         self.csp_violations: list[str] = []
+        self.server_errors: list[str] = []  # responses of 500 and up, for the failure report
+        self.others = []  # other people's pages (new_page)
         self._watch(self.page)
 
     def _watch(self, page):
-        """Collects what the browser refused under the Content-Security-Policy (none is allowed)."""
+        """Collects what the browser refused under the Content-Security-Policy (none is allowed), and the
+        server's errors (shown when the journey fails)."""
         page.on(
             "console",
             lambda message: (
                 self.csp_violations.append(message.text) if "Content Security Policy" in message.text else None
             ),
         )
+        page.on(
+            "response",
+            lambda response: (
+                self.server_errors.append(f"{response.status} {response.url}") if response.status >= 500 else None
+            ),
+        )
+
+    def describe(self) -> str:
+        """Where each of this journey's pages stands: its address, title and the start of its text, and a last
+        screenshot. A failed journey prints it, so a failure far away (CI) can be read without the screenshots."""
+        lines = [f"journey {self.folder.name}: server errors {self.server_errors or 'none'}"]
+        for number, page in enumerate([*self.context.pages, *self.others]):
+            try:
+                text = " ".join(page.inner_text("body", timeout=2000).split())[:600]
+                title = page.title()
+                page.screenshot(path=str(self.folder / f"failed-{number}.png"), full_page=True)
+            except Exception as error:  # the page may be gone or hung: say so and go on
+                text, title = f"(could not be read: {error})", ""
+            lines.append(f"  page {number}: {page.url} | {title} | {text}")
+        return "\n".join(lines)
 
     def goto(self, path: str):
         self.page.goto(self.base_url + path)
@@ -85,6 +108,7 @@ class Journey:
         page = context.new_page()
         page.set_default_timeout(15000)
         self._watch(page)
+        self.others.append(page)
         return page
 
     def close(self):
@@ -100,11 +124,22 @@ def journey(browser, live_server, request):
         made.append(j)
         return j
 
+    start.made = made  # read by pytest_runtest_makereport when the journey fails
     yield start
     for j in made:
         j.close()
     violations = [v for j in made for v in j.csp_violations]
     assert violations == [], f"the browser refused something under the Content-Security-Policy: {violations}"
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed journey's report says where each of its pages stood (address, title, text, server errors)."""
+    report = yield
+    start = item.funcargs.get("journey") if hasattr(item, "funcargs") else None
+    if report.when == "call" and report.failed and start is not None:
+        report.sections.append(("where the journey's pages stood", "\n".join(j.describe() for j in start.made)))
+    return report
 
 
 def pytest_sessionfinish(session, exitstatus):

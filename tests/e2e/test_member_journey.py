@@ -4,6 +4,7 @@ import re
 
 import pytest
 from django.core import mail
+from playwright.sync_api import expect
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -13,7 +14,10 @@ def test_sign_up_verify_edit_profile_and_find_self_in_directory(journey):
     page = j.goto("/")
     j.shot("home on a phone")
     page.get_by_role("button", name="Menu").click()
+    # The menu slides open; the link is followed once it has.
+    expect(page.locator("#mainnav")).to_have_class(re.compile(r"\bshow\b"))
     page.get_by_role("link", name="Sign up").click()
+    page.wait_for_url(re.compile(r"/accounts/signup/"))
     page.fill("input[name=email]", "nina@example.org")
     page.fill("input[name=full_name]", "Nina Newcomer")
     page.fill("input[name=password1]", "tiles-and-racks-77")

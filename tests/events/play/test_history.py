@@ -58,6 +58,16 @@ def test_the_game_list_shows_each_game_from_the_players_side(client, ann, ben, c
     assert "Head to head with Ann Tan" in page
 
 
+def test_the_game_list_escapes_every_name_and_title(client, ann):
+    odd = PlayerFactory(full_name="Bo <b>O'Neil</b>", listed_in_directory=True)
+    played_event(ann, [(odd, 400, 400)], title="Cup & <i>Plate</i>", lexicon="<CSW>")
+    page = client.get(games_url(ann)).content.decode()
+    assert "<b>O" not in page and "<i>Plate" not in page and "<CSW>" not in page
+    assert "Bo &lt;b&gt;O&#x27;Neil&lt;/b&gt;" in page
+    assert "Cup &amp; &lt;i&gt;Plate&lt;/i&gt;" in page and "&lt;CSW&gt;" in page
+    assert "Tie" in page and "400–400" in page
+
+
 def test_only_confirmed_games_of_published_rounds_are_listed(client, ann, ben, cy):
     event = played_event(ann, [(ben, 400, 300), (cy, 410, 310), (ben, 420, 320)])
     Game.objects.filter(division__event=event, round_number=2).update(status=GameStatus.SUBMITTED)

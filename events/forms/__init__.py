@@ -137,7 +137,7 @@ class CategoryForm(ServiceFormMixin, forms.ModelForm):
 
 class FeeForm(forms.Form):
     id = forms.IntegerField(required=False, widget=forms.HiddenInput)
-    name = forms.CharField(max_length=100, required=False, initial="Standard")
+    name = forms.CharField(max_length=100, required=False)
     amount = forms.DecimalField(max_digits=8, decimal_places=2, required=False)
     note = forms.CharField(max_length=100, required=False, help_text="e.g. incl. GST")
     is_concession = forms.BooleanField(required=False, label="Concession")

@@ -104,7 +104,8 @@ def edit_category(request, slug: str, pk: int | None = None):
         if category
         else []
     )
-    fees = FeeFormSet(data, prefix="fees", initial=fee_initial)
+    # A category without fees is offered one named "Standard"; the blank rows after it are blank.
+    fees = FeeFormSet(data, prefix="fees", initial=fee_initial or [{"name": "Standard"}])
     prizes = (PrizeFormSet if category else NewPrizeFormSet)(data, prefix="prizes", initial=prize_initial)
     if request.method == "POST" and form.is_valid() and fees.is_valid() and prizes.is_valid():
         fields = {name: form.cleaned_data.get(name) for name in CategoryForm.Meta.fields}

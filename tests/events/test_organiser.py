@@ -245,3 +245,16 @@ def test_an_entry_with_its_concession_proof_moves_to_another_concession_fee_with
     entry = services.register_entry(player_with_account().user, event, category=a, fee=card_a, concession_proof="PC 77")
     moved = services.move_entry(event.owner, entry, b)
     assert (moved.category, moved.fee, moved.concession_proof) == (b, card_b, "PC 77")
+
+
+def test_a_category_form_names_only_its_first_new_fee(client):
+    """A new category is offered one fee named "Standard"; the blank rows after it are blank, and a category
+    that has fees shows them as they are."""
+    event, category, (fee,) = open_event(quota=5)
+    client.force_login(event.owner)
+    new = client.get(reverse("events:category_add", args=[event.slug])).content.decode()
+    assert new.count('value="Standard"') == 1 and 'name="fees-0-name"' in new and 'name="fees-2-name"' in new
+    fee.name = "Members"
+    fee.save()
+    existing = client.get(reverse("events:category_edit", args=[event.slug, category.pk])).content.decode()
+    assert 'value="Members"' in existing and 'value="Standard"' not in existing

@@ -21,8 +21,10 @@ from events.models import (
     RoundStatus,
 )
 from events.play import services as play
+from events.services.places import ratings_list_of
 from players.models import by_family_name
 from players.roles import player_of
+from ratings.models import RatingList
 
 from ..forms import (
     AssignForm,
@@ -106,6 +108,8 @@ def divisions(request, slug: str):
                 .order_by("created_at")
             ),
             started=Round.objects.filter(division__event=event).exists(),
+            # The list whose ratings place the entrants (the same rule the entrants list and the bands use).
+            rating_list=RatingList.objects.filter(pk=ratings_list_of(event)).first(),
             categories=list(event.categories.order_by("position", "pk")),
             unplaced=[e for e in entries if e.division_id is None],
             # Only confirmed entries are placed: those still unpaid would be left out.

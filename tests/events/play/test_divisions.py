@@ -88,6 +88,25 @@ def test_an_unrated_event_places_by_the_ratings_its_entrants_list_shows(director
     assert min(r for _, r, _ in report.placed["A"]) > max(r for _, r, _ in report.placed["B"])
 
 
+def test_the_divisions_page_names_the_list_its_ratings_come_from(client, director, rated_event):
+    from django.urls import reverse
+
+    from ratings.models import RatingList
+
+    client.force_login(director)
+    url = reverse("events:play_divisions", args=[rated_event.slug])
+    page = client.get(url).content.decode()
+    assert f"Ratings from the <strong>{rated_event.rating_list.name}</strong> list," in page
+    # Without a list of its own the event uses the association's first, and says so.
+    first = RatingList.objects.order_by("position", "name").first()
+    rated_event.rating_list = None
+    rated_event.save()
+    page = client.get(url).content.decode()
+    assert f"Ratings from the <strong>{first.name}</strong> list (the association's first list" in page
+    RatingList.objects.all().delete()
+    assert "There is no rating list yet: everyone is placed as unrated." in client.get(url).content.decode()
+
+
 def test_ratings_are_taken_as_of_the_snapshot_date(director, rated_event):
     from datetime import timedelta
 

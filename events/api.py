@@ -169,7 +169,13 @@ class EntrySerializer(ModelSerializer):
     category_name = serializers.CharField(source="category.name", read_only=True)
     member_number = serializers.IntegerField(source="player.member_number", read_only=True)
     player_name = serializers.CharField(source="player.full_name", read_only=True)
-    balance = serializers.DecimalField(max_digits=8, decimal_places=2, read_only=True)
+    balance = serializers.DecimalField(
+        max_digits=8,
+        decimal_places=2,
+        read_only=True,
+        source="owed",
+        help_text="What is still to pay (nothing once an entry has ended)",
+    )
     waitlist_position = serializers.SerializerMethodField()
     payment_reference = serializers.SerializerMethodField(help_text="What to quote when paying for this entry")
     group_payment_reference = serializers.SerializerMethodField(

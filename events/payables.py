@@ -51,7 +51,7 @@ def _entry_line(entry: Entry) -> Line:
         taxed=bool(fee and "gst" in fee.note.lower()),
         status=entry.get_status_display(),
         paid=entry.amount_paid,
-        balance=entry.balance if entry.status in PAYABLE_STATUSES else ZERO,
+        balance=entry.owed,
     )
 
 

@@ -15,6 +15,7 @@ __all__ = [
     "Payment",
     "ACTIVE_ENTRY_STATUSES",
     "PLACE_HOLDING_STATUSES",
+    "PAYABLE_STATUSES",
 ]
 
 
@@ -65,6 +66,8 @@ ACTIVE_ENTRY_STATUSES = (
 )
 # Statuses that take one of the places (an offer holds its place while it runs).
 PLACE_HOLDING_STATUSES = (EntryStatus.PENDING_PAYMENT, EntryStatus.CONFIRMED, EntryStatus.OFFERED)
+# Statuses that pay: an entry pays for the place it holds (one withdrawn, cancelled, lapsed or waiting owes nothing).
+PAYABLE_STATUSES = PLACE_HOLDING_STATUSES
 
 
 class Entry(models.Model):
@@ -148,6 +151,11 @@ class Entry(models.Model):
     @property
     def balance(self) -> Decimal:
         return max(self.amount_due - self.amount_paid, Decimal("0"))
+
+    @property
+    def owed(self) -> Decimal:
+        """What the entrant still has to pay: the balance while the entry pays (`PAYABLE_STATUSES`), else nothing."""
+        return self.balance if self.status in PAYABLE_STATUSES else Decimal("0")
 
     @property
     def is_active(self) -> bool:

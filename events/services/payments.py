@@ -8,14 +8,13 @@ from django.db import transaction
 from clubsite.status import move
 from money.core.references import make_reference
 
-from ..models import ACTIVE_ENTRY_STATUSES, Entry, EntryStatus, GroupEntry, Payment, PaymentMethod
+from ..models import ACTIVE_ENTRY_STATUSES, PAYABLE_STATUSES, Entry, EntryStatus, GroupEntry, Payment, PaymentMethod
 from .common import RegistrationError, lock_event, mail_after_commit, now, require_manager, site_url
 from .notify import mail_entry
 from .places import places
 from .status import sync_status
 
 # The entries that hold a place someone can pay for.
-PAYABLE_STATUSES = (EntryStatus.PENDING_PAYMENT, EntryStatus.CONFIRMED, EntryStatus.OFFERED)
 
 
 def _amount(value, field: str = "amount") -> Decimal:

@@ -57,6 +57,9 @@ def test_my_entries_create_withdraw_and_errors(api):
     assert [e["id"] for e in api.get("/api/my/entries/").json()["results"]] == [entry_id]
     withdrawn = api.post(f"/api/my/entries/{entry_id}/withdraw/")
     assert withdrawn.status_code == 200 and withdrawn.json()["status"] == "withdrawn"
+    # A withdrawn entry owes nothing, as its payment page says; what was due stays on record.
+    assert withdrawn.json()["balance"] == "0.00" and withdrawn.json()["amount_due"] == "3.00"
+    assert api.get(f"/api/my/entries/{entry_id}/").json()["balance"] == "0.00"
 
 
 def test_a_waitlisted_entry_sees_its_position_and_accepts_an_offer(api):

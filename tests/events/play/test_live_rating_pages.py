@@ -83,6 +83,8 @@ def test_player_sees_their_rating_move_when_a_result_is_confirmed(client, direct
     standings = reverse("events:play_standings", args=[division.event.slug, division.pk])
     html = page(client.get(standings, **PHONE))
     assert "Live rating" in html and "National ratings" in html
+    # The rating beside it is the one each player was seeded by, and its heading says so.
+    assert "Seed rating</abbr></th>" in html
     assert live_cell(html, "Player 01") == f"{now} −{1700 - int(now)}"
     # Not yet played: the rating before the event.
     assert live_cell(html, "Player 03") == "1500"

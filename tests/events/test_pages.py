@@ -592,3 +592,10 @@ def test_an_adult_is_told_on_the_event_page_that_the_event_is_for_students(clien
     client.force_login(pupil.user)
     page = html(client.get(event.get_absolute_url()))
     assert "Enter myself" in page and "This event is for school students." not in page
+
+
+def test_an_event_without_categories_shows_no_empty_categories_heading(client):
+    bare = EventFactory(status=EventStatus.COMPLETED, title="Old Club Night")
+    assert "Categories, fees and prizes" not in client.get(bare.get_absolute_url()).content.decode()
+    event, _, _ = open_event(quota=5)
+    assert "Categories, fees and prizes" in client.get(event.get_absolute_url()).content.decode()

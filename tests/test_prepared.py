@@ -1,5 +1,5 @@
 """Prepared queries (clubsite.prepared) give what the ORM gives, with new values each run, and refuse what they cannot
-prepare."""
+prepare; the registration's prepared queries keep their errors."""
 
 import threading
 from decimal import Decimal
@@ -9,6 +9,7 @@ from django.db import connections, transaction
 from django.db.models import Count, Exists, Max, OuterRef, Subquery
 from django.db.transaction import TransactionManagementError
 from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 
 from clubsite.prepared import Prepared, PreparedQueryError
 from events.models import Category, Entry, EntryStatus, Event, Fee
@@ -198,3 +199,25 @@ def test_each_connection_compiles_its_own():
     assert seen["pk"] == event.pk and seen["before"] is None
     assert seen["after"] is not None and seen["after"] is not mine and seen["connection"] is not connections["default"]
     assert _compiled(EVENT_BY_SLUG) is mine
+
+
+def test_registration_by_token_keeps_the_apis_answers():
+    event, category, _ = open_event(fees=())
+    player = player_with_account()
+    api = APIClient()
+    body = {"event": event.slug, "category": category.pk, "accept_rules": True}
+    api.credentials(HTTP_AUTHORIZATION="Token not-a-token")
+    refused = api.post("/api/my/entries/", body, format="json")
+    assert refused.status_code == 403 and refused.json() == {"detail": "Invalid token."}
+    token = Token.objects.create(user=player.user)
+    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    unknown = api.post("/api/my/entries/", {**body, "event": "no-such-event"}, format="json")
+    assert unknown.status_code == 400
+    assert unknown.json() == {"event": ["Object with slug=no-such-event does not exist."]}
+    created = api.post("/api/my/entries/", body, format="json")
+    assert created.status_code == 201, created.content
+    assert Entry.objects.get(pk=created.json()["id"]).player == player
+    player.user.is_active = False
+    player.user.save(update_fields=["is_active"])
+    inactive = api.post("/api/my/entries/", body, format="json")
+    assert inactive.status_code == 403 and inactive.json() == {"detail": "User inactive or deleted."}

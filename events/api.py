@@ -1,6 +1,7 @@
 """The events API: announcements (public read), my entries, and the organiser's entries. Writes call events.services."""
 
 from django.db.models import Prefetch
+from django.utils.encoding import smart_str
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, serializers, status, viewsets
@@ -8,6 +9,7 @@ from rest_framework.decorators import action
 from rest_framework.response import Response
 
 from clubsite.api import ApiView, Id, IdFilter, ModelSerializer
+from clubsite.prepared import Prepared
 from money.core.references import make_reference
 from money.serializers import PAYNOW_PAYLOAD_HELP, paynow_payload, simple_due
 from players.roles import is_association_staff
@@ -225,8 +227,24 @@ class EntrySerializer(ModelSerializer):
         return paynow_payload(due, self.context)
 
 
+# Every registration reads its event by slug first: compiled once per connection.
+EVENT_BY_SLUG = Prepared(lambda slug: Event.objects.filter(slug=slug).order_by(), str)
+
+
+class EventSlugField(serializers.SlugRelatedField):
+    """An event by its slug, with SlugRelatedField's errors; the query prepared."""
+
+    def to_internal_value(self, data):
+        try:
+            return EVENT_BY_SLUG.get(data)
+        except Event.DoesNotExist:
+            self.fail("does_not_exist", slug_name=self.slug_field, value=smart_str(data))
+        except (TypeError, ValueError):
+            self.fail("invalid")
+
+
 class EntryCreateSerializer(serializers.Serializer):
-    event = serializers.SlugRelatedField(slug_field="slug", queryset=Event.objects.all())
+    event = EventSlugField(slug_field="slug", queryset=Event.objects.all())
     category = Id()
     fee = Id(required=False, allow_null=True)
     concession_proof = serializers.CharField(required=False, allow_blank=True, default="")

@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 
 from clubsite.errors import NotAllowed, ServiceError
+from clubsite.prepared import Prepared
 
 from ..models import Event
 from ..permissions import can_manage_event
@@ -26,9 +27,13 @@ def now() -> datetime:
     return timezone.now()
 
 
+# Every write to an event or its entries takes the lock first: compiled once per connection.
+LOCKED_EVENT = Prepared(lambda event_id: Event.objects.select_for_update().filter(pk=event_id).order_by(), int)
+
+
 def lock_event(event_id: int) -> Event:
     """Re-reads the event holding its row lock until the transaction ends (every place count happens under it)."""
-    return Event.objects.select_for_update().get(pk=event_id)
+    return LOCKED_EVENT.get(event_id)
 
 
 def require_manager(actor, event: Event, action: str = "manage this event") -> None:

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.db.models import Exists, OuterRef, QuerySet, Subquery
 
 from clubsite.errors import NotAllowed
+from clubsite.prepared import Prepared
 from clubsite.status import move
 from players.models import Player
 from players.services import ensure_own_player
@@ -71,12 +72,23 @@ def refuse_id_number(text: str, what: str, who: str = "", field: str = "") -> No
         )
 
 
+# A category by id, with whether it has fees (ordered by id only: no join to the event for its ordering). Every entry
+# reads it: compiled once per connection.
+CATEGORY_BY_ID = Prepared(
+    lambda pk: (
+        Category.objects.filter(pk=pk)
+        .annotate(has_fees=Exists(Fee.objects.filter(category=OuterRef("pk"))))
+        .order_by("pk")[:1]
+    ),
+    int,
+)
+
+
 def clean_choice(event: Event, category, fee, concession_proof: str, *, proof_needed: bool = True) -> tuple:
     if category is None:
         raise RegistrationError("Choose a category.", field="category")
-    if not isinstance(category, Category):  # by id (ordered by id only: no join to the event for its ordering)
-        has_fees = Exists(Fee.objects.filter(category=OuterRef("pk")))
-        category = Category.objects.filter(pk=category).annotate(has_fees=has_fees).order_by("pk").first()
+    if not isinstance(category, Category):
+        category = CATEGORY_BY_ID.first(category)
     if category is None or category.event_id != event.pk:
         raise RegistrationError("That category is not part of this event.", field="category")
     category.event = event
@@ -130,17 +142,27 @@ def check_rules(event: Event, accept_rules: bool) -> None:
         raise RegistrationError("Agree to the rules and indemnity to enter.", field="accept_rules")
 
 
-def _active_entries(event: Event, player) -> QuerySet:
+def _active_entries(event: Event | int, player) -> QuerySet:
     """The player's active entry in the event (at most one: a constraint)."""
     return Entry.objects.filter(event=event, player=player, status__in=ACTIVE_ENTRY_STATUSES).order_by("pk")
+
+
+# The actor's player record with the status of its active entry in the event (`entrant`): compiled once per
+# connection, as every entry reads it.
+OWN_PLAYER_AND_ENTRY = Prepared(
+    lambda user_id, event_id: Player.objects.filter(user=user_id).annotate(
+        active_status=Subquery(_active_entries(event_id, OuterRef("pk")).values("status")[:1])
+    )[:1],
+    int,
+    int,
+)
 
 
 def entrant(actor, event: Event, player: Player | None) -> tuple[Player, str | None]:
     """Who is entered (the actor's own player record, created on first need, unless `player` is given) and the status
     of their active entry in the event (None: none). For the actor's own record, one query reads both."""
     if player is None:
-        status = Subquery(_active_entries(event, OuterRef("pk")).values("status")[:1])
-        player = Player.objects.filter(user=actor).annotate(active_status=status).first()
+        player = OWN_PLAYER_AND_ENTRY.first(actor.pk, event.pk)
         if player is None:
             return ensure_own_player(actor), None
         return player, player.active_status

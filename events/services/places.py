@@ -4,10 +4,12 @@ entry takes a place. Every count that decides a place runs under the event lock 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from decimal import Decimal
+from functools import cache
 
 from django.db import IntegrityError
 from django.db.models import Count, Max, Min, Q
 
+from clubsite.prepared import Prepared
 from clubsite.status import move
 
 from ..models import PLACE_HOLDING_STATUSES, Category, Entry, EntryStatus, Event
@@ -79,16 +81,25 @@ class EntryCounts:
     moment: datetime
 
 
+@cache
+def _entry_counts_query(fields: tuple[str, ...]) -> Prepared:
+    """`entry_counts`' query for these deadline fields (one set in practice). Every entry runs it under the event
+    lock: compiled once per connection."""
+    return Prepared(
+        lambda event_id: (
+            Entry.objects.filter(event=event_id, status__in=[*PLACE_HOLDING_STATUSES, EntryStatus.WAITLISTED])
+            .values("category", "status")
+            .annotate(n=Count("pk"), last_accepted=Max("accepted_at"), **{f"first_{f}": Min(f) for f in fields})
+            .order_by()
+        ),
+        int,
+    )
+
+
 def entry_counts(event: Event, moment: datetime, deadlines: dict[str, str]) -> EntryCounts:
     """The places taken, the waiting list and whether anything is overdue, in one query grouped by category and
     status. `deadlines`: the date after which an entry in each status is overdue (status.DEADLINES)."""
-    fields = sorted(set(deadlines.values()))
-    rows = (
-        Entry.objects.filter(event=event, status__in=[*PLACE_HOLDING_STATUSES, EntryStatus.WAITLISTED])
-        .values("category", "status")
-        .annotate(n=Count("pk"), last_accepted=Max("accepted_at"), **{f"first_{f}": Min(f) for f in fields})
-        .order_by()
-    )
+    rows = _entry_counts_query(tuple(sorted(set(deadlines.values())))).rows(event.pk)
     taken, ahead, waiting, overdue = {}, {}, 0, False
     for row in rows:
         category, status, n = row["category"], row["status"], row["n"]

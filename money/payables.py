@@ -53,6 +53,12 @@ class Due:
     def balance(self) -> Decimal:
         return max(self.total - self.paid, Decimal("0"))
 
+    @property
+    def owed(self) -> Decimal:
+        """What the payer is asked for: the balance while it can be paid, else nothing (a withdrawn entry owes
+        nothing; money arriving on it is held)."""
+        return self.balance if self.payable else Decimal("0")
+
 
 class Kind:
     """A kind of thing to pay for. Subclasses implement every method; `lock` and `apply` run inside the

@@ -127,7 +127,9 @@ class DueSerializer(serializers.Serializer):
     payer_name = serializers.CharField()
     total = serializers.DecimalField(max_digits=10, decimal_places=2, help_text="Charged in all")
     paid = serializers.DecimalField(max_digits=10, decimal_places=2)
-    balance = serializers.DecimalField(max_digits=10, decimal_places=2, help_text="Still to pay")
+    balance = serializers.DecimalField(
+        max_digits=10, decimal_places=2, help_text="Still to pay (nothing while it cannot be paid: see payable)"
+    )
     currency = serializers.CharField()
     payable = serializers.BooleanField(help_text="False: money arriving now is held (the entry lapsed, …)")
     why_not = serializers.CharField(help_text="Why nothing can be paid on it now (empty when payable)")
@@ -147,7 +149,7 @@ def due_data(kind, due: Due, settings: PaymentSettings | None) -> dict:
         "payer_name": due.payer_name,
         "total": due.total,
         "paid": due.paid,
-        "balance": due.balance,
+        "balance": due.owed,
         "currency": django_settings.CURRENCY,
         "payable": due.payable,
         "why_not": "" if due.payable else due.why_not,

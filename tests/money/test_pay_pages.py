@@ -396,3 +396,19 @@ def test_the_payment_page_offers_only_the_ways_the_event_accepts(client):
     event.payment_methods = ["bank_transfer"]  # a PayNow transfer is a bank transfer
     event.save(update_fields=["payment_methods"])
     assert "data-paynow-payload" in client.get(pay_url(entry_reference(entry))).content.decode()
+
+
+def test_a_withdrawn_entry_owes_nothing_on_its_payment_page_and_in_the_api(client):
+    """What a withdrawn entry was charged stays on record, but nothing is asked of the payer: the page's balance
+    and the API's agree with the entry's own (Entry.owed)."""
+    from events import services as events
+
+    event, category, standard, _ = seed_event()
+    entry = entered(event, category, standard)
+    events.withdraw_entry(entry.player.user, entry)
+    client.force_login(entry.player.user)
+    reference = entry_reference(entry)
+    page = client.get(pay_url(reference)).content.decode()
+    assert 'id="pay-balance">S$0.00<' in page and "This entry is withdrawn" in page
+    due = client.get(f"/api/money/dues/{reference}/").json()
+    assert due["balance"] == "0.00" and due["total"] == "3.00" and due["payable"] is False

@@ -194,7 +194,7 @@ class DivisionViewSet(PlayViewSet):
         if not self.directing(division.event_id):
             raise PermissionDenied("Only the event's directors can download its tsh files.")
         response = HttpResponse(tsh_io.export_tsh(division), content_type="text/plain; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{division.name.lower()}.t"'
+        response["Content-Disposition"] = f'attachment; filename="{tsh_io.tsh_file_name(division.name)}"'
         return response
 
     # The day at the venue and after: lucky draws, prizes, live ratings.

@@ -333,6 +333,11 @@ def tsh_division_name(name: str) -> str:
     return _CONFIG_WORD.sub("_", name.strip()).strip("_") or "division"
 
 
+def tsh_file_name(name: str) -> str:
+    """The file a division's `.t` goes in, as config.tsh names it: the downloads and the archive all use it."""
+    return f"{tsh_division_name(name).lower()}.t"
+
+
 def export_tsh(division: Division) -> str:
     """The division as a `.t` file (three queries whatever its size)."""
     seats = list(DivisionPlayer.objects.filter(division=division).select_related("player").order_by("number"))
@@ -398,7 +403,7 @@ def _off_spread(division: Division) -> int:
 
 def _config(event: Event) -> tsh.TshConfig:
     config = tsh.TshConfig(
-        divisions={tsh_division_name(d.name): f"{tsh_division_name(d.name).lower()}.t" for d in event.divisions.all()},
+        divisions={tsh_division_name(d.name): tsh_file_name(d.name) for d in event.divisions.all()},
         max_rounds=event.number_of_games or None,
         rating_system="nsa2008" if event.rated else None,
         settings={
@@ -416,5 +421,5 @@ def export_config(event: Event) -> str:
 
 def export_archive(event: Event) -> str:
     config = _config(event)
-    files = {f"{tsh_division_name(d.name).lower()}.t": tsh.parse_t(export_tsh(d)) for d in event.divisions.all()}
+    files = {tsh_file_name(d.name): tsh.parse_t(export_tsh(d)) for d in event.divisions.all()}
     return tsh.write_archive(config, files)

@@ -18,7 +18,7 @@ def _text_attachment(text: str, filename: str) -> HttpResponse:
 def download_t(request, slug: str, pk: int):
     event = _directed_event(request, slug)
     div = _division(event, pk)
-    return _text_attachment(tsh_io.export_tsh(div), f"{div.name.lower()}.t")
+    return _text_attachment(tsh_io.export_tsh(div), tsh_io.tsh_file_name(div.name))
 
 
 @login_required

@@ -349,6 +349,28 @@ def test_downloads_round_trip_through_the_tsh_parser(client, director, make_divi
     assert "config.tsh" in hub and "a.t" in hub
 
 
+def test_each_division_file_is_named_as_config_tsh_names_it(client, director, make_division):
+    """tsh finds a division's .t by the name config.tsh gives it: the page's download, the API's and the archive use
+    that name, whatever the division is called (spaces, a dash)."""
+    from rest_framework.test import APIClient
+
+    division = make_division(2)
+    division.name = "Category A – Secondary School Student"
+    division.save()
+    client.force_login(director)
+    config = tsh.parse_config(client.get(url("play_download_config", division.event)).content.decode())
+    (named,) = config.divisions.values()
+    assert named == "category_a_secondary_school_student.t"
+    page_download = client.get(url("play_download_t", division))
+    assert page_download["Content-Disposition"] == f'attachment; filename="{named}"'
+    api = APIClient()
+    api.force_authenticate(director)
+    api_download = api.get(f"/api/play/divisions/{division.pk}/export/")
+    assert api_download["Content-Disposition"] == f'attachment; filename="{named}"'
+    _, files = tsh.parse_archive(client.get(url("play_download_archive", division.event)).content.decode())
+    assert list(files) == [named]
+
+
 @pytest.mark.parametrize("name", ["play_standings", "play_cross_table", "play_round", "play_scorecards", "play_hub"])
 def test_pages_run_the_same_queries_for_30_and_100_players(
     client, director, make_division, name, django_assert_max_num_queries

@@ -143,6 +143,15 @@ class FeeForm(forms.Form):
     is_concession = forms.BooleanField(required=False, label="Concession")
     proof_label = forms.CharField(max_length=100, required=False, label="Proof asked for")
 
+    def clean(self):
+        data = super().clean()
+        # A row filled in but for its amount would be dropped on saving: said here instead (a row left as
+        # offered is no fee at all).
+        typed = self.has_changed() and any(data.get(k) for k in ("name", "note", "is_concession", "proof_label"))
+        if typed and not data.get("id") and data.get("amount") is None and not data.get("DELETE"):
+            self.add_error("amount", "Give this fee an amount, or clear the row.")
+        return data
+
 
 class PrizeForm(forms.Form):
     id = forms.IntegerField(required=False, widget=forms.HiddenInput)

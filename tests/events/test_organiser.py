@@ -258,3 +258,31 @@ def test_a_category_form_names_only_its_first_new_fee(client):
     fee.save()
     existing = client.get(reverse("events:category_edit", args=[event.slug, category.pk])).content.decode()
     assert 'value="Members"' in existing and 'value="Standard"' not in existing
+
+
+def test_a_fee_row_filled_in_but_for_its_amount_is_refused_not_dropped(client):
+    event, _, _ = open_event(quota=5)
+    client.force_login(event.owner)
+    url = reverse("events:category_add", args=[event.slug])
+    data = {
+        "name": "Under 18",
+        "position": 2,
+        "fees-TOTAL_FORMS": "3",
+        "fees-INITIAL_FORMS": "1",
+        "fees-MIN_NUM_FORMS": "0",
+        "fees-MAX_NUM_FORMS": "1000",
+        "fees-0-name": "Standard",
+        "fees-1-name": "Student",
+        "fees-1-is_concession": "on",
+        "prizes-TOTAL_FORMS": "0",
+        "prizes-INITIAL_FORMS": "0",
+        "prizes-MIN_NUM_FORMS": "0",
+        "prizes-MAX_NUM_FORMS": "1000",
+    }
+    refused = client.post(url, data)
+    assert refused.status_code == 200 and "Give this fee an amount, or clear the row." in refused.content.decode()
+    assert not event.categories.filter(name="Under 18").exists()
+    # The row offered as "Standard", left as it was, is no fee: the category is free.
+    del data["fees-1-name"], data["fees-1-is_concession"]
+    assert client.post(url, data).status_code == 302
+    assert not event.categories.get(name="Under 18").fees.exists()

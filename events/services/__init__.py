@@ -38,7 +38,7 @@ from .lifecycle import (
     publish_event,
     start_event,
 )
-from .mine import own_entries
+from .mine import own_entries, upcoming_first
 from .notify import AUDIENCES, email_entrants
 from .payments import PAYABLE_STATUSES, group_balances, record_group_payment, record_payment
 from .places import Places, places, player_ratings, waitlist_position, waitlist_positions
@@ -95,6 +95,7 @@ __all__ = [
     "offer_free_places",
     "open_registration",
     "own_entries",
+    "upcoming_first",
     "places",
     "play_started",
     "player_ratings",

@@ -1,11 +1,23 @@
 """A member's own entries: the one rule for "my entries", asked by the my-entries page, the account page,
 the API (`/api/my/entries/`) and the payments a member pays for."""
 
-from django.db.models import Q, QuerySet
+from django.db.models import Case, F, Q, QuerySet, Value, When
+from django.utils import timezone
 
 from players.roles import player_of
 
 from ..models import Entry, GroupEntry
+
+
+def upcoming_first(event: str = "") -> tuple:
+    """The order of a member's events (or of their entries: `event="event__"`): events not yet over first, soonest
+    first; then past ones, latest first. My entries and My events list them so."""
+    upcoming = Q(**{f"{event}ends_on__gte": timezone.localdate()})
+    return (
+        Case(When(upcoming, then=Value(0)), default=Value(1)),
+        Case(When(upcoming, then=F(f"{event}starts_on"))).asc(),
+        F(f"{event}starts_on").desc(),
+    )
 
 
 def own_entries(user, *, entered_for_others: bool = False) -> QuerySet[Entry]:

@@ -3,10 +3,9 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import Case, Count, F, Q, Value, When
+from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from clubsite.errors import ServiceError
@@ -192,14 +191,8 @@ def my_entries(request):
     # a page at a time: a member who has played for years has hundreds of entries. The page's entries are
     # found by id first, then read with their event, category, player, group and fee: sorting every entry
     # with all of those joined made PostgreSQL hash every event and category.
-    upcoming = Q(event__ends_on__gte=timezone.localdate())
     ordered = services.own_entries(request.user).order_by(
-        Case(When(upcoming, then=Value(0)), default=Value(1)),
-        Case(When(upcoming, then=F("event__starts_on"))).asc(),
-        F("event__starts_on").desc(),
-        "event_id",
-        "accepted_at",
-        "pk",
+        *services.upcoming_first("event__"), "event_id", "accepted_at", "pk"
     )
     page = Paginator(ordered.values_list("pk", flat=True), MY_ENTRIES_PAGE_SIZE).get_page(request.GET.get("page"))
     ids = list(page.object_list)

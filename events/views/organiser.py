@@ -44,9 +44,10 @@ from .common import PAGE_SIZE, _categories, _managed_event
 
 @login_required
 def my_events(request):
-    """The events a person organises or directs (association staff see every event)."""
+    """The events a person organises or directs (association staff see every event): upcoming ones soonest first,
+    then past ones, latest first."""
     user = request.user
-    events = directed_events(user).select_related("club").order_by("-starts_on", "pk")
+    events = directed_events(user).select_related("club").order_by(*services.upcoming_first(), "pk")
     page = Paginator(events, PAGE_SIZE).get_page(request.GET.get("page"))
     page.object_list = list(page.object_list)
     for event in page.object_list:

@@ -71,3 +71,19 @@ def test_the_play_api_shows_draft_rounds_to_the_owner_and_the_directors_only(eve
             r["status"] for r in api.get("/api/play/rounds/", {"division": division.pk}).json()["results"]
         ]
     assert drafts == {organiser.pk: ["draft"], director.pk: ["draft"], list(drafts)[2]: []}
+
+
+def test_my_events_lists_upcoming_events_soonest_first_then_past_ones_latest_first(client):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    organiser = UserFactory()
+    today = timezone.localdate()
+    for title, days in (("Far", 60), ("Near", 7), ("Last month", -30), ("Last year", -365), ("Today", 0)):
+        day = today + timedelta(days=days)
+        EventFactory(owner=organiser, title=f"{title} Open", starts_on=day, ends_on=day)
+    client.force_login(organiser)
+    page = client.get(reverse("events:mine")).content.decode()
+    order = ["Today Open", "Near Open", "Far Open", "Last month Open", "Last year Open"]
+    assert sorted(order, key=page.index) == order

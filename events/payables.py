@@ -149,13 +149,14 @@ class GroupKind(Kind):
             list(Entry.objects.select_for_update().filter(group=group).values_list("pk", flat=True))
         entries = list(_entries(group=group).order_by("accepted_at", "pk"))
         payable = [e for e in entries if e.status in PAYABLE_STATUSES]
+        students = f"{len(payable)} entr{'y' if len(payable) == 1 else 'ies'}"
         event = group.event
         deadlines = [e.payment_due_at for e in payable if e.payment_due_at and e.balance > 0]
         return Due(
             kind=self.code,
             target_id=group.pk,
             association_id=event.association_id,
-            title=f"Group entry: {group.school or group.contact_name}, {len(payable)} entries, {event.title}",
+            title=f"Group entry: {group.school or group.contact_name}, {students}, {event.title}",
             payer_name=group.contact_name,
             payer_email=group.email,
             total=sum((e.amount_due for e in payable), ZERO),

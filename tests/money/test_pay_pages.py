@@ -191,6 +191,7 @@ def test_a_part_paid_group_is_shown_student_by_student(client):
     _, due = services.due_or_error(group_reference(group))
     assert '"54"' not in page and parse_payload(payload_in(page))["54"] == "6.00"
     assert due.balance == Decimal("6.00")
+    assert ", 6 entries, " in due.title
 
 
 # Receipts and credit notes ------------------------------------------------------------------------------------
@@ -412,3 +413,14 @@ def test_a_withdrawn_entry_owes_nothing_on_its_payment_page_and_in_the_api(clien
     assert 'id="pay-balance">S$0.00<' in page and "This entry is withdrawn" in page
     due = client.get(f"/api/money/dues/{reference}/").json()
     assert due["balance"] == "0.00" and due["total"] == "3.00" and due["payable"] is False
+
+
+def test_a_group_of_one_is_one_entry_in_its_title():
+    from events import services as events
+
+    event, category, standard, passion = seed_event()
+    group = group_of(event, category, standard, passion, UserFactory())
+    for entry in group.entries.order_by("pk")[1:]:
+        events.withdraw_entry(group.submitted_by, entry)
+    _, due = services.due_or_error(group_reference(group))
+    assert ", 1 entry, " in due.title

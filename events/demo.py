@@ -283,7 +283,10 @@ def load(stdout) -> None:
         registration_opens_at=now - timedelta(days=1),
         registration_closes_at=_at(night - timedelta(days=1), 18, 0),
         payment_methods=["paynow", "in_person"],
-        payment_instructions="Pay by PayNow from your entry's payment page (*Pay now*), or at the door.",
+        payment_instructions=(
+            "Pay by PayNow from your entry's payment page (*Pay now*), or in person at the club, within three days "
+            "of entering: an unpaid place then goes to the next in line."
+        ),
     )
     services.save_category(
         organiser,

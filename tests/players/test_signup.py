@@ -123,3 +123,13 @@ def test_id_last4_full_width_through_the_api(client):
     assert response.status_code == 200 and response.json()["id_last4"] == "9876"
     response = api.patch("/api/me/", {"id_last4": "Ｓ１２３４５６７Ｄ"}, format="json")
     assert response.status_code == 400 and "Only the last four" in response.json()["id_last4"][0]
+
+
+def test_the_confirmation_mail_says_what_an_unconfirmed_account_cannot_do(
+    client, mailoutbox, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        signup(client)
+    (message,) = [m for m in mailoutbox if "new@example.org" in m.to]
+    assert "nobody can log in with this address until it is confirmed" in message.body
+    assert "no account is made" not in message.body

@@ -88,10 +88,12 @@ def ratings_on(event: Event, player_ids: Iterable[int], day) -> dict[int, int]:
 
 def rating_day(event: Event):
     """The ratings divisions are assigned by, unless the director picks another day: as of the day
-    registration closes (in the event's time zone), or today when no closing time is set."""
+    registration closes (in the event's time zone), or today when no closing time is set or the closing day is
+    still to come (ratings of a day not yet here are today's, and a page should not claim otherwise)."""
+    today = timezone.localdate()
     if event.registration_closes_at:
-        return timezone.localtime(event.registration_closes_at, event.zone).date()
-    return timezone.localdate()
+        return min(timezone.localtime(event.registration_closes_at, event.zone).date(), today)
+    return today
 
 
 @dataclass

@@ -197,3 +197,19 @@ def test_tsh_export_writes_opponents_by_line_even_with_gaps_in_seat_numbers(clie
     parsed = tsh.parse_t(text)
     assert len(parsed.players) == 4
     assert all(parsed.players[p.opponents[0] - 1].opponents[0] == p.number for p in parsed.players)
+
+
+def test_the_rating_day_is_the_closing_day_once_it_has_come_and_today_before(rated_event):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    today = timezone.localdate()
+    rated_event.registration_closes_at = timezone.now() + timedelta(days=20)
+    assert play.rating_day(rated_event) == today
+    rated_event.registration_closes_at = timezone.now() - timedelta(days=3)
+    assert (
+        play.rating_day(rated_event) == timezone.localtime(rated_event.registration_closes_at, rated_event.zone).date()
+    )
+    rated_event.registration_closes_at = None
+    assert play.rating_day(rated_event) == today

@@ -170,3 +170,9 @@ def test_an_unlisted_child_is_still_named_in_rating_reports_without_number(clien
     assert RatingChange.objects.filter(division__event=event).count() == 4
     rows = {r["name"]: r for r in APIClient().get(f"/api/rating-reports/{event.slug}/").json()["rows"]}
     assert rows["Kid Kim"]["member_number"] is None
+
+
+def test_a_member_page_heading_gives_the_full_name_and_what_the_member_is_known_as(client):
+    member = PlayerFactory(full_name="Tan Mei Ling", display_name="Mei Ling Tan", listed_in_directory=True)
+    page = client.get(reverse("players:detail", args=[member.member_number])).content.decode()
+    assert '<h1>Tan Mei Ling <small class="text-muted">known as Mei Ling Tan</small></h1>' in page

@@ -96,6 +96,12 @@ class ProfileForm(ServiceFormMixin, forms.ModelForm):
         super().__init__(*args, **kwargs)
         if self.instance and self.instance.pk:
             self.fields["guardian_opt_in"].initial = self.instance.guardian_opted_in_on is not None
+        # Two addresses: the profile's gets the event mail, the account's is for logging in. Say which is which.
+        login = getattr(self.instance.user, "email", "") if self.instance and self.instance.user_id else ""
+        self.fields["email"].label = "Email for event mail"
+        self.fields["email"].help_text = "Entries, waiting-list offers, payments and results are sent here." + (
+            f" You log in with {login}: change that under Email addresses." if login else ""
+        )
         self.helper = FormHelper()
         self.helper.form_id = "profile-form"
         self.helper.add_input(Submit("save", "Save profile"))

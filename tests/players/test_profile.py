@@ -96,3 +96,10 @@ def test_player_page_shows_profile_and_membership(client):
     html = client.get(m.player.get_absolute_url()).content.decode()
     assert "Mona Member" in html and "Current member" in html
     assert "9123 4567" not in html  # private details only for the member and staff
+
+
+def test_the_profile_says_which_address_gets_event_mail_and_which_logs_in(client, member):
+    page = client.get(reverse("players:me")).content.decode()
+    assert "Email for event mail" in page
+    assert "Entries, waiting-list offers, payments and results are sent here." in page
+    assert "You log in with alex@example.org: change that under Email addresses." in page

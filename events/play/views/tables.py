@@ -47,7 +47,7 @@ def standings_rows_html(event, division, rows, live=None) -> str:
         standing, seat = row.standing, row.seat
         muted = ' class="text-muted"' if seat.withdrawn_after_round is not None else ""
         rank = escape(standing.rank_label) if standing.rank is not None else WITHDRAWN
-        rating = seat.rating or "–"
+        rating = seat.rating or "unrated"  # as the divisions page and the scorecards say it
         lines.append(
             f"<tr{muted}>\n"
             f'    <td class="rank">{rank}</td>\n'

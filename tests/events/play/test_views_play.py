@@ -259,7 +259,7 @@ def test_standings_rows_escape_names_and_link_each_scorecard(client, director, m
     assert "&lt;b&gt;Ann &amp; &quot;Bo&quot;&lt;/b&gt;" in html and "<b>Ann" not in html
     for number in DivisionPlayer.objects.filter(division=division).values_list("number", flat=True):
         assert f'href="{url("play_scorecard", division, number)}"' in html
-    assert '<td class="text-end d-none d-sm-table-cell">–</td>' in html
+    assert '<td class="text-end d-none d-sm-table-cell">unrated</td>' in html
 
 
 def test_cross_table_and_scorecards(client, director, make_division):

@@ -286,3 +286,12 @@ def test_a_fee_row_filled_in_but_for_its_amount_is_refused_not_dropped(client):
     del data["fees-1-name"], data["fees-1-is_concession"]
     assert client.post(url, data).status_code == 302
     assert not event.categories.get(name="Under 18").fees.exists()
+
+
+def test_the_manage_table_gives_each_entrants_email_and_phone(client):
+    event, category, (fee,) = open_event(quota=5)
+    player = player_with_account()
+    services.register_entry(player.user, event, category=category, fee=fee, phone="9123 4567")
+    client.force_login(event.owner)
+    page = client.get(reverse("events:manage", args=[event.slug])).content.decode()
+    assert f"{player.email}<br>9123 4567</td>" in page

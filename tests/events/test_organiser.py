@@ -295,3 +295,12 @@ def test_the_manage_table_gives_each_entrants_email_and_phone(client):
     client.force_login(event.owner)
     page = client.get(reverse("events:manage", args=[event.slug])).content.decode()
     assert f"{player.email}<br>9123 4567</td>" in page
+
+
+def test_only_saved_fee_and_prize_rows_offer_delete(client):
+    event, category, (fee,) = open_event(quota=5)
+    client.force_login(event.owner)
+    new = client.get(reverse("events:category_add", args=[event.slug])).content.decode()
+    assert 'name="fees-0-DELETE"' not in new and 'name="prizes-0-DELETE"' not in new
+    existing = client.get(reverse("events:category_edit", args=[event.slug, category.pk])).content.decode()
+    assert 'name="fees-0-DELETE"' in existing and 'name="fees-1-DELETE"' not in existing

@@ -159,7 +159,8 @@ def group_entry(request, pk: int):
     if not (manager or group.submitted_by_id == request.user.id):
         raise Http404("No such group entry")
     form = None
-    due = sum((e.balance for e in group.entries.filter(status__in=services.PAYABLE_STATUSES)), 0)
+    entries = services.group_balances(group)
+    due = sum((e.owed for e in entries), 0)  # what the entries holding a place still owe (Entry.owed)
     if manager and (due > 0 or request.method == "POST"):  # nothing to record once the group owes nothing
         form = GroupPaymentForm(request.POST or None, initial={"amount": due, "method": "cheque"})
         if request.method == "POST" and form.is_valid():
@@ -170,15 +171,14 @@ def group_entry(request, pk: int):
                 success="Payment recorded for the group.",
             ):
                 return redirect("events:group_entry", group.pk)
-    entries = services.group_balances(group)
-    holding = [e for e in entries if e.status != EntryStatus.WAITLISTED and e.is_active]
+    holding = [e for e in entries if e.status in services.PAYABLE_STATUSES]
     context = {
         "group": group,
         "event": event,
         "entries": entries,
         "total": services.group_total(holding),
         "paid": sum((e.amount_paid for e in holding), 0),
-        "balance": sum((e.balance for e in holding), 0),
+        "balance": due,
         "form": form,
         "manager": manager,
     }

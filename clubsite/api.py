@@ -20,6 +20,8 @@ from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiParameter, extend_schema_field
 from rest_framework import pagination, serializers, status
 from rest_framework.exceptions import NotFound, ValidationError
+from rest_framework.fields import SkipField
+from rest_framework.relations import PKOnlyObject
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
@@ -183,18 +185,99 @@ def Id(**kwargs) -> serializers.IntegerField:  # noqa: N802
 class LocalTimeField(serializers.TimeField):
     """A wall-clock time in the event's own time zone, as HH:MM (OpenAPI's `time` format demands an offset)."""
 
+    context_free = True
+
     def __init__(self, **kwargs):
         kwargs.setdefault("format", "%H:%M")
         super().__init__(**kwargs)
 
 
+# Fields whose output depends only on the value (never on the request, the context or the parent serializer).
+_CONTEXT_FREE_FIELDS = (
+    serializers.BigIntegerField,
+    serializers.BooleanField,
+    serializers.CharField,
+    serializers.ChoiceField,
+    serializers.DateField,
+    serializers.DateTimeField,
+    serializers.DecimalField,
+    serializers.DurationField,
+    serializers.EmailField,
+    serializers.FloatField,
+    serializers.IntegerField,
+    serializers.JSONField,
+    serializers.ModelField,
+    serializers.MultipleChoiceField,
+    serializers.PrimaryKeyRelatedField,
+    serializers.ReadOnlyField,
+    serializers.SlugField,
+    serializers.SlugRelatedField,
+    serializers.StringRelatedField,
+    serializers.TimeField,
+    serializers.URLField,
+    serializers.UUIDField,
+)
+_PLANS: dict[type, list | None] = {}
+
+
+def _context_free(field) -> bool:
+    return type(field) in _CONTEXT_FREE_FIELDS or getattr(field, "context_free", False)
+
+
+def _representation_plan(cls) -> list | None:
+    """A serializer class's readable fields, built once, as (name, shared field or None, method name or None); None
+    when a field may depend on the context (then the class keeps DRF's way)."""
+    try:
+        fields = cls(context={}).fields.values()
+    except TypeError:  # a serializer made with arguments of its own
+        return None
+    plan = []
+    for field in fields:
+        if field.write_only:
+            continue
+        if isinstance(field, serializers.SerializerMethodField):
+            plan.append((field.field_name, None, field.method_name))
+        elif _context_free(field):
+            plan.append((field.field_name, field, None))
+        else:
+            return None
+    return plan
+
+
 class ModelSerializer(serializers.ModelSerializer):
-    """The API's model serializer: local times as HH:MM."""
+    """The API's model serializer: local times as HH:MM.
+
+    Writing an object out skips what DRF does for every serializer it makes: deep-copying the declared fields and
+    building the model's fields anew (most of a one-object response's time). The fields are built once per class
+    and shared, as DRF's own loop uses them, when every readable field is context free (its output depends on the
+    value alone) or a SerializerMethodField (called on this serializer, with its context); any other field (a
+    nested serializer, a hyperlink) and the class keeps DRF's way."""
 
     serializer_field_mapping = {
         **serializers.ModelSerializer.serializer_field_mapping,
         models.TimeField: LocalTimeField,
     }
+
+    def to_representation(self, instance):
+        cls = type(self)
+        if cls not in _PLANS:
+            _PLANS[cls] = _representation_plan(cls)
+        plan = _PLANS[cls]
+        if plan is None:
+            return super().to_representation(instance)
+        result = {}
+        # DRF's Serializer.to_representation, on the shared fields.
+        for name, field, method in plan:
+            if method is not None:
+                result[name] = getattr(self, method)(instance)
+                continue
+            try:
+                attribute = field.get_attribute(instance)
+            except SkipField:
+                continue
+            value = attribute.pk if isinstance(attribute, PKOnlyObject) else attribute
+            result[name] = None if value is None else field.to_representation(attribute)
+        return result
 
 
 @extend_schema_field({"type": "integer", "minimum": 1, "maximum": MAX_ID})

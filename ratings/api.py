@@ -33,6 +33,8 @@ class PublicMemberNumber(serializers.Field):
     """The player's member number, or null when the player's profile is not visible to the reader
     (rows come annotated by players.visibility.with_profile_visible)."""
 
+    context_free = True
+
     def __init__(self, **kwargs):
         super().__init__(source="*", read_only=True, allow_null=True, **kwargs)
 

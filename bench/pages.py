@@ -9,6 +9,7 @@ query count that grows with the data shows.
 
 from __future__ import annotations
 
+import gc
 import statistics
 import time
 from dataclasses import dataclass
@@ -234,6 +235,9 @@ def run(rating_list, *, runs: int, log=print) -> list[PageFigures]:
     small_division = division_near(rating_list, 30)
     big_n, small_n = big_division.seats.count(), small_division.seats.count()
 
+    # As the server's workers do once started (clubsite/wsgi.py): what is loaded by now is kept from the collector.
+    gc.collect()
+    gc.freeze()
     client = Client()
     figures = []
 

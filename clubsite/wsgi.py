@@ -1,3 +1,4 @@
+import gc
 import os
 
 from django.core.wsgi import get_wsgi_application
@@ -29,3 +30,7 @@ def warm_up() -> None:
 
 
 warm_up()
+# What the worker has loaded lives as long as it does: out of the collector's reach, a full collection (every few
+# hundred requests) walks only what requests left behind, not some 200,000 objects (tens of ms on the request that
+# triggers it).
+gc.freeze()

@@ -275,6 +275,35 @@ def _stop_server(server: subprocess.Popen | None) -> None:
             server.wait()
 
 
+def _request(port: int, path: str, token: str, body: bytes) -> bytes:
+    """One client's whole HTTP request, written out before the clients are released."""
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAuthorization: Token {token}\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    )
+    return head.encode() + body
+
+
+def _send(port: int, request: bytes) -> int:
+    """Sends the request on a new connection and reads the response to its end; its HTTP status (-1: no answer).
+    The clients share this machine's two CPUs with the server: a bare socket costs them a fraction of what
+    urllib's machinery does, so the figures are the server's."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=REQUEST_TIMEOUT) as connection:
+            connection.sendall(request)
+            received = b""
+            while b"\r\n" not in received:
+                chunk = connection.recv(65536)
+                if not chunk:
+                    return -1
+                received += chunk
+            while connection.recv(65536):  # the server closes the connection after the response
+                pass
+        return int(received.split(b" ", 2)[1])
+    except (OSError, ValueError, IndexError):
+        return -1
+
+
 def run(*, clients: int = 500, places: int = 50, broker: str = "", mail_wait: float = 60.0, log=print) -> BurstFigures:
     from events.models import PLACE_HOLDING_STATUSES, Entry, EntryStatus
     from outbox.models import Message, MessageStatus
@@ -293,28 +322,16 @@ def run(*, clients: int = 500, places: int = 50, broker: str = "", mail_wait: fl
     except RuntimeError:
         _stop_server(worker)
         raise
-    url = f"http://127.0.0.1:{port}/api/my/entries/"
+    url_path = "/api/my/entries/"
     body = json.dumps({"event": event.slug, "category": category.pk, "accept_rules": True}).encode()
     results: list[tuple[int, float, float]] = [(0, 0.0, 0.0)] * clients
     gate = threading.Barrier(clients + 1)
 
     def client(i: int) -> None:
-        request = urllib.request.Request(
-            url,
-            data=body,
-            method="POST",
-            headers={"Authorization": f"Token {tokens[i]}", "Content-Type": "application/json"},
-        )
+        request = _request(port, url_path, tokens[i], body)
         gate.wait()
         started = time.perf_counter()
-        try:
-            with urllib.request.urlopen(request, timeout=REQUEST_TIMEOUT) as response:
-                status = response.status
-        except urllib.error.HTTPError as error:
-            status = error.code
-        except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
-            status = -1
-        results[i] = (status, started, time.perf_counter())
+        results[i] = (_send(port, request), started, time.perf_counter())
 
     threads = [threading.Thread(target=client, args=(i,), daemon=True) for i in range(clients)]
     released_at, cpu = 0.0, {}

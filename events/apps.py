@@ -33,17 +33,19 @@ class EventsConfig(AppConfig):
         return {"home_sections": ["events/_home_upcoming.html"], "upcoming_events": list(upcoming)}
 
     def player_page_context(self, player):
+        from clubsite.queries import in_order
+
         from .models import Entry, EntryStatus, EventStatus
 
-        entries = (
+        latest = (
             Entry.objects.filter(player=player, status__in=[EntryStatus.CONFIRMED, EntryStatus.PENDING_PAYMENT])
             .exclude(event__status__in=[EventStatus.DRAFT, EventStatus.CANCELLED])
-            .select_related("event", "category")
-            .order_by("-event__starts_on")[:20]
+            .order_by("-event__starts_on", "-pk")
+            .values_list("pk", flat=True)[:20]
         )
         return {
             "player_sections": ["events/_player_entries.html", "events/history/_player_links.html"],
-            "player_event_entries": list(entries),
+            "player_event_entries": in_order(latest, Entry.objects.select_related("event", "category")),
         }
 
     def account_page_context(self, request, player):

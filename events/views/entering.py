@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from clubsite.errors import ServiceError
+from clubsite.queries import in_order
 from clubsite.ui import run_service
 from players.roles import player_of
 
@@ -188,16 +189,14 @@ def group_entry(request, pk: int):
 @login_required
 def my_entries(request):
     # Upcoming events first, soonest first; then past ones, latest first. Ordered by the database and shown
-    # a page at a time: a member who has played for years has hundreds of entries. The page's entries are
-    # found by id first, then read with their event, category, player, group and fee: sorting every entry
-    # with all of those joined made PostgreSQL hash every event and category.
+    # a page at a time: a member who has played for years has hundreds of entries (ids first: in_order).
     ordered = services.own_entries(request.user).order_by(
         *services.upcoming_first("event__"), "event_id", "accepted_at", "pk"
     )
     page = Paginator(ordered.values_list("pk", flat=True), MY_ENTRIES_PAGE_SIZE).get_page(request.GET.get("page"))
-    ids = list(page.object_list)
-    found = Entry.objects.select_related("event", "category", "player", "group", "fee").in_bulk(ids)
-    entries = page.object_list = [found[pk] for pk in ids]
+    entries = page.object_list = in_order(
+        page.object_list, Entry.objects.select_related("event", "category", "player", "group", "fee")
+    )
     positions = services.waitlist_positions(entries)
     for entry in entries:
         entry.position = positions.get(entry.pk)

@@ -13,6 +13,7 @@ from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from clubsite.errors import NotAllowed, ServiceError
+from clubsite.prepared import Prepared
 from clubsite.status import TransitionRefused, move
 
 from . import names
@@ -208,13 +209,13 @@ def has_history(player: Player | None) -> bool:
     may replace. One query."""
     if player is None or player.pk is None:
         return False
-    row = _holdings(Player.objects.filter(pk=player.pk))
+    row = HOLDINGS.first(player.pk)
     return bool(row) and any(row.values())
 
 
-def _holdings(players, **extra) -> dict | None:
+def _holdings(players, **extra):
     """For the first of `players`: whether it holds anything through each relation (and the `extra` Exists), as one
-    row of booleans; None for no player."""
+    row of booleans (none for no player)."""
     # Rating changes are left out: each comes with the player's standing on its list (a PlayerRating, checked), and
     # they have no index by player alone, so asking would read them all.
     from ratings.models import RatingChange
@@ -224,16 +225,28 @@ def _holdings(players, **extra) -> dict | None:
         for i, rel in enumerate(Player._meta.related_objects)
         if rel.related_model not in (PlayerClaim, RatingChange)
     }
-    return players.annotate(**extra, **held).values(*extra, *held).first()
+    return players.annotate(**extra, **held).values(*extra, *held).order_by("pk")[:1]
+
+
+# Every account page asks (a query with an EXISTS for each relation): compiled once per connection.
+HOLDINGS = Prepared(lambda player_id: _holdings(Player.objects.filter(pk=player_id)), int)
+CLAIM_STATE = Prepared(
+    lambda user_id: _holdings(
+        Player.objects.filter(user=user_id),
+        pending=Exists(PlayerClaim.objects.filter(user=user_id, status=ClaimStatus.PENDING)),
+    ),
+    int,
+)
 
 
 def may_claim(user) -> bool:
     """An account may claim an existing record while its own is a placeholder (claiming replaces it, and a record
     with history must never be left behind unlinked: staff merge such records by hand) and no claim of its is waiting
     for staff. One query."""
-    pending = PlayerClaim.objects.filter(user=user, status=ClaimStatus.PENDING)
-    row = _holdings(Player.objects.filter(user=user), pending=Exists(pending))
-    return not any(row.values()) if row else not pending.exists()
+    row = CLAIM_STATE.first(user.pk)
+    if row:
+        return not any(row.values())
+    return not PlayerClaim.objects.filter(user=user, status=ClaimStatus.PENDING).exists()
 
 
 def _refuse_claim_over_history(user, target: Player) -> None:

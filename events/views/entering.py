@@ -22,7 +22,8 @@ from ..services.payments import entry_reference
 from ..templatetags.events_tags import format_money
 from .common import _categories, _event_for
 
-MY_ENTRIES_PAGE_SIZE = 50
+# Each entry is a card with its payment and actions: twenty make a page a phone can scroll.
+MY_ENTRIES_PAGE_SIZE = 20
 
 
 def _plural(count: int, word: str) -> str:

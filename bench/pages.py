@@ -284,6 +284,7 @@ def run(rating_list, *, runs: int, log=print) -> list[PageFigures]:
         ("my entries", reverse("events:my_entries")),
         ("my entries (API)", "/api/my/entries/"),
         ("account page", reverse("players:me")),
+        ("profile page", reverse("players:profile")),
         ("my payments", reverse("money:my_payments")),
         ("my games (API)", "/api/play/games/?mine=1"),
     ):

@@ -190,7 +190,7 @@ def authenticate_login(request, login: str, password: str):
 
 def ensure_own_player(user) -> Player:
     """The account's player record, created on first need from the account's email."""
-    existing = Player.objects.filter(user=user).first()
+    existing = Player.objects.filter(user=user).select_related("club").first()
     if existing:
         return existing
     name = user.get_full_name() or user.email.split("@")[0]

@@ -6,6 +6,7 @@ app_name = "players"
 urlpatterns = [
     path("", views.directory, name="directory"),
     path("me/", views.me, name="me"),
+    path("me/profile/", views.profile, name="profile"),
     path("me/renew/", views.renew, name="renew"),
     path("renewals/", views.renewals, name="renewals"),
     path("renewals/<int:pk>/paid/", views.renewal_paid, name="renewal_paid"),

@@ -7,7 +7,7 @@ from django.db.models import Prefetch, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from clubsite.errors import ServiceError
 from clubsite.hooks import collect
@@ -58,7 +58,14 @@ def player_detail(request, member_number: int):
 
 
 @login_required
+@require_safe
 def me(request):
+    return _account_page(request, services.ensure_own_player(request.user))
+
+
+@login_required
+def profile(request):
+    """The member's own profile, on a page of its own (the account page shows it and links here)."""
     player = services.ensure_own_player(request.user)
     if request.method == "POST":
         form = ProfileForm(request.POST, instance=Player.objects.get(pk=player.pk))
@@ -73,15 +80,14 @@ def me(request):
                 return redirect("players:me")
     else:
         form = ProfileForm(instance=player)
-    return _account_page(request, player, form)
+    return render(request, "players/profile.html", {"form": form, "player": player})
 
 
-def _account_page(request, player: Player, form: ProfileForm, claim_form: ClaimForm | None = None):
-    """My account: the profile form and the claim form, either of them bound to what was just sent."""
+def _account_page(request, player: Player, claim_form: ClaimForm | None = None):
+    """My account: the profile as it stands, and the claim form (bound to what was just sent, after a refusal)."""
     claims = request.user.claims.select_related("player")
     open_renewal = player.renewals.filter(status=RenewalStatus.REQUESTED).first()
     context = {
-        "form": form,
         "player": player,
         "claims": claims,
         "claim_form": claim_form or ClaimForm(),
@@ -109,8 +115,7 @@ def claim(request):
                 messages.success(request, "Your claim is waiting for association staff to approve it.")
             return redirect("players:me")
     # The page again, with what was typed and the refusal beside the field it concerns.
-    player = services.ensure_own_player(request.user)
-    return _account_page(request, player, ProfileForm(instance=player), form)
+    return _account_page(request, services.ensure_own_player(request.user), form)
 
 
 @login_required

@@ -40,7 +40,7 @@ def pages_for(role: str) -> list[str]:
     if role == "anonymous":
         return [*pages, "/accounts/login/", "/accounts/signup/"]
     if role == "player":
-        return [*pages, "/members/me/", "/events/my-entries/", "/money/payments/"]
+        return [*pages, "/members/me/", "/members/me/profile/", "/events/my-entries/", "/money/payments/"]
     division = Division.objects.filter(rounds__isnull=False).select_related("event").first()
     base = f"/events/{division.event.slug}/play/"
     return [

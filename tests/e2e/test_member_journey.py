@@ -33,6 +33,8 @@ def test_sign_up_verify_edit_profile_and_find_self_in_directory(journey):
     page.wait_for_url(re.compile(r"/members/me/"))
     j.shot("verified and logged in")
 
+    page.get_by_role("link", name="Edit profile").click()
+    page.wait_for_url(re.compile(r"/members/me/profile/"))
     page.fill("input[name=display_name]", "Nina N")
     page.fill("input[name=phone]", "9123 4567")
     page.fill("input[name=id_last4]", "S1234567D")
@@ -42,6 +44,7 @@ def test_sign_up_verify_edit_profile_and_find_self_in_directory(journey):
     page.fill("input[name=id_last4]", "567D")
     page.get_by_role("button", name="Save profile").click()
     assert page.get_by_text("Your profile is saved.").is_visible()
+    assert page.locator("#profile").get_by_text("Nina Newcomer (known as Nina N)").is_visible()
     j.shot("profile saved")
 
     j.goto("/members/?q=newcomer")

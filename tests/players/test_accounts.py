@@ -50,7 +50,7 @@ def test_signup_verify_login_edit_profile_and_find_self(client, on_commit):
     assert client.session["_auth_user_id"] == str(user.pk)
 
     response = client.post(
-        reverse("players:me"),
+        reverse("players:profile"),
         {
             "full_name": "Nora Newcomer",
             "display_name": "Nora",

@@ -69,10 +69,10 @@ def test_people_set_their_family_name_on_the_profile_and_at_sign_up(client):
     client.force_login(user)
     member = services.ensure_own_player(user)
     profile = {"full_name": "Chua Xavier", "country": "SG", "school_level": "none", "email": "irfan@example.org"}
-    assert 'name="family_name"' in client.get(reverse("players:me")).content.decode()
-    response = client.post(reverse("players:me"), {**profile, "family_name": "Xavier Tan"})
+    assert 'name="family_name"' in client.get(reverse("players:profile")).content.decode()
+    response = client.post(reverse("players:profile"), {**profile, "family_name": "Xavier Tan"})
     assert "begins or ends your full name" in response.content.decode()
-    client.post(reverse("players:me"), {**profile, "family_name": "Chua"})
+    client.post(reverse("players:profile"), {**profile, "family_name": "Chua"})
     member.refresh_from_db()
     assert (member.family_name, member.tsh_name) == ("Chua", "Chua, Xavier")
     client.logout()

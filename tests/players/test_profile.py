@@ -25,8 +25,19 @@ def member(client):
     return services.ensure_own_player(user)
 
 
+def test_the_account_page_shows_the_profile_and_its_own_page_edits_it(client, member):
+    response = client.post(reverse("players:profile"), _profile(phone="9123 4567", display_name="Al"))
+    assert response.status_code == 302 and response["Location"] == reverse("players:me")
+    account = client.get(reverse("players:me")).content.decode()
+    assert "Alex Tan (known as Al)" in account and "9123 4567" in account
+    assert f'href="{reverse("players:profile")}"' in account and 'name="phone"' not in account
+    page = client.get(reverse("players:profile")).content.decode()
+    assert 'name="phone" value="9123 4567"' in page and "Save profile" in page
+    assert f'href="{reverse("players:me")}"' in page
+
+
 def test_whole_id_number_is_refused_and_nothing_saved(client, member):
-    response = client.post(reverse("players:me"), _profile(id_last4="S1234567D", phone="999"))
+    response = client.post(reverse("players:profile"), _profile(id_last4="S1234567D", phone="999"))
     assert response.status_code == 200
     assert "Only the last four characters" in response.content.decode()
     assert "S1234567D" not in response.content.decode()  # not echoed back either
@@ -43,7 +54,7 @@ def test_id_last4_never_stores_more_than_four(member):
 
 def test_future_date_of_birth_is_refused(client, member):
     tomorrow = timezone.localdate() + datetime.timedelta(days=1)
-    response = client.post(reverse("players:me"), _profile(date_of_birth=tomorrow.isoformat(), phone="123"))
+    response = client.post(reverse("players:profile"), _profile(date_of_birth=tomorrow.isoformat(), phone="123"))
     assert "cannot be in the future" in response.content.decode()
     member.refresh_from_db()
     assert member.date_of_birth is None and member.phone == ""
@@ -99,7 +110,7 @@ def test_player_page_shows_profile_and_membership(client):
 
 
 def test_the_profile_says_which_address_gets_event_mail_and_which_logs_in(client, member):
-    page = client.get(reverse("players:me")).content.decode()
+    page = client.get(reverse("players:profile")).content.decode()
     assert "Email for event mail" in page
     assert "Entries, waiting-list offers, payments and results are sent here." in page
     assert "You log in with alex@example.org: change that under Email addresses." in page

@@ -69,11 +69,11 @@ def test_a_guardian_can_opt_in_later_from_my_account(client):
     client.force_login(user)
     form = {"full_name": "Kid", "country": "SG", "school_level": "none", "email": user.email}
     form.update(listed_in_directory="on", guardian_opt_in="on", guardian_name="Dad", date_of_birth="2015-03-03")
-    assert client.post(reverse("players:me"), form).status_code == 302
+    assert client.post(reverse("players:profile"), form).status_code == 302
     player.refresh_from_db()
     assert player.guardian_name == "Dad" and visibility.can_see_profile(None, player)
     form.pop("guardian_opt_in")
-    client.post(reverse("players:me"), form)
+    client.post(reverse("players:profile"), form)
     player.refresh_from_db()
     assert player.guardian_opted_in_on is None and not visibility.can_see_profile(None, player)
 
@@ -100,7 +100,7 @@ def test_id_last4_in_other_scripts_is_folded_to_plain_digits(client, typed, stor
     user = UserFactory()
     client.force_login(user)
     form = {"full_name": "Wide Digits", "country": "SG", "school_level": "none", "email": user.email}
-    assert client.post(reverse("players:me"), {**form, "id_last4": typed}).status_code == 302
+    assert client.post(reverse("players:profile"), {**form, "id_last4": typed}).status_code == 302
     assert Player.objects.get(user=user).id_last4 == stored
 
 
@@ -109,7 +109,7 @@ def test_id_last4_that_is_not_four_plain_characters_is_refused_on_the_form(clien
     user = UserFactory()
     client.force_login(user)
     form = {"full_name": "Wide Digits", "country": "SG", "school_level": "none", "email": user.email}
-    response = client.post(reverse("players:me"), {**form, "id_last4": typed})
+    response = client.post(reverse("players:profile"), {**form, "id_last4": typed})
     assert response.status_code == 200
     html = response.content.decode()
     assert "last four" in html.lower()

@@ -214,8 +214,8 @@ def has_history(player: Player | None) -> bool:
 
 
 def _holdings(players, **extra):
-    """For the first of `players`: whether it holds anything through each relation (and the `extra` Exists), as one
-    row of booleans (none for no player)."""
+    """A query for the first of `players`: whether it holds anything through each relation (and the `extra` Exists),
+    as one row of booleans (no row for no player)."""
     # Rating changes are left out: each comes with the player's standing on its list (a PlayerRating, checked), and
     # they have no index by player alone, so asking would read them all.
     from ratings.models import RatingChange

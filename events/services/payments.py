@@ -14,8 +14,6 @@ from .notify import mail_entry
 from .places import places
 from .status import sync_status
 
-# The entries that hold a place someone can pay for.
-
 
 def _amount(value, field: str = "amount") -> Decimal:
     if value in (None, ""):

@@ -233,7 +233,7 @@ def run(rating_list, *, runs: int, log=print) -> list[PageFigures]:
     busiest, busiest_events, quiet, quiet_events = player_numbers(rating_list)
     big_division = division_near(rating_list, 300)
     small_division = division_near(rating_list, 30)
-    big_n, small_n = big_division.seats.count(), small_division.seats.count()
+    big_n, small_n = (f"{d.seats.count()} players, {d.rounds.count()} rounds" for d in (big_division, small_division))
 
     # As the server's workers do once started (clubsite/wsgi.py): what is loaded by now is kept from the collector.
     gc.collect()
@@ -266,7 +266,7 @@ def run(rating_list, *, runs: int, log=print) -> list[PageFigures]:
     ):
         for division, n in ((big_division, big_n), (small_division, small_n)):
             args = [division.event.slug, division.pk] + ([1] if view == "events:play_round" else [])
-            page(name, reverse(view, args=args), f"{n} players")
+            page(name, reverse(view, args=args), n)
     for name, view in (("player's games", "history:games"), ("player's records", "history:records")):
         page(name, reverse(view, args=[busiest]), f"{busiest_events} events")
         page(name, reverse(view, args=[quiet]), f"{quiet_events} event")

@@ -13,7 +13,7 @@ Settings (environment variables):
   BENCH_RUNS     timed requests per page (default 20, after 2 warm-up requests)
   BENCH_CLIENTS  concurrent clients in the registration burst (default 500)
   BENCH_PLACES   places in the burst's event (default 50)
-  BENCH_PARTS    which parts to run, comma-separated: rating,pages,burst,pairing (default all)
+  BENCH_PARTS    which parts to run, comma-separated: rating,pages,live,burst,pairing (default all)
   BENCH_BROKER_URL  the broker of the burst's server and Celery worker (default: CELERY_BROKER_URL;
                  "off" or neither set: no broker, the server sends mail itself)
   BENCH_PROFILE  1: profile the full re-rate with pyinstrument and print the profile
@@ -50,6 +50,7 @@ TARGETS = {
     "rerate_reads": 6.0,  # ... and at most this many times the time to read the games
     "correction": 1.0,  # seconds to re-rate after correcting one game in the latest event
     "page_ms": 50.0,  # 95th-percentile server time
+    "live_ms": 100.0,  # 95th-percentile time to recompute a division's live ratings after a change
     "pairing": 2.0,  # seconds for a 500-player Swiss round
     "burst_rate": 200.0,  # registrations per second in the burst
     "burst_server_ms": 10.0,  # median server time of a registration in the burst
@@ -230,6 +231,41 @@ def part_pages(table: Table, runs: int) -> None:
         )
 
 
+def part_live(table: Table, runs: int, players: int = 300, rounds: int = 15) -> None:
+    from bench import live
+    from ratings.models import RatingList
+
+    print(f"Live ratings of a {players}-player division in progress, {rounds} rounds …", flush=True)
+    f = live.run(RatingList.objects.get(slug="scale-ratings"), players=players, rounds=rounds, runs=runs)
+    size = f"{f.players} players ({f.rated_players} rated) x {f.rounds} rounds"
+    median, p95 = f.summary(f.page_after_change)
+    table.add(
+        "live",
+        f"standings page after a result is corrected [{size}]",
+        f"median {median:.1f} ms, p95 {p95:.1f} ms, {f.queries_after_change} queries",
+        f"p95 < {TARGETS['page_ms']:.0f} ms",
+        ok(p95 < TARGETS["page_ms"]),
+    )
+    median, p95 = f.summary(f.recompute)
+    table.add(
+        "live",
+        "live ratings recomputed after a correction: live_ratings(division)",
+        f"median {median:.1f} ms, p95 {p95:.1f} ms",
+        f"p95 < {TARGETS['live_ms']:.0f} ms",
+        ok(p95 < TARGETS["live_ms"]),
+    )
+    median, p95 = f.summary(f.page_cached)
+    table.add("live", "  the same page, unchanged (live ratings cached)", f"median {median:.1f} ms, p95 {p95:.1f} ms")
+    median, p95 = f.summary(f.cross_table)
+    table.add(
+        "live",
+        "cross-table of that division",
+        f"median {median:.1f} ms, p95 {p95:.1f} ms",
+        f"p95 < {TARGETS['page_ms']:.0f} ms",
+        ok(p95 < TARGETS["page_ms"]),
+    )
+
+
 def part_burst(table: Table, clients: int, places: int) -> None:
     from bench import burst
 
@@ -354,7 +390,9 @@ def main() -> None:
     runs = env_int("BENCH_RUNS", 20)
     clients = env_int("BENCH_CLIENTS", 500)
     places = env_int("BENCH_PLACES", 50)
-    parts = {p.strip() for p in os.environ.get("BENCH_PARTS", "rating,pages,burst,pairing").split(",") if p.strip()}
+    parts = {
+        p.strip() for p in os.environ.get("BENCH_PARTS", "rating,pages,live,burst,pairing").split(",") if p.strip()
+    }
     profile = os.environ.get("BENCH_PROFILE", "") not in ("", "0")
     table = Table()
     started = time.perf_counter()
@@ -380,6 +418,8 @@ def main() -> None:
             part_rating(table, profile)
         if "pages" in parts:
             part_pages(table, runs)
+        if "live" in parts:
+            part_live(table, runs)
         if "burst" in parts:
             part_burst(table, clients, places)
         if "pairing" in parts:

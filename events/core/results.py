@@ -39,7 +39,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Literal, TypeAlias
+from typing import Literal, NamedTuple, TypeAlias
 
 __all__ = [
     "MAX_SCORE",
@@ -204,7 +204,8 @@ class Game:
 
     def __post_init__(self) -> None:
         # Accept the stored text value ("bye") as well as the enum member.
-        object.__setattr__(self, "kind", GameKind(self.kind))
+        if type(self.kind) is not GameKind:
+            object.__setattr__(self, "kind", GameKind(self.kind))
         if self.round < 1:
             raise ResultError(f"round must be 1 or more, got {self.round}")
         if self.player_b is not None and self.player_b == self.player_a:
@@ -241,9 +242,9 @@ class Game:
         raise KeyError(player)
 
 
-@dataclass(frozen=True)
-class PlayerResult:
-    """One game seen from one player."""
+class PlayerResult(NamedTuple):
+    """One game seen from one player. A named tuple: a 300-player division's tables make thousands of
+    these per page, and a frozen dataclass costs four times as much to make."""
 
     round: int
     player: PlayerId
@@ -276,55 +277,33 @@ def player_results(game: Game, rules: SpreadRules = SpreadRules()) -> tuple[Play
     """The game from each player's side (player A first); () while pending."""
     if game.pending:
         return ()
-    a, b = game.player_a, game.player_b
-
-    def first_flag(player: PlayerId) -> bool | None:
-        return None if game.first is None else game.first == player
-
-    def side(
-        player: PlayerId,
-        opponent: PlayerId | None,
-        wins: float,
-        losses: float,
-        spread: int,
-        own: int | None,
-        opp: int | None,
-    ) -> PlayerResult:
-        return PlayerResult(
-            game.round,
-            player,
-            opponent,
-            game.kind,
-            wins,
-            losses,
-            spread,
-            own,
-            opp,
-            first_flag(player) if opponent is not None else None,
-        )
-
-    if game.kind is GameKind.NORMAL:
-        assert b is not None and game.score_a is not None and game.score_b is not None
-        diff = game.score_a - game.score_b
+    a, b, kind, rnd, first = game.player_a, game.player_b, game.kind, game.round, game.first
+    # Who went first, from each side: None when unknown, or for a side without an opponent.
+    first_a = None if first is None or b is None else first == a
+    first_b = None if first is None else first == b
+    if kind is GameKind.NORMAL:
+        sa, sb = game.score_a, game.score_b
+        assert b is not None and sa is not None and sb is not None
+        diff = sa - sb
         wa = 1.0 if diff > 0 else 0.0 if diff < 0 else tie_result(game)
         return (
-            side(a, b, wa, 1.0 - wa, diff, game.score_a, game.score_b),
-            side(b, a, 1.0 - wa, wa, -diff, game.score_b, game.score_a),
+            PlayerResult(rnd, a, b, kind, wa, 1.0 - wa, diff, sa, sb, first_a),
+            PlayerResult(rnd, b, a, kind, 1.0 - wa, wa, -diff, sb, sa, first_b),
         )
-    if game.kind is GameKind.BYE:
+    if kind is GameKind.BYE:
         award = rules.bye_spread if game.award is None else game.award
-        return (side(a, None, 1.0, 0.0, award, game.score_a, None),)
-    if game.kind is GameKind.VOID:
-        results = [side(a, b, 0.0, 0.0, 0, game.score_a, game.score_b)]
-        if b is not None:
-            results.append(side(b, a, 0.0, 0.0, 0, game.score_b, game.score_a))
-        return tuple(results)
-    default = rules.forfeit_spread if game.kind is GameKind.FORFEIT else rules.late_forfeit_spread
+        return (PlayerResult(rnd, a, None, kind, 1.0, 0.0, award, game.score_a, None, None),)
+    if kind is GameKind.VOID:
+        void = PlayerResult(rnd, a, b, kind, 0.0, 0.0, 0, game.score_a, game.score_b, first_a)
+        if b is None:
+            return (void,)
+        return (void, PlayerResult(rnd, b, a, kind, 0.0, 0.0, 0, game.score_b, game.score_a, first_b))
+    default = rules.forfeit_spread if kind is GameKind.FORFEIT else rules.late_forfeit_spread
     award = default if game.award is None else game.award
-    results = [side(a, b, 0.0, 1.0, -award, game.score_a, game.score_b)]
-    if b is not None:
-        results.append(side(b, a, 1.0, 0.0, award, game.score_b, game.score_a))
-    return tuple(results)
+    lost = PlayerResult(rnd, a, b, kind, 0.0, 1.0, -award, game.score_a, game.score_b, first_a)
+    if b is None:
+        return (lost,)
+    return (lost, PlayerResult(rnd, b, a, kind, 1.0, 0.0, award, game.score_b, game.score_a, first_b))
 
 
 def tie_result(game: Game) -> float:

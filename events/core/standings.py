@@ -23,8 +23,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
+from typing import NamedTuple
 
-from events.core.results import Game, PlayerId, PlayerResult, SpreadRules, player_results
+from events.core.results import Game, GameKind, PlayerId, PlayerResult, SpreadRules, player_results
 
 __all__ = [
     "Entrant",
@@ -126,6 +128,9 @@ class _Tally:
     byes: int = 0
 
 
+_ROUND = itemgetter(0)  # a PlayerResult's round
+
+
 def _results_by_player(
     entrants: Sequence[Entrant],
     games: Iterable[Game],
@@ -141,23 +146,27 @@ def _results_by_player(
                 raise ValueError(f"round {game.round}: player {result.player} is not an entrant")
             by_player[result.player].append(result)
     for results in by_player.values():
-        results.sort(key=lambda r: r.round)
+        results.sort(key=_ROUND)
     return by_player
 
 
 def _tally(results: Iterable[PlayerResult], options: StandingsOptions) -> _Tally:
-    t = _Tally()
+    # Summed in locals, the kinds compared directly: a large division tallies thousands of results a page.
+    uncapped = options.spread_cap is None
+    wins = losses = 0.0
+    spread = score = games = byes = 0
     for r in results:
-        t.wins += r.wins
-        t.losses += r.losses
-        t.spread += options.capped(r)
-        if r.rated and r.own_score is not None:
-            t.score += r.own_score
+        wins += r.wins
+        losses += r.losses
+        spread += r.spread if uncapped else options.capped(r)
+        kind = r.kind
+        if kind is GameKind.NORMAL and r.own_score is not None:
+            score += r.own_score
         if r.wins or r.losses:
-            t.games += 1
-        if r.letter == "B":
-            t.byes += 1
-    return t
+            games += 1
+        if kind is GameKind.BYE:
+            byes += 1
+    return _Tally(wins, losses, spread, score, games, byes)
 
 
 def compute_standings(
@@ -272,8 +281,9 @@ def round_spread_caps(
 # --------------------------------------------------------------------------- cross-table
 
 
-@dataclass(frozen=True)
-class CrossCell:
+class CrossCell(NamedTuple):
+    """One game in a cross-table cell, from the row's side (a named tuple: a large division has thousands)."""
+
     round: int
     own_score: int | None
     opp_score: int | None
@@ -307,21 +317,19 @@ def cross_table(
 ) -> CrossTable:
     by_player = _results_by_player(entrants, games, options, through_round)
     standings = tuple(_ranked(entrants, by_player, options))
-    cells: dict[tuple[PlayerId, PlayerId], list[CrossCell]] = {}
-    unopposed: dict[PlayerId, list[CrossCell]] = {}
+    # Tuples grown a cell at a time: most pairs meet once, so this is cheaper than lists turned into tuples.
+    cells: dict[tuple[PlayerId, PlayerId], tuple[CrossCell, ...]] = {}
+    unopposed: dict[PlayerId, tuple[CrossCell, ...]] = {}
+    uncapped = options.spread_cap is None
     for player, results in by_player.items():
         for r in results:
-            cell = CrossCell(r.round, r.own_score, r.opp_score, r.letter, options.capped(r))
+            cell = CrossCell(r.round, r.own_score, r.opp_score, r.letter, r.spread if uncapped else options.capped(r))
             if r.opponent is None:
-                unopposed.setdefault(player, []).append(cell)
+                unopposed[player] = unopposed.get(player, ()) + (cell,)
             else:
-                cells.setdefault((player, r.opponent), []).append(cell)
-    return CrossTable(
-        players=tuple(s.player for s in standings),
-        cells={k: tuple(v) for k, v in cells.items()},
-        unopposed={k: tuple(v) for k, v in unopposed.items()},
-        standings=standings,
-    )
+                key = (player, r.opponent)
+                cells[key] = cells.get(key, ()) + (cell,)
+    return CrossTable(players=tuple(s.player for s in standings), cells=cells, unopposed=unopposed, standings=standings)
 
 
 # --------------------------------------------------------------------------- scorecard

@@ -264,8 +264,11 @@ def states_before(
     had_later = set(states)
     missing = player_ids - had_later
     if missing:
-        current = PlayerRating.objects.filter(rating_list=rating_list).values_list(
-            "player_id", "rating", "games", "state", "deviation"
+        # Unordered: the model's ordering would join every player and list to sort rows read into a dict.
+        current = (
+            PlayerRating.objects.filter(rating_list=rating_list)
+            .order_by()
+            .values_list("player_id", "rating", "games", "state", "deviation")
         )
         if len(missing) <= 5000:
             current = current.filter(player_id__in=missing)

@@ -341,7 +341,7 @@ def apply_rating_import(actor, rating_import: RatingImport, decisions: dict[int,
 
         existing = {
             r.player_id: r
-            for r in PlayerRating.objects.filter(rating_list=imp.rating_list, player_id__in=list(first_line))
+            for r in PlayerRating.objects.filter(rating_list=imp.rating_list, player_id__in=list(first_line)).order_by()
         }
         to_create, to_update = [], []
         for line in lines:

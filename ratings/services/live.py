@@ -116,14 +116,17 @@ def _cutoff_plan(rating_list: RatingList, event: Event) -> Plan:
     events of its day counted before it (those that began on that day with a lower id)."""
     cutoff = Cutoff.of_event(event)
     same_day = RatedEvent.objects.filter(rating_list=rating_list, starts_on=cutoff.day, event_id__gte=event.pk)
-    day_divisions = list(Division.objects.filter(event_id__in=same_day.values("event_id")).values_list("pk", flat=True))
+    day_divisions = list(
+        Division.objects.filter(event_id__in=same_day.values("event_id")).order_by().values_list("pk", flat=True)
+    )
     return Plan(rating_list, cutoff, [], [], day_divisions, None, set(), 0)
 
 
 def compute_live_ratings(rating_list: RatingList, event: Event, division_id: int, version: str = "") -> LiveRatings:
     """Rates the division from its confirmed games, uncached (see `live_ratings`)."""
     plan = _cutoff_plan(rating_list, event)
-    seats = dict(DivisionPlayer.objects.filter(division_id=division_id).values_list("player_id", "number"))
+    # Unordered (into a dict): the models' orderings would join the division and its event.
+    seats = dict(DivisionPlayer.objects.filter(division_id=division_id).order_by().values_list("player_id", "number"))
     seat_table = seat_tables((division_id, pid, number) for pid, number in seats.items())
     last_round, rated = 0, array("q")
     players: set[int] = set()

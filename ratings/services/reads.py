@@ -20,7 +20,7 @@ def ratings_as_of(
         Q(event_date__gte=day),
         set(player_ids)
         if player_ids is not None
-        else set(PlayerRating.objects.filter(rating_list=rating_list).values_list("player_id", flat=True)),
+        else set(PlayerRating.objects.filter(rating_list=rating_list).order_by().values_list("player_id", flat=True)),
     )
     return {
         pid: (s.rating, s.games) for pid, s in states.items() if s.rating and (player_ids is None or pid in player_ids)

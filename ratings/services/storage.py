@@ -453,7 +453,10 @@ def apply_plan(
     last.update(plan.last)  # the new rows are later than the earlier ones
 
     existing: dict[int, tuple[int, int]] = {}
-    current = PlayerRating.objects.filter(rating_list=rating_list).values_list("player_id", "pk", "seed_rating")
+    # Unordered: the model's ordering joins every player to sort what goes into a dict.
+    current = (
+        PlayerRating.objects.filter(rating_list=rating_list).order_by().values_list("player_id", "pk", "seed_rating")
+    )
     for pid, pk, seed_rating in _of_players(current, player_ids):
         existing[pid] = (pk, seed_rating)
     to_update, to_create, to_delete = [], [], []

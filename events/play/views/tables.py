@@ -72,7 +72,8 @@ EMPTY_CELL = '<td class="text-center text-nowrap"></td>'
 def _cross_cell(opponent, c) -> str:
     number = f" {opponent.number}" if opponent else ""
     score = f"{c.own_score}–{c.opp_score}" if c.own_score is not None else f"{int(c.spread):+d}"
-    return f'<td class="text-center text-nowrap"><strong>{escape(c.letter)}</strong>{number}<br>{score}</td>'
+    # The letter is one of W, L, T, B, F, V: nothing to escape.
+    return f'<td class="text-center text-nowrap"><strong>{c.letter}</strong>{number}<br>{score}</td>'
 
 
 def cross_table_rows_html(cross, seats) -> tuple[list[int], str]:

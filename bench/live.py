@@ -50,7 +50,9 @@ def build(rating_list, players: int, rounds: int, seed: int = 7):
     today = timezone.localdate()
     now = timezone.now()
     on_list = PlayerRating.objects.filter(rating_list=rating_list)
-    rated = list(on_list.order_by("?")[: players - players // 10].values_list("player_id", "rating"))
+    listed = list(on_list.order_by("player_id").values_list("player_id", "rating"))
+    picked = rng.choice(len(listed), size=min(players - players // 10, len(listed)), replace=False)
+    rated = [listed[i] for i in sorted(picked.tolist())]
     unrated = list(
         Player.objects.exclude(pk__in=on_list.values("player_id"))
         .order_by("pk")[: players - len(rated)]

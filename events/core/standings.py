@@ -41,6 +41,7 @@ __all__ = [
     "cross_table",
     "ScorecardLine",
     "scorecard",
+    "scorecards",
     "gibsonized",
     "out_of_contention",
 ]
@@ -358,11 +359,27 @@ def scorecard(
 ) -> list[ScorecardLine]:
     """One player's games in round order with running totals."""
     results = _results_by_player(entrants, games, options, through_round)[player]
+    return _scorecard_lines(results, options)
+
+
+def scorecards(
+    entrants: Sequence[Entrant],
+    games: Iterable[Game],
+    options: StandingsOptions = StandingsOptions(),
+    through_round: int | None = None,
+) -> dict[PlayerId, list[ScorecardLine]]:
+    """Every entrant's scorecard (as `scorecard` gives each), from one pass over the games."""
+    by_player = _results_by_player(entrants, games, options, through_round)
+    return {player: _scorecard_lines(results, options) for player, results in by_player.items()}
+
+
+def _scorecard_lines(results: Iterable[PlayerResult], options: StandingsOptions) -> list[ScorecardLine]:
     lines: list[ScorecardLine] = []
     wins = losses = 0.0
     spread = 0
+    uncapped = options.spread_cap is None
     for r in results:
-        capped = options.capped(r)
+        capped = r.spread if uncapped else options.capped(r)
         wins, losses, spread = wins + r.wins, losses + r.losses, spread + capped
         lines.append(
             ScorecardLine(

@@ -16,6 +16,7 @@ from events.core.standings import (
     parse_round_spread_caps,
     round_spread_caps,
     scorecard,
+    scorecards,
 )
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
@@ -268,6 +269,25 @@ def test_scorecard_running_totals() -> None:
         (2.5, 1.5, 120),
     ]
     assert lines[2].spread == -30  # capped in round 3
+
+
+def test_every_scorecard_at_once_is_each_players_scorecard() -> None:
+    games = [
+        g(1, 1, 2, 400, 300, first=1),
+        Game(1, 3, kind=GameKind.BYE),
+        Game(2, 2, 3, kind=GameKind.FORFEIT, award=75),
+        g(2, 1, 4, 410, 410, first=4),
+        g(3, 3, 1, 420, 380, first=1),
+        Game(3, 2, 4, kind=GameKind.VOID),
+    ]
+    for options in (StandingsOptions(), StandingsOptions(spread_cap=(None, None, 30)), StandingsOptions(spread_cap=50)):
+        for through in (None, 2):
+            every = scorecards(entrants(5), games, options, through)
+            assert set(every) == {1, 2, 3, 4, 5}
+            for player in range(1, 6):
+                assert every[player] == scorecard(player, entrants(5), games, options, through)
+            assert every[5] == []
+    assert [ln.result for ln in scorecards(entrants(5), games)[2]] == ["L", "F", "V"]
 
 
 def st(player: int, wins: float, spread: int) -> Standing:

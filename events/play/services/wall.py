@@ -13,9 +13,7 @@ from django.db.models import Count, Max, Q, Sum
 
 from events.models import Division, DivisionPlayer, Game, GameKind, GameStatus, Round, RoundStatus
 
-
-def _seats_by_player(division: Division) -> dict[int, DivisionPlayer]:
-    return {s.player_id: s for s in DivisionPlayer.objects.filter(division=division).select_related("player")}
+from .reads import TableSeat, table_seats
 
 
 def shown_round(division: Division) -> Round | None:
@@ -53,8 +51,8 @@ def wall_version(division: Division) -> str:
 @dataclass
 class Board:
     board: int | None
-    first: DivisionPlayer
-    second: DivisionPlayer | None
+    first: TableSeat
+    second: TableSeat | None
     first_score: int | None
     second_score: int | None
     kind: str  # a label for byes, forfeits and missed rounds; "" for a game
@@ -63,22 +61,25 @@ class Board:
 
 def boards(division: Division, rnd: Round) -> list[Board]:
     """The round's boards in board order (the one who goes first on the left), unplayed rounds last."""
-    seats = _seats_by_player(division)
+    # Seats and games as plain rows: a 300-player round's as model instances cost its printouts ~10 ms.
+    seats = table_seats(division)
+    games = rnd.games.order_by("board", "pk").values_list(
+        "board", "player_a_id", "player_b_id", "score_a", "score_b", "first", "kind", "status"
+    )
     rows = []
-    for g in rnd.games.order_by("board", "pk"):
-        a, b = seats[g.player_a_id], seats.get(g.player_b_id)
-        sa, sb = g.score_a, g.score_b
-        if g.first == "b" and b is not None:
+    for board, a_id, b_id, sa, sb, first, kind, status in games:
+        a, b = seats[a_id], seats.get(b_id)
+        if first == "b" and b is not None:
             a, b, sa, sb = b, a, sb, sa
         rows.append(
             Board(
-                board=g.board,
+                board=board,
                 first=a,
                 second=b,
                 first_score=sa,
                 second_score=sb,
-                kind="" if g.kind == GameKind.NORMAL else g.get_kind_display(),
-                confirmed=g.status == GameStatus.CONFIRMED,
+                kind="" if kind == GameKind.NORMAL else GameKind(kind).label,
+                confirmed=status == GameStatus.CONFIRMED,
             )
         )
     rows.sort(key=lambda row: (row.board is None, row.board or 0, row.first.player.name.casefold()))
@@ -90,7 +91,7 @@ class Finder:
     name: str
     number: int
     board: int | None
-    opponent: DivisionPlayer | None
+    opponent: TableSeat | None
     kind: str
 
 

@@ -8,6 +8,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -166,7 +167,7 @@ def wall_display(request, slug: str, pk: int, kind: str):
     rnd = wall.shown_round(division)
     rows = []
     if kind == "standings":
-        rows = read_division(division).standings() if rnd else []
+        rows = read_division(division, for_tables=True).standings() if rnd else []
     elif rnd:
         rows = wall.boards(division, rnd) if kind == "pairings" else wall.find_my_table(division, rnd)
     per_page = _int_param(request, "rows", per_page, 2, 60)
@@ -220,7 +221,8 @@ def print_round(request, slug: str, pk: int, number: int, kind: str):
     event = _event(request, slug)
     division = _division(event, pk)
     rnd = _round(division, number, directing=event.directing)
-    sheets = printing.round_sheets(division, rnd)
+    # Each printout reads only what it shows: sheets for the scorecards and slips, names for the door.
+    sheets = printing.round_sheets(division, rnd) if kind != "pairings" else []
     rounds = Round.objects.filter(division=division).order_by("number")
     if not event.directing:
         rounds = rounds.exclude(status=RoundStatus.DRAFT)
@@ -234,8 +236,9 @@ def print_round(request, slug: str, pk: int, number: int, kind: str):
         "rounds": list(rounds),
         "sheets": sheets,
         "cards": printing.scorecards(sheets),
-        "by_name": printing.find_my_table(division, rnd),
-        "turns": range(1, 14),
+        "by_name": printing.find_my_table(division, rnd) if kind == "pairings" else [],
+        # The blank turn rows every scorecard has, drawn once (hundreds of cards, thirteen rows each).
+        "turn_rows": mark_safe("".join(f"<tr><td>{t}</td>{'<td></td>' * 6}</tr>" for t in range(1, 14))),
     }
     return render(request, f"events/play/print_{kind}.html", context)
 

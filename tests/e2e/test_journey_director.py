@@ -183,6 +183,17 @@ def test_director_pairs_five_rounds_players_report_on_phones_and_the_event_is_ra
     assert page.locator("table.standings tbody tr").count() == 6
     j.shot("standings after five rounds")
 
+    # Every player's scorecard, to print: the leader's shows five wins in round order with running totals.
+    page.get_by_role("link", name="Scorecards").click()
+    assert page.locator("section.scorecard").count() == 6
+    anna = page.locator("section.scorecard").filter(has=page.get_by_role("heading", name=re.compile("Anna Tan")))
+    lines = anna.locator("tbody tr")
+    assert lines.count() == 5
+    assert [lines.nth(i).locator("td").nth(0).inner_text() for i in range(5)] == ["1", "2", "3", "4", "5"]
+    assert [lines.nth(i).locator("td").nth(4).inner_text() for i in range(5)] == ["W"] * 5
+    assert lines.nth(4).locator("td").nth(6).inner_text() == "5–0"
+    j.shot("every scorecard")
+
     page.get_by_role("link", name="Prizes").click()
     assert page.get_by_text("Provisional: the division is not final yet").is_visible()
     winner = page.locator("table.prizes tbody tr").first

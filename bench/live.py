@@ -6,8 +6,9 @@ transaction that is rolled back at the end, so the scale data stays as it was. T
 one result is corrected (its scores swapped, a new confirmation time) and the next view of the
 division's standings page is timed: it recomputes the live ratings (read, rate, store in the cache)
 as the first view after a change does. The standings page is then timed once more, unchanged (the
-cached live ratings), and the division's cross-table; another correction then times
-`ratings.services.live_ratings(division)` alone.
+cached live ratings), with the division's other tables: the cross-table, every scorecard, the
+printed scorecards of the last round and the wall display's standings; another correction then
+times `ratings.services.live_ratings(division)` alone.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ class LiveFigures:
     page_after_change: list[float]  # ms
     recompute: list[float]  # ms
     page_cached: list[float]  # ms
-    cross_table: list[float]  # ms
+    pages: dict[str, list[float]]  # the division's other tables, by name: ms
     queries_after_change: int
 
     @staticmethod
@@ -118,7 +119,15 @@ def run(rating_list, *, players: int = 300, rounds: int = 15, runs: int = 20, lo
     with transaction.atomic():
         division, rated_players = build(rating_list, players, rounds)
         url = standings_url(division)
-        cross_url = reverse("events:play_cross_table", args=[division.event.slug, division.pk])
+        slug = division.event.slug
+        others = {
+            "cross-table": reverse("events:play_cross_table", args=[slug, division.pk]),
+            "every scorecard": reverse("events:play_scorecards", args=[slug, division.pk]),
+            f"printed scorecards, round {rounds}": reverse(
+                "events:play_print", args=[slug, division.pk, rounds, "scorecards"]
+            ),
+            "wall display, standings": reverse("events:play_wall", args=[slug, division.pk, "standings"]),
+        }
         games = list(Game.objects.filter(division=division).order_by("-round_number", "board"))
         client = Client()
         moment = [timezone.now()]
@@ -131,12 +140,13 @@ def run(rating_list, *, players: int = 300, rounds: int = 15, runs: int = 20, lo
 
         for i in range(2):  # warm-up
             correct(i)
-            client.get(url)
-            client.get(cross_url)
+            for other in [url, *others.values()]:
+                client.get(other)
         # As the server's workers do once started (clubsite/wsgi.py): what is loaded by now is kept from the collector.
         gc.collect()
         gc.freeze()
-        after, alone, cached, cross = [], [], [], []
+        after, alone, cached = [], [], []
+        pages: dict[str, list[float]] = {name: [] for name in others}
         for i in range(runs):
             correct(2 * i)
             started = time.perf_counter()
@@ -147,9 +157,12 @@ def run(rating_list, *, players: int = 300, rounds: int = 15, runs: int = 20, lo
             started = time.perf_counter()
             client.get(url)
             cached.append((time.perf_counter() - started) * 1000)
-            started = time.perf_counter()
-            client.get(cross_url)
-            cross.append((time.perf_counter() - started) * 1000)
+            for name, other in others.items():
+                started = time.perf_counter()
+                response = client.get(other)
+                pages[name].append((time.perf_counter() - started) * 1000)
+                if response.status_code != 200:
+                    raise RuntimeError(f"the live division's {name} answered HTTP {response.status_code}")
             correct(2 * i + 1)
             started = time.perf_counter()
             live_ratings(division)
@@ -158,12 +171,12 @@ def run(rating_list, *, players: int = 300, rounds: int = 15, runs: int = 20, lo
         with CaptureQueriesContext(connection) as queries:
             client.get(url)
         transaction.set_rollback(True)
-    figures = LiveFigures(players, rounds, rated_players, after, alone, cached, cross, len(queries))
+    figures = LiveFigures(players, rounds, rated_players, after, alone, cached, pages, len(queries))
     for label, values in (
         ("page after a change", after),
         ("live_ratings alone", alone),
         ("page cached", cached),
-        ("cross-table", cross),
+        *pages.items(),
     ):
         median, p95 = LiveFigures.summary(values)
         log(f"  {label}: median {median:.1f} ms, p95 {p95:.1f} ms")

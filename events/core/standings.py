@@ -336,8 +336,9 @@ def cross_table(
 # --------------------------------------------------------------------------- scorecard
 
 
-@dataclass(frozen=True)
-class ScorecardLine:
+class ScorecardLine(NamedTuple):
+    """One line of a player's scorecard (a named tuple: every scorecard of a large division is thousands)."""
+
     round: int
     opponent: PlayerId | None
     went_first: bool | None  # True first, False second, None unknown or no opponent

@@ -43,12 +43,15 @@ class Sheet:
 def round_sheets(division: Division, rnd: Round) -> list[Sheet]:
     """One sheet per board (unplayed rounds last), the records being those after the previous round."""
     records = {}
+    seats = None
     if rnd.number > 1:
-        for row in read_division(division, for_tables=True).standings(rnd.number - 1):
+        read = read_division(division, for_tables=True)
+        seats = read.seats
+        for row in read.standings(rnd.number - 1):
             records[row.player] = Record(row.wins, row.losses, row.spread)
     decided = {board: bool(first) for board, first in rnd.games.values_list("board", "first")}
     sheets = []
-    for b in boards(division, rnd):
+    for b in boards(division, rnd, seats):
         known = decided.get(b.board, False) and b.second is not None
         first = Side(b.first, records.get(b.first.player_id, Record()), True if known else None)
         second = None

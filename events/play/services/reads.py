@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 from django.db.models import Q
 
@@ -115,10 +116,9 @@ class TimeNote:
     overrun: str
 
 
-@dataclass(frozen=True)
-class ScorecardLine:
+class ScorecardLine(NamedTuple):
     line: pure_standings.ScorecardLine
-    opponent: DivisionPlayer | None
+    opponent: DivisionPlayer | TableSeat | None
     time: TimeNote | None = None
 
 

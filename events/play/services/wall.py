@@ -59,10 +59,11 @@ class Board:
     confirmed: bool
 
 
-def boards(division: Division, rnd: Round) -> list[Board]:
-    """The round's boards in board order (the one who goes first on the left), unplayed rounds last."""
+def boards(division: Division, rnd: Round, seats: dict[int, TableSeat] | None = None) -> list[Board]:
+    """The round's boards in board order (the one who goes first on the left), unplayed rounds last.
+    `seats`: the division's `table_seats`, when the caller has read them already."""
     # Seats and games as plain rows: a 300-player round's as model instances cost its printouts ~10 ms.
-    seats = table_seats(division)
+    seats = table_seats(division) if seats is None else seats
     games = rnd.games.order_by("board", "pk").values_list(
         "board", "player_a_id", "player_b_id", "score_a", "score_b", "first", "kind", "status"
     )

@@ -190,13 +190,39 @@ def scorecard_rows_html(card, labels: dict[int, str]) -> str:
     return mark_safe("".join(rows))  # every value above is escaped, a number or a fixed word
 
 
+SCORECARD_HEAD = (
+    '<thead><tr><th scope="col">Rd</th><th scope="col">Opponent</th><th scope="col">1st/2nd</th>'
+    '<th scope="col" class="text-end">Score</th><th scope="col">Result</th><th scope="col" class="text-end">Spread</th>'
+    '<th scope="col" class="text-end">Record</th><th scope="col" class="text-end">Cum. spread</th></tr></thead>'
+)
+
+
+def scorecards_html(cards, labels: dict[int, str]) -> str:
+    """Scorecards as HTML sections, one per (seat, scorecard): a 300-player division's in the template language
+    took 10 ms more. The seat's name is escaped; its number and rating are numbers."""
+    sections = []
+    for seat, card in cards:
+        rating = seat.rating or "unrated"
+        sections.append(
+            '<section class="scorecard mb-4">\n'
+            f'  <h2 class="h5">{seat.number}. {escape(seat.player.name)} '
+            f'<span class="small text-muted">{rating}</span></h2>\n'
+            '  <div class="table-responsive"><table class="table table-sm align-middle">\n'
+            f"    {SCORECARD_HEAD}\n"
+            f"    <tbody>{scorecard_rows_html(card, labels)}</tbody>\n"
+            "  </table></div>\n"
+            "</section>\n"
+        )
+    return mark_safe("".join(sections))  # every value above is escaped or a number
+
+
 def scorecard(request, slug: str, pk: int, number: int):
     event, div, rounds, read = _division_read(request, slug, pk)
     seat = next((s for s in read.seats.values() if s.number == number), None)
     if seat is None:
         raise Http404("No such player in this division")
-    card = scorecard_rows_html(read.scorecard(seat.player_id), opponent_labels(read.seats))
-    context = {"event": event, "division": div, "cards": [(seat, card)], "single": True}
+    cards = scorecards_html([(seat, read.scorecard(seat.player_id))], opponent_labels(read.seats))
+    context = {"event": event, "division": div, "cards_html": cards}
     return render(request, "events/play/scorecards.html", context)
 
 
@@ -205,9 +231,8 @@ def scorecards(request, slug: str, pk: int):
     event, div, rounds, read = _division_read(request, slug, pk)
     ordered = sorted(read.seats.values(), key=lambda s: s.number)
     every = read.scorecards()
-    labels = opponent_labels(read.seats)
-    cards = [(s, scorecard_rows_html(every[s.player_id], labels)) for s in ordered]
-    return render(request, "events/play/scorecards.html", {"event": event, "division": div, "cards": cards})
+    cards = scorecards_html([(s, every[s.player_id]) for s in ordered], opponent_labels(read.seats))
+    return render(request, "events/play/scorecards.html", {"event": event, "division": div, "cards_html": cards})
 
 
 class PrizeDecisionForm(forms.Form):

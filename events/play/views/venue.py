@@ -8,6 +8,7 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
@@ -19,6 +20,7 @@ from events.play.services.reads import read_division
 from players.roles import player_of
 
 from .common import _directed_event, _division, _event, _round
+from .tables import _score
 
 WALL_KINDS = {"pairings": ("Pairings", 10), "standings": ("Standings", 12), "find": ("Find my table", 24)}
 PRINT_KINDS = {"scorecards": "Scorecards", "pairings": "Pairings by name", "slips": "Result slips"}
@@ -175,6 +177,8 @@ def wall_display(request, slug: str, pk: int, kind: str):
     if kind == "find":  # two columns of names per page
         half = (per_page + 1) // 2
         pages = [[page[:half], page[half:]] for page in pages]
+    elif kind == "standings":
+        pages = [wall_standings_rows_html(page) for page in pages]
     context = {
         "event": event,
         "division": division,
@@ -188,6 +192,27 @@ def wall_display(request, slug: str, pk: int, kind: str):
         "kinds": WALL_KINDS,
     }
     return render(request, f"events/play/wall_{kind}.html", context)
+
+
+def wall_standings_rows_html(rows) -> str:
+    """One page of the wall's standings as table rows, drawn here as the standings page's are (a 300-player
+    division's rows cost the template language several milliseconds). Names escaped; the rest numbers."""
+    lines = []
+    for row in rows:
+        standing = row.standing
+        withdrawn = standing.rank is None
+        rank = "–" if withdrawn else escape(standing.rank_label)
+        note = ' <span class="small">(withdrawn)</span>' if withdrawn else ""
+        lines.append(
+            "<tr>\n"
+            f'    <td class="num rank">{rank}</td>\n'
+            f"    <td>{escape(row.seat.player.name)}{note}</td>\n"
+            f'    <td class="num wins">{_score(standing.wins)}</td>\n'
+            f'    <td class="num">{_score(standing.losses)}</td>\n'
+            f'    <td class="num spread">{int(standing.spread):+d}</td>\n'
+            "  </tr>"
+        )
+    return mark_safe("".join(lines))  # every value above is escaped or a number
 
 
 @never_cache
@@ -215,6 +240,42 @@ def print_latest(request, slug: str, pk: int):
     return redirect("events:play_print", event.slug, division.pk, rnd.number, "scorecards")
 
 
+# The blank turn rows every printed scorecard has.
+TURN_ROWS = "".join(f"<tr><td>{t}</td>{'<td></td>' * 6}</tr>" for t in range(1, 14))
+TURN_HEAD = (
+    '<thead><tr><th scope="col">Turn</th><th scope="col">My move</th><th scope="col">Score</th>'
+    '<th scope="col">Total</th><th scope="col">Opponent\'s move</th><th scope="col">Score</th>'
+    '<th scope="col">Total</th></tr></thead>'
+)
+
+
+def print_cards_html(event, division, rnd, cards) -> str:
+    """The printed scorecards, one section per player, drawn here: hundreds of cards cost the template language
+    more than the rest of the page. Names and titles escaped; records and numbers are numbers."""
+    if not cards:
+        return mark_safe('<p class="text-muted">No games to play in this round.</p>')
+    heading = f"{escape(event.title)} · {escape(division.name)} · Round {rnd.number}"
+    sections = []
+    for sheet, me, them in cards:
+        mine, theirs = escape(me.seat.player.name), escape(them.seat.player.name)
+        if me.goes_first is True:
+            start = " · <strong>goes first</strong>"
+        elif me.goes_first is False:
+            start = " · goes second"
+        else:
+            start = " · draw tiles to start"
+        sections.append(
+            f'<section class="scorecard-print" aria-label="Scorecard of {mine}">\n'
+            f"  <h2>{heading} · Board {sheet.board}</h2>\n"
+            f'  <p class="who"><strong>#{me.seat.number} {mine}</strong> ({me.record}){start}</p>\n'
+            f'  <p class="who">against #{them.seat.number} {theirs} ({them.record})</p>\n'
+            f"  <table>\n    {TURN_HEAD}\n    <tbody>{TURN_ROWS}</tbody>\n  </table>\n"
+            f'  <p class="who mt-1">Final: {mine} ______ &nbsp; {theirs} ______ &nbsp; Signed: ____________</p>\n'
+            "</section>\n"
+        )
+    return mark_safe("".join(sections))  # every value above is escaped or a number
+
+
 def print_round(request, slug: str, pk: int, number: int, kind: str):
     if kind not in PRINT_KINDS:
         raise Http404("No such printout")
@@ -235,10 +296,8 @@ def print_round(request, slug: str, pk: int, number: int, kind: str):
         "kinds": PRINT_KINDS,
         "rounds": list(rounds),
         "sheets": sheets,
-        "cards": printing.scorecards(sheets),
+        "cards_html": print_cards_html(event, division, rnd, printing.scorecards(sheets)),
         "by_name": printing.find_my_table(division, rnd) if kind == "pairings" else [],
-        # The blank turn rows every scorecard has, drawn once (hundreds of cards, thirteen rows each).
-        "turn_rows": mark_safe("".join(f"<tr><td>{t}</td>{'<td></td>' * 6}</tr>" for t in range(1, 14))),
     }
     return render(request, f"events/play/print_{kind}.html", context)
 

@@ -23,6 +23,7 @@ from events.models import (
 )
 from events.play import services as play
 from events.play.services import checkin, luckydraw, printing
+from players.models import Player
 from tests.events.factories import CategoryFactory, EntryFactory, EventFactory
 from tests.factories import PlayerFactory, UserFactory
 
@@ -311,6 +312,32 @@ def test_round_2_scorecards_carry_each_players_record_and_who_goes_first(client,
 
 
 # Lucky draw ---------------------------------------------------------------------------------------------
+
+
+def test_wall_standings_and_printed_cards_escape_names_and_set_a_withdrawn_player_apart(
+    client, make_division, director
+):
+    division = make_division(4)
+    event = division.event
+    seat = division.seats.get(number=1)
+    Player.objects.filter(pk=seat.player_id).update(full_name="Ann <b>Bold</b> & Co")
+    r1 = play.pair_round(director, division, "random", seed=5)
+    play.publish_round(director, r1)
+    for game in r1.games.filter(player_b__isnull=False):
+        play.submit_result(director, game, 400, 300)
+    play.withdraw_player(director, division.seats.get(number=2))
+    r2 = play.pair_round(director, division, "koth")
+    play.publish_round(director, r2)
+    wall = client.get(reverse("events:play_wall", args=[event.slug, division.pk, "standings"])).content.decode()
+    rows = re.findall(r"<tr>\s*<td class=\"num rank\">(.*?)</td>\s*<td>(.*?)</td>", wall)
+    assert len(rows) == 4
+    assert ("–", 'Player 02 <span class="small">(withdrawn)</span>') in rows
+    assert "Ann &lt;b&gt;Bold&lt;/b&gt; &amp; Co" in wall and "<b>Bold</b>" not in wall
+    client.force_login(director)
+    cards = client.get(reverse("events:play_print", args=[event.slug, division.pk, 2, "scorecards"])).content.decode()
+    assert cards.count('class="scorecard-print"') == 2
+    assert 'aria-label="Scorecard of Ann &lt;b&gt;Bold&lt;/b&gt; &amp; Co"' in cards and "<b>Bold</b>" not in cards
+    assert re.search(r"\(1–0, \+100\) · <strong>goes first</strong>", cards)
 
 
 def test_the_lucky_draw_leaves_out_prize_winners_and_can_be_checked(client, make_division, director):

@@ -38,7 +38,9 @@ def _pairings(rng: random.Random, players: list, rounds: int) -> list[list[tuple
 def _play_demo_event(rng, event, divisions: dict[str, list], rounds: int, strength: dict[int, int]):
     now = timezone.now()
     for position, (name, players) in enumerate(divisions.items()):
-        division = Division.objects.create(event=event, name=name, position=position, finalised_at=now)
+        division = Division.objects.create(
+            event=event, name=name, position=position, finalised_at=now, assignments_published=True
+        )
         DivisionPlayer.objects.bulk_create(
             DivisionPlayer(division=division, player=p, number=i, rating=strength.get(p.pk, 0))
             for i, p in enumerate(players, start=1)

@@ -233,8 +233,15 @@ def publish_round(actor, rnd: Round) -> Round:
     move(rnd, RoundStatus.PUBLISHED)
     rnd.published_at = timezone.now()
     rnd.save(update_fields=["status", "published_at"])
+    assignments_shown(rnd.division_id)
     complete_if_done(rnd)
     return rnd
+
+
+def assignments_shown(division_id: int) -> None:
+    """A published round shows every seat of its division, so its division assignments are public from then on
+    (the divisions page says so), whether or not the director published them before."""
+    Division.objects.filter(pk=division_id, assignments_published=False).update(assignments_published=True)
 
 
 @transaction.atomic

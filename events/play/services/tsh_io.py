@@ -24,6 +24,7 @@ from players import services as player_services
 from players.models import Association, Player
 
 from .common import PlayError, require_director
+from .rounds import assignments_shown
 
 # Seat keys that are ours, not tsh extra fields.
 NAME_KEY, MEMBER_ID_KEY = "_name", "_member_id"
@@ -250,6 +251,8 @@ def import_tsh(
         )
         for r in range(rounds)
     )
+    if round_objs:
+        assignments_shown(division.pk)
     games: list[Game] = []
     for p in f.players:
         p12, boards = p.p12, p.extra_ints("board")  # once a player, not once a round

@@ -179,7 +179,10 @@ def scorecard_rows_html(card, labels: dict[int, str]) -> str:
         line = row.line
         who = labels[line.opponent] if row.opponent else "—"
         first = "1st" if line.went_first is True else "2nd" if line.went_first is False else ""
-        score = f"{line.own_score}–{line.opp_score}" if line.own_score is not None else ""
+        # Kept on one line on a phone ("360–" above "501" reads as two numbers).
+        score = (
+            f'<span class="text-nowrap">{line.own_score}–{line.opp_score}</span>' if line.own_score is not None else ""
+        )
         rows.append(
             f"<tr>\n      <td>{line.round}</td>\n      <td>{who}</td>\n      <td>{first}</td>\n"
             f'      <td class="text-end">{score}{_time_note(row.time)}</td>\n      <td>{line.result}</td>\n'

@@ -174,9 +174,8 @@ def wall_display(request, slug: str, pk: int, kind: str):
         rows = wall.boards(division, rnd) if kind == "pairings" else wall.find_my_table(division, rnd)
     per_page = _int_param(request, "rows", per_page, 2, 60)
     pages = _pages(rows, per_page)
-    if kind == "find":  # two columns of names per page
-        half = (per_page + 1) // 2
-        pages = [[page[:half], page[half:]] for page in pages]
+    if kind == "find":  # two columns of names per page, as even as the page allows
+        pages = [[page[: (len(page) + 1) // 2], page[(len(page) + 1) // 2 :]] for page in pages]
     elif kind == "standings":
         pages = [wall_standings_rows_html(page) for page in pages]
     context = {

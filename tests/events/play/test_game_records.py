@@ -108,3 +108,11 @@ def test_the_game_list_links_to_the_moves(client, game):
     GcgRecord.objects.create(game=game, text=GCG)
     page = client.get(reverse("history:games", args=[game.player_a.member_number])).content.decode()
     assert page_url(game) in page and "Moves<span" in page
+
+
+def test_the_game_page_says_who_went_first(client, game):
+    Game.objects.filter(pk=game.pk).update(first="b")
+    page = client.get(page_url(game)).content.decode()
+    assert f"{game.player_b.name} went first" in page and f"{game.player_a.name} went first" not in page
+    Game.objects.filter(pk=game.pk).update(first="")
+    assert "went first" not in client.get(page_url(game)).content.decode()

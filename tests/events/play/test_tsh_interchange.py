@@ -57,6 +57,9 @@ def test_import_matches_members_by_id_then_exact_name(staff):
     assert [(n, name) for n, name, _ in report.created] == [(3, "New, Person")]
     game = Game.objects.get(division=report.division, round_number=1, player_b__isnull=False)
     assert (game.score_a, game.score_b, game.status) == (400, 350, GameStatus.CONFIRMED)
+    # Its rounds come in published, so the division's assignments are public as well.
+    report.division.refresh_from_db()
+    assert report.division.assignments_published
 
 
 def test_malformed_file_names_the_line_and_imports_nothing(staff):

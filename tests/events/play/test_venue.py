@@ -257,6 +257,9 @@ def test_walls_show_published_rounds_only_and_need_no_login(client, make_divisio
     find = client.get(reverse("events:play_wall", args=[event.slug, division.pk, "find"])).content.decode()
     names = re.findall(r"<tr>\s*<td>(Player \d\d)</td>", find)
     assert names == sorted(names) and len(names) == 6
+    # A page of names splits evenly into its two columns.
+    columns = re.findall(r'<table class="wall-find">.*?</table>', find, re.S)
+    assert [len(re.findall(r"<tr>\s*<td>Player \d\d</td>", c)) for c in columns] == [3, 3]
     assert client.get(reverse("events:play_wall", args=[event.slug, division.pk, "nope"])).status_code == 404
 
 

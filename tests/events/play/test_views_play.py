@@ -61,6 +61,11 @@ def test_director_pairs_swaps_and_publishes(client, director, make_division):
     assert rnd.status == RoundStatus.PUBLISHED
     public = page(anonymous.get(url("play_round", division, 1)))
     assert "Player 0" in public and "Fast entry" not in public
+    # A published round shows every seat, so the divisions page does too (assignments never published by hand).
+    division.refresh_from_db()
+    assert division.assignments_published
+    listing = page(anonymous.get(url("play_divisions", division.event)))
+    assert "not published yet" not in listing and "Player 08" in listing
 
 
 def test_draft_can_be_deleted(client, director, make_division):
@@ -313,6 +318,10 @@ def test_prizes_from_the_events_prize_table(client, director, make_division):
     several = page(client.get(url("play_prizes", division) + "?one_each=0"))
     high_game = several[several.index("High game") :]
     assert top in high_game[:400] and "score 500" in high_game[:600]
+    # The other rule is offered to compare to the event's directors, not to everyone.
+    assert "Allow several" not in html and "A player wins at most one prize." in html
+    client.force_login(director)
+    assert "Allow several" in page(client.get(url("play_prizes", division)))
 
 
 def test_finalise_locks_the_division(client, director, make_division):

@@ -1,5 +1,7 @@
 """Standings, cross-table, scorecards and prizes, all from one read of the division; finalising."""
 
+from functools import cache
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -18,6 +20,7 @@ from events.templatetags.live_tags import signed
 from .common import _directed_event, _division, _event, _rounds, _through, url_with_number
 
 
+@cache  # a few dozen values (whole and half wins), asked for thousands of times by a large division's tables
 def _score(value: float) -> str:
     """Wins and losses as `floatformat:"-1"` shows them: 3, 2.5."""
     return str(int(value)) if value == int(value) else f"{value:.1f}"
@@ -149,8 +152,6 @@ def cross_table(request, slug: str, pk: int):
 
 
 def _time_note(t) -> str:
-    if not t:
-        return ""
     note = f"played {t.own_played}–{t.opp_played}"
     if t.own_penalty:
         note += f", own time −{t.own_penalty}"
@@ -183,9 +184,10 @@ def scorecard_rows_html(card, labels: dict[int, str]) -> str:
         score = (
             f'<span class="text-nowrap">{line.own_score}–{line.opp_score}</span>' if line.own_score is not None else ""
         )
+        note = _time_note(row.time) if row.time else ""
         rows.append(
             f"<tr>\n      <td>{line.round}</td>\n      <td>{who}</td>\n      <td>{first}</td>\n"
-            f'      <td class="text-end">{score}{_time_note(row.time)}</td>\n      <td>{line.result}</td>\n'
+            f'      <td class="text-end">{score}{note}</td>\n      <td>{line.result}</td>\n'
             f'      <td class="text-end">{int(line.spread):+d}</td>\n'
             f'      <td class="text-end">{_score(line.running_wins)}–{_score(line.running_losses)}</td>\n'
             f'      <td class="text-end">{int(line.running_spread):+d}</td>\n    </tr>'

@@ -257,8 +257,12 @@ def states_before(
         .values_list("player_id", "pre", "career_games", "state")
     )
     if connection.vendor == "postgresql":
-        later = later.distinct("player_id")  # each player's first change only
-    for pid, pre, career, pre_state in later.iterator(chunk_size=5000):
+        # Each player's first change only: a row a player at most, read at once (a server-side cursor's extra
+        # round trips cost the live ratings' small reads more than the rows do).
+        rows = later.distinct("player_id")
+    else:
+        rows = later.iterator(chunk_size=5000)  # every later change, a player's first among them
+    for pid, pre, career, pre_state in rows:
         if pid not in states:
             states[pid] = PlayerState(pre, career, pre_state or {}, (pre_state or {}).get("rd"))
     had_later = set(states)
@@ -268,7 +272,8 @@ def states_before(
         current = (
             PlayerRating.objects.filter(rating_list=rating_list)
             .order_by()
-            .values_list("player_id", "rating", "games", "state", "deviation")
+            .annotate(current_state=NullIf("state", Value({}, output_field=JSONField())))  # most are empty
+            .values_list("player_id", "rating", "games", "current_state", "deviation")
         )
         if len(missing) <= 5000:
             current = current.filter(player_id__in=missing)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import NamedTuple
 
 from django.db.models import Q
 
@@ -116,12 +115,6 @@ class TimeNote:
     overrun: str
 
 
-class ScorecardLine(NamedTuple):
-    line: pure_standings.ScorecardLine
-    opponent: DivisionPlayer | TableSeat | None
-    time: TimeNote | None = None
-
-
 @dataclass
 class DivisionRead:
     """A division as read once (three queries): build every table from this."""
@@ -139,24 +132,14 @@ class DivisionRead:
     def cross_table(self, through_round: int | None = None) -> pure_standings.CrossTable:
         return pure_standings.cross_table(self.entrants, self.games, self.options, through_round)
 
-    def scorecard(self, player_id: int) -> list[ScorecardLine]:
-        lines = pure_standings.scorecard(player_id, self.entrants, self.games, self.options)
-        return self._scorecard_lines(player_id, lines)
+    def scorecard(self, player_id: int) -> list[pure_standings.ScorecardLine]:
+        """One player's scorecard (with `time_notes` for where time changed a score)."""
+        return pure_standings.scorecard(player_id, self.entrants, self.games, self.options)
 
-    def scorecards(self) -> dict[int, list[ScorecardLine]]:
+    def scorecards(self) -> dict[int, list[pure_standings.ScorecardLine]]:
         """Every seat's scorecard by player id, from one pass over the games (one scorecard at a time
         reads them all again for each player: 1.4 s for 300 players and 15 rounds)."""
-        cards = pure_standings.scorecards(self.entrants, self.games, self.options)
-        return {player_id: self._scorecard_lines(player_id, lines) for player_id, lines in cards.items()}
-
-    def _scorecard_lines(self, player_id: int, lines) -> list[ScorecardLine]:
-        notes = self.time_notes
-        return [
-            ScorecardLine(
-                line, self.seats.get(line.opponent) if line.opponent else None, notes.get((line.round, player_id))
-            )
-            for line in lines
-        ]
+        return pure_standings.scorecards(self.entrants, self.games, self.options)
 
     @cached_property
     def time_notes(self) -> dict[tuple[int, int], TimeNote]:

@@ -169,30 +169,29 @@ def opponent_labels(seats) -> dict[int, str]:
     return {pid: f"{seat.number}. {escape(seat.player.name)}" for pid, seat in seats.items()}
 
 
-def scorecard_rows_html(card, labels: dict[int, str]) -> str:
+def scorecard_rows_html(player_id: int, lines, labels: dict[int, str], notes: dict) -> str:
     """A scorecard's rows as HTML, built here for the standings' reason: every scorecard of a 300-player,
     15-round division is 4,500 rows, which the template language took a third of a second to draw. Names
-    are escaped (`opponent_labels`); the rest are numbers and fixed words."""
-    if not card:
-        return mark_safe('<tr><td colspan="8" class="text-muted">No confirmed results yet.</td></tr>')
+    are escaped (`opponent_labels`); the rest are numbers and fixed words. `notes`: the read's `time_notes`."""
+    if not lines:
+        return '<tr><td colspan="8" class="text-muted">No confirmed results yet.</td></tr>'
     rows = []
-    for row in card:
-        line = row.line
-        who = labels[line.opponent] if row.opponent else "—"
+    for line in lines:
+        who = labels[line.opponent] if line.opponent else "—"
         first = "1st" if line.went_first is True else "2nd" if line.went_first is False else ""
         # Kept on one line on a phone ("360–" above "501" reads as two numbers).
         score = (
             f'<span class="text-nowrap">{line.own_score}–{line.opp_score}</span>' if line.own_score is not None else ""
         )
-        note = _time_note(row.time) if row.time else ""
+        note = notes.get((line.round, player_id)) if notes else None
         rows.append(
             f"<tr>\n      <td>{line.round}</td>\n      <td>{who}</td>\n      <td>{first}</td>\n"
-            f'      <td class="text-end">{score}{note}</td>\n      <td>{line.result}</td>\n'
+            f'      <td class="text-end">{score}{_time_note(note) if note else ""}</td>\n      <td>{line.result}</td>\n'
             f'      <td class="text-end">{int(line.spread):+d}</td>\n'
             f'      <td class="text-end">{_score(line.running_wins)}–{_score(line.running_losses)}</td>\n'
             f'      <td class="text-end">{int(line.running_spread):+d}</td>\n    </tr>'
         )
-    return mark_safe("".join(rows))  # every value above is escaped, a number or a fixed word
+    return "".join(rows)
 
 
 SCORECARD_HEAD = (
@@ -202,11 +201,13 @@ SCORECARD_HEAD = (
 )
 
 
-def scorecards_html(cards, labels: dict[int, str]) -> str:
-    """Scorecards as HTML sections, one per (seat, scorecard): a 300-player division's in the template language
-    took 10 ms more. The seat's name is escaped; its number and rating are numbers."""
+def scorecards_html(cards, read) -> str:
+    """Scorecards as HTML sections, one per (seat, scorecard lines) of the division `read`: a 300-player
+    division's in the template language took 10 ms more. The seat's name is escaped; its number and rating
+    are numbers."""
+    labels, notes = opponent_labels(read.seats), read.time_notes
     sections = []
-    for seat, card in cards:
+    for seat, lines in cards:
         rating = seat.rating or "unrated"
         sections.append(
             '<section class="scorecard mb-4">\n'
@@ -214,7 +215,7 @@ def scorecards_html(cards, labels: dict[int, str]) -> str:
             f'<span class="small text-muted">{rating}</span></h2>\n'
             '  <div class="table-responsive"><table class="table table-sm align-middle">\n'
             f"    {SCORECARD_HEAD}\n"
-            f"    <tbody>{scorecard_rows_html(card, labels)}</tbody>\n"
+            f"    <tbody>{scorecard_rows_html(seat.player_id, lines, labels, notes)}</tbody>\n"
             "  </table></div>\n"
             "</section>\n"
         )
@@ -226,7 +227,7 @@ def scorecard(request, slug: str, pk: int, number: int):
     seat = next((s for s in read.seats.values() if s.number == number), None)
     if seat is None:
         raise Http404("No such player in this division")
-    cards = scorecards_html([(seat, read.scorecard(seat.player_id))], opponent_labels(read.seats))
+    cards = scorecards_html([(seat, read.scorecard(seat.player_id))], read)
     context = {"event": event, "division": div, "cards_html": cards}
     return render(request, "events/play/scorecards.html", context)
 
@@ -236,7 +237,7 @@ def scorecards(request, slug: str, pk: int):
     event, div, rounds, read = _division_read(request, slug, pk)
     ordered = sorted(read.seats.values(), key=lambda s: s.number)
     every = read.scorecards()
-    cards = scorecards_html([(s, every[s.player_id]) for s in ordered], opponent_labels(read.seats))
+    cards = scorecards_html([(s, every[s.player_id]) for s in ordered], read)
     return render(request, "events/play/scorecards.html", {"event": event, "division": div, "cards_html": cards})
 
 

@@ -295,7 +295,9 @@ def print_round(request, slug: str, pk: int, number: int, kind: str):
         "kinds": PRINT_KINDS,
         "rounds": list(rounds),
         "sheets": sheets,
-        "cards_html": print_cards_html(event, division, rnd, printing.scorecards(sheets)),
+        "cards_html": print_cards_html(event, division, rnd, printing.scorecards(sheets))
+        if kind == "scorecards"
+        else "",
         "by_name": printing.find_my_table(division, rnd) if kind == "pairings" else [],
     }
     return render(request, f"events/play/print_{kind}.html", context)

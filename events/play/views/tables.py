@@ -99,7 +99,7 @@ def cross_table_rows_html(cross, seats) -> tuple[list[int], str]:
             "<tr>\n"
             f'    <td>{seat.number}</td><td class="text-nowrap">{escape(seat.player.name)}</td>\n'
             f"    {''.join(cells.get((player, r), EMPTY_CELL) for r in played)}\n"
-            f'    <td class="text-end">{_score(standing.wins)}–{_score(standing.losses)}</td>\n'
+            f'    <td class="text-end text-nowrap">{_score(standing.wins)}–{_score(standing.losses)}</td>\n'
             f'    <td class="text-end">{int(standing.spread):+d}</td>\n'
             "  </tr>"
         )

@@ -34,6 +34,7 @@ def _check_in_url(event, query: str = "", anchor: str = "") -> str:
     return url + (f"?q={query}" if query else "") + (f"#{anchor}" if anchor else "")
 
 
+@login_required  # a director who is not signed in is asked to, as on every other director's page
 def check_in(request, slug: str):
     """The director's check-in list, phone first: tick people off, then settle the missing and the waiting list."""
     event = _directed_event(request, slug)

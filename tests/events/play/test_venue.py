@@ -231,6 +231,10 @@ def test_the_check_in_page_on_a_phone(client, venue):
     assert client.get(url + "?q=anna").content.decode().count("list-group-item d-flex") == 1 + 2
     client.force_login(UserFactory())
     assert client.get(url).status_code == 403
+    # Signed out, a director is asked to sign in (as on the other directors' pages), not refused.
+    client.logout()
+    response = client.get(url)
+    assert response.status_code == 302 and response["Location"].startswith(reverse("account_login"))
 
 
 # Wall displays ------------------------------------------------------------------------------------------

@@ -274,6 +274,9 @@ def test_cross_table_and_scorecards(client, director, make_division):
     play_round(director, rnd)
     html = page(client.get(url("play_cross_table", division)))
     assert "R1" in html and "400–350" in html and "350–400" in html
+    # It says what it is, on screen and on paper, and after which round when asked.
+    assert re.search(r'<h2 class="h5 mb-2">Cross-table <span class="small text-muted">latest results</span></h2>', html)
+    assert "Cross-table after round 1</h2>" in page(client.get(url("play_cross_table", division) + "?through=1"))
     winner = DivisionPlayer.objects.get(division=division, player=rnd.games.first().player_a)
     card = page(client.get(url("play_scorecard", division, winner.number)))
     assert "400–350" in card and "1st" in card and "+50" in card

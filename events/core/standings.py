@@ -92,6 +92,8 @@ class StandingsOptions:
         return self.spread_cap[index] if 0 <= index < len(self.spread_cap) else None
 
     def capped(self, result: PlayerResult) -> int:
+        if self.spread_cap is None:  # most events: no lookup by round (tables call this thousands of times a page)
+            return result.spread
         cap = self.cap_for(result.round)
         if cap is None:
             return result.spread
@@ -153,13 +155,12 @@ def _results_by_player(
 
 def _tally(results: Iterable[PlayerResult], options: StandingsOptions) -> _Tally:
     # Summed in locals, the kinds compared directly: a large division tallies thousands of results a page.
-    uncapped = options.spread_cap is None
     wins = losses = 0.0
     spread = score = games = byes = 0
     for r in results:
         wins += r.wins
         losses += r.losses
-        spread += r.spread if uncapped else options.capped(r)
+        spread += options.capped(r)
         kind = r.kind
         if kind is GameKind.NORMAL and r.own_score is not None:
             score += r.own_score
@@ -321,10 +322,9 @@ def cross_table(
     # Tuples grown a cell at a time: most pairs meet once, so this is cheaper than lists turned into tuples.
     cells: dict[tuple[PlayerId, PlayerId], tuple[CrossCell, ...]] = {}
     unopposed: dict[PlayerId, tuple[CrossCell, ...]] = {}
-    uncapped = options.spread_cap is None
     for player, results in by_player.items():
         for r in results:
-            cell = CrossCell(r.round, r.own_score, r.opp_score, r.letter, r.spread if uncapped else options.capped(r))
+            cell = CrossCell(r.round, r.own_score, r.opp_score, r.letter, options.capped(r))
             if r.opponent is None:
                 unopposed[player] = unopposed.get(player, ()) + (cell,)
             else:
@@ -378,9 +378,8 @@ def _scorecard_lines(results: Iterable[PlayerResult], options: StandingsOptions)
     lines: list[ScorecardLine] = []
     wins = losses = 0.0
     spread = 0
-    uncapped = options.spread_cap is None
     for r in results:
-        capped = r.spread if uncapped else options.capped(r)
+        capped = options.capped(r)
         wins, losses, spread = wins + r.wins, losses + r.losses, spread + capped
         lines.append(
             ScorecardLine(

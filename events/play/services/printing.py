@@ -49,10 +49,9 @@ def round_sheets(division: Division, rnd: Round) -> list[Sheet]:
         seats = read.seats
         for row in read.standings(rnd.number - 1):
             records[row.player] = Record(row.wins, row.losses, row.spread)
-    decided = {board: bool(first) for board, first in rnd.games.values_list("board", "first")}
     sheets = []
     for b in boards(division, rnd, seats):
-        known = decided.get(b.board, False) and b.second is not None
+        known = b.first_known and b.second is not None
         first = Side(b.first, records.get(b.first.player_id, Record()), True if known else None)
         second = None
         if b.second is not None:

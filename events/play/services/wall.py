@@ -57,6 +57,7 @@ class Board:
     second_score: int | None
     kind: str  # a label for byes, forfeits and missed rounds; "" for a game
     confirmed: bool
+    first_known: bool = False  # who goes first was decided at the pairing (else: drawn at the table)
 
 
 def boards(division: Division, rnd: Round, seats: dict[int, TableSeat] | None = None) -> list[Board]:
@@ -81,6 +82,7 @@ def boards(division: Division, rnd: Round, seats: dict[int, TableSeat] | None = 
                 second_score=sb,
                 kind="" if kind == GameKind.NORMAL else GameKind(kind).label,
                 confirmed=status == GameStatus.CONFIRMED,
+                first_known=bool(first),
             )
         )
     rows.sort(key=lambda row: (row.board is None, row.board or 0, row.first.player.name.casefold()))

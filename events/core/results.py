@@ -179,17 +179,7 @@ class SpreadRules:
     late_forfeit_spread: int = 100
 
 
-@dataclass(frozen=True)
-class Game:
-    """One pairing as recorded.
-
-    FORFEIT and LATE_FORFEIT: player A is the one who forfeits; player B, if
-    any, is credited with the win. `award` overrides the event's spread for
-    BYE/FORFEIT/LATE_FORFEIT, as the points the winning side gains (so it is
-    never negative). An imported tsh "bye" of −50 is a FORFEIT with award 50,
-    and one of 0 is VOID.
-    """
-
+class _GameFields(NamedTuple):
     round: int
     player_a: PlayerId
     player_b: PlayerId | None = None
@@ -202,29 +192,57 @@ class Game:
     # tile adjustment was higher; this names them (None: no such rule, or level then too).
     tie_winner: PlayerId | None = None
 
-    def __post_init__(self) -> None:
+
+class Game(_GameFields):
+    """One pairing as recorded, checked when made.
+
+    FORFEIT and LATE_FORFEIT: player A is the one who forfeits; player B, if
+    any, is credited with the win. `award` overrides the event's spread for
+    BYE/FORFEIT/LATE_FORFEIT, as the points the winning side gains (so it is
+    never negative). An imported tsh "bye" of −50 is a FORFEIT with award 50,
+    and one of 0 is VOID.
+
+    A named tuple: a large division's tables read thousands of games a page, and a frozen dataclass
+    costs twice as much to make.
+    """
+
+    __slots__ = ()
+
+    def __new__(
+        cls,
+        round: int,
+        player_a: PlayerId,
+        player_b: PlayerId | None = None,
+        score_a: int | None = None,
+        score_b: int | None = None,
+        kind: GameKind | str = GameKind.NORMAL,
+        first: PlayerId | None = None,
+        award: int | None = None,
+        tie_winner: PlayerId | None = None,
+    ) -> Game:
         # Accept the stored text value ("bye") as well as the enum member.
-        if type(self.kind) is not GameKind:
-            object.__setattr__(self, "kind", GameKind(self.kind))
-        if self.round < 1:
-            raise ResultError(f"round must be 1 or more, got {self.round}")
-        if self.player_b is not None and self.player_b == self.player_a:
-            raise ResultError(f"player {self.player_a} cannot play themselves")
-        if self.first is not None and self.first not in (self.player_a, self.player_b):
-            raise ResultError(f"first player {self.first} is not in this game")
-        if self.kind is GameKind.NORMAL:
-            if self.player_b is None:
+        if type(kind) is not GameKind:
+            kind = GameKind(kind)
+        if round < 1:
+            raise ResultError(f"round must be 1 or more, got {round}")
+        if player_b is not None and player_b == player_a:
+            raise ResultError(f"player {player_a} cannot play themselves")
+        if first is not None and first != player_a and first != player_b:
+            raise ResultError(f"first player {first} is not in this game")
+        if kind is GameKind.NORMAL:
+            if player_b is None:
                 raise ResultError("a normal game needs two players")
-            if (self.score_a is None) != (self.score_b is None):
+            if (score_a is None) != (score_b is None):
                 raise ScoreError("a game needs both scores, or none while it is pending")
-        elif self.kind is GameKind.BYE and self.player_b is not None:
+        elif kind is GameKind.BYE and player_b is not None:
             raise ResultError("a bye has no opponent")
-        elif self.kind is GameKind.LATE_FORFEIT and self.player_b is None:
+        elif kind is GameKind.LATE_FORFEIT and player_b is None:
             raise ResultError("a late-arrival forfeit needs the opponent who was on time")
-        if self.tie_winner is not None and self.tie_winner not in (self.player_a, self.player_b):
-            raise ResultError(f"tie winner {self.tie_winner} is not in this game")
-        if self.award is not None and self.award < 0:
+        if tie_winner is not None and tie_winner != player_a and tie_winner != player_b:
+            raise ResultError(f"tie winner {tie_winner} is not in this game")
+        if award is not None and award < 0:
             raise ResultError("an award is the spread the winning side gains: it cannot be negative")
+        return tuple.__new__(cls, (round, player_a, player_b, score_a, score_b, kind, first, award, tie_winner))
 
     @property
     def pending(self) -> bool:
@@ -256,21 +274,13 @@ class PlayerResult(NamedTuple):
     own_score: int | None
     opp_score: int | None
     went_first: bool | None  # None: unknown, or no opponent
+    # W, L or T for a game; B bye, F forfeit (either side), V void. Set where the result is made, which
+    # knows it already: every table cell and scorecard line shows it.
+    letter: str
 
     @property
     def rated(self) -> bool:
         return self.kind is GameKind.NORMAL
-
-    @property
-    def letter(self) -> str:
-        """W, L or T for a game; B bye, F forfeit (either side), V void."""
-        if self.kind is GameKind.BYE:
-            return "B"
-        if self.kind is GameKind.VOID:
-            return "V"
-        if self.kind is not GameKind.NORMAL:
-            return "F"
-        return "W" if self.wins == 1 else "L" if self.losses == 1 else "T"
 
 
 def player_results(game: Game, rules: SpreadRules = SpreadRules()) -> tuple[PlayerResult, ...]:
@@ -286,24 +296,25 @@ def player_results(game: Game, rules: SpreadRules = SpreadRules()) -> tuple[Play
         assert b is not None and sa is not None and sb is not None
         diff = sa - sb
         wa = 1.0 if diff > 0 else 0.0 if diff < 0 else tie_result(game)
+        letter_a, letter_b = ("W", "L") if wa == 1.0 else ("L", "W") if wa == 0.0 else ("T", "T")
         return (
-            PlayerResult(rnd, a, b, kind, wa, 1.0 - wa, diff, sa, sb, first_a),
-            PlayerResult(rnd, b, a, kind, 1.0 - wa, wa, -diff, sb, sa, first_b),
+            PlayerResult(rnd, a, b, kind, wa, 1.0 - wa, diff, sa, sb, first_a, letter_a),
+            PlayerResult(rnd, b, a, kind, 1.0 - wa, wa, -diff, sb, sa, first_b, letter_b),
         )
     if kind is GameKind.BYE:
         award = rules.bye_spread if game.award is None else game.award
-        return (PlayerResult(rnd, a, None, kind, 1.0, 0.0, award, game.score_a, None, None),)
+        return (PlayerResult(rnd, a, None, kind, 1.0, 0.0, award, game.score_a, None, None, "B"),)
     if kind is GameKind.VOID:
-        void = PlayerResult(rnd, a, b, kind, 0.0, 0.0, 0, game.score_a, game.score_b, first_a)
+        void = PlayerResult(rnd, a, b, kind, 0.0, 0.0, 0, game.score_a, game.score_b, first_a, "V")
         if b is None:
             return (void,)
-        return (void, PlayerResult(rnd, b, a, kind, 0.0, 0.0, 0, game.score_b, game.score_a, first_b))
+        return (void, PlayerResult(rnd, b, a, kind, 0.0, 0.0, 0, game.score_b, game.score_a, first_b, "V"))
     default = rules.forfeit_spread if kind is GameKind.FORFEIT else rules.late_forfeit_spread
     award = default if game.award is None else game.award
-    lost = PlayerResult(rnd, a, b, kind, 0.0, 1.0, -award, game.score_a, game.score_b, first_a)
+    lost = PlayerResult(rnd, a, b, kind, 0.0, 1.0, -award, game.score_a, game.score_b, first_a, "F")
     if b is None:
         return (lost,)
-    return (lost, PlayerResult(rnd, b, a, kind, 1.0, 0.0, award, game.score_b, game.score_a, first_b))
+    return (lost, PlayerResult(rnd, b, a, kind, 1.0, 0.0, award, game.score_b, game.score_a, first_b, "F"))
 
 
 def tie_result(game: Game) -> float:

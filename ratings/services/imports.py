@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from clubsite.errors import NotAllowed, ServiceError
@@ -359,6 +360,9 @@ def apply_rating_import(actor, rating_import: RatingImport, decisions: dict[int,
         PlayerRating.objects.bulk_update(
             to_update, ["rating", "seed_rating", "games", "seed_games", "peak", "seed_on"], batch_size=1000
         )
+        # Every write of ratings bumps the list's version (see RatingList.version): the live ratings of an
+        # event in progress on the list are worked out again from the imported ones.
+        RatingList.objects.filter(pk=imp.rating_list_id).update(version=F("version") + 1)
         imp.status = ImportStatus.APPLIED
         imp.applied_at = timezone.now()
         imp.save(update_fields=["status", "applied_at"])

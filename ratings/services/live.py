@@ -10,7 +10,8 @@ in, the live ratings are exactly what rating the event stores.
 
 Cached per division under a version that any confirmation or correction changes (the count, latest
 confirmation time and score sums of its confirmed games), with the list's version (a run elsewhere on
-the list moves pre-event ratings), the event's rating settings and the seats.
+the list moves pre-event ratings), the event's rating settings and the seats. The players' standing
+before the event is cached apart, under the list's version, so a recomputation reads only the division.
 """
 
 from __future__ import annotations
@@ -111,20 +112,40 @@ def live_ratings(division: Division) -> LiveRatings | None:
     return found
 
 
-def _cutoff_plan(rating_list: RatingList, event: Event) -> Plan:
+def _cutoff_plan(rating_list: RatingList, event: Event, day_divisions: list[int] | None = None) -> Plan:
     """A plan that starts at the event, as `compute.plan` would for it: the same cutoff and the same
-    events of its day counted before it (those that began on that day with a lower id)."""
+    events of its day counted before it (those that began on that day with a lower id). `day_divisions`:
+    the divisions of the others, when known already."""
     cutoff = Cutoff.of_event(event)
-    same_day = RatedEvent.objects.filter(rating_list=rating_list, starts_on=cutoff.day, event_id__gte=event.pk)
-    day_divisions = list(
-        Division.objects.filter(event_id__in=same_day.values("event_id")).order_by().values_list("pk", flat=True)
-    )
+    if day_divisions is None:
+        same_day = RatedEvent.objects.filter(rating_list=rating_list, starts_on=cutoff.day, event_id__gte=event.pk)
+        day_divisions = list(
+            Division.objects.filter(event_id__in=same_day.values("event_id")).order_by().values_list("pk", flat=True)
+        )
     return Plan(rating_list, cutoff, [], [], day_divisions, None, set(), 0)
+
+
+def _before_event(rating_list: RatingList, event: Event, players: set[int]) -> tuple[list[int], dict]:
+    """The divisions of the event's day that `_cutoff_plan` finds, and each player's standing just before the
+    event (every one of `players`, unrated ones as such). That is what the list held before the event
+    began, which only a write of the list's ratings moves, and each bumps its version: so it is cached
+    under that version, and a correction during the event reads only the division's games (reading the
+    standing was a third of the recomputation)."""
+    digest = hashlib.sha1(array("q", sorted(players)).tobytes()).hexdigest()[:20]
+    key = f"live-before:{rating_list.pk}:{rating_list.version}:{event.pk}:{event.starts_on.isoformat()}:{digest}"
+    found = cache.get(key)
+    if found is None:
+        plan = _cutoff_plan(rating_list, event)
+        states, _ = states_before(rating_list, plan.changes_from(), players)
+        for pid in players:
+            states.setdefault(pid, PlayerState(0, 0, {}))
+        found = (plan.day_divisions, states)
+        cache.set(key, found, CACHE_SECONDS)
+    return found
 
 
 def compute_live_ratings(rating_list: RatingList, event: Event, division_id: int, version: str = "") -> LiveRatings:
     """Rates the division from its confirmed games, uncached (see `live_ratings`)."""
-    plan = _cutoff_plan(rating_list, event)
     # Unordered (into a dict): the models' orderings would join the division and its event.
     seats = dict(DivisionPlayer.objects.filter(division_id=division_id).order_by().values_list("player_id", "number"))
     seat_table = seat_tables((division_id, pid, number) for pid, number in seats.items())
@@ -140,9 +161,8 @@ def compute_live_ratings(rating_list: RatingList, event: Event, division_id: int
             rated.extend((rnd - 1, a, b, sa, sb))
             players.add(a)
             players.add(b)
-    states, _ = states_before(rating_list, plan.changes_from(), players | set(seats))
-    for pid in players | set(seats):
-        states.setdefault(pid, PlayerState(0, 0, {}))
+    day_divisions, states = _before_event(rating_list, event, players | set(seats))
+    plan = _cutoff_plan(rating_list, event, day_divisions)
     plan.set_states(states, players)
     plan.seats = seat_table
     target = EventToRate(event.pk, event.starts_on, event.third_rated, event.number_of_games or 0)

@@ -3,14 +3,15 @@
 from datetime import timedelta
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from events.models import EventStatus, Game, GameKind, GameStatus
+from events.models import Division, EventStatus, Game, GameKind, GameStatus
 from ratings import services
 from ratings.models import RatingChange
-from tests.factories import PlayerFactory
+from tests.factories import PlayerFactory, UserFactory
 
 from .factories import RatedEventFactory, RatingListFactory, days_ago, play, round_robin, seed
 from .test_rating_services import engine_ratings
@@ -169,6 +170,45 @@ def test_pre_event_ratings_follow_a_run_elsewhere_on_the_list():
     assert after.pre < before
     services.rate_event(event)
     assert as_stored(services.live_ratings(division)) == stored(event)
+
+
+def test_a_correction_reads_the_division_again_not_the_list():
+    """The players' standing before the event is kept under the list's version: a corrected result is
+    rated again from the division's games alone, and comes out as a recomputation from scratch does."""
+    rating_list = RatingListFactory()
+    players = field(rating_list, rated=6, newcomers=2)
+    event, division, _ = live_event(rating_list, players)
+    first = services.live_ratings(division)
+    game = Game.objects.filter(division=division, kind=GameKind.NORMAL).order_by("pk").first()
+    Game.objects.filter(pk=game.pk).update(
+        score_a=game.score_b, score_b=game.score_a, confirmed_at=timezone.now() + timedelta(seconds=1)
+    )
+
+    with CaptureQueriesContext(connection) as queries:
+        corrected = services.live_ratings(division)
+    assert corrected.get(game.player_a_id).rating != first.get(game.player_a_id).rating
+    read = " ".join(q["sql"] for q in queries.captured_queries)
+    assert "ratings_ratingchange" not in read and "ratings_playerrating" not in read
+    cache.clear()
+    assert services.live_ratings(division).players == corrected.players
+
+
+def test_pre_event_ratings_follow_a_rating_import():
+    """A ratings file seeds the list while an event on it is in progress (nothing on the list rated yet):
+    the live ratings start from the imported ratings at once, not from what was cached before."""
+    staff = UserFactory(is_staff=True)
+    rating_list = RatingListFactory()
+    tan, goh = PlayerFactory(full_name="Tan Wei Ling"), PlayerFactory(full_name="Adrian Goh")
+    event = RatedEventFactory(rating_list=rating_list, starts_on=days_ago(0), number_of_games=3)
+    division = play(event, [(1, tan, goh, 400, 300)], seats=[tan, goh])
+    assert services.live_ratings(division).get(tan.pk).pre == 0  # not on the list yet
+
+    text = "name\trating\trank\texpires\tgames\nTan Wei Ling\t1850\t1\t-\t412\nAdrian Goh\t1422\t-\t-\t38\n"
+    services.apply_rating_import(staff, services.prepare_rating_import(staff, rating_list, text), {})
+
+    live = services.live_ratings(Division.objects.get(pk=division.pk))  # as the next request reads it
+    assert (live.get(tan.pk).pre, live.get(goh.pk).pre) == (1850, 1422)
+    assert live.get(tan.pk).change > 0
 
 
 @pytest.mark.parametrize("system", ["glicko2", "wespa"])

@@ -146,8 +146,10 @@ class DivisionRead:
     def time_notes(self) -> dict[tuple[int, int], TimeNote]:
         """(round, player) -> TimeNote for confirmed games whose score time changed (one query, when a
         scorecard is drawn)."""
-        games = Game.objects.filter(division=self.division, status=GameStatus.CONFIRMED, kind="normal").filter(
-            Q(overtime_a__gt=0) | Q(overtime_b__gt=0) | ~Q(overrun="")
+        games = (
+            Game.objects.filter(division=self.division, status=GameStatus.CONFIRMED, kind="normal")
+            .filter(Q(overtime_a__gt=0) | Q(overtime_b__gt=0) | ~Q(overrun=""))
+            .order_by()  # into a dict: the model's ordering would join the division and its event
         )
         notes = {}
         for g in games:

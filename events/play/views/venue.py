@@ -1,6 +1,8 @@
 """Pages for the day at the venue: check-in at reporting time, the wall displays, printed round material and
 the lucky draw. Thin as every page: reads, forms and a call to events.play.services for each write."""
 
+from html import escape  # what Django's escape calls, without its wrapping: thousands of names a page
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -8,7 +10,6 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST

@@ -1,14 +1,16 @@
 """Live ratings on the scale list: a division in progress, one result corrected at a time.
 
 An event starting today, rated on the scale list, with one division of `players` scale players (a
-tenth of them not yet on the list) and `rounds` rounds, every result confirmed, is built inside a
-transaction that is rolled back at the end, so the scale data stays as it was. Then, `runs` times,
-one result is corrected (its scores swapped, a new confirmation time) and the next view of the
-division's standings page is timed: it recomputes the live ratings (read, rate, store in the cache)
-as the first view after a change does. The standings page is then timed once more, unchanged (the
-cached live ratings), with the division's other tables: the cross-table, every scorecard, the
-printed scorecards of the last round and the wall display's standings; another correction then
-times `ratings.services.live_ratings(division)` alone.
+tenth of them not yet on the list) and `rounds` rounds, every result confirmed, is built and committed,
+and deleted at the end (and at the start, if an earlier run was cut short), so the scale data stays as
+it was. Then, `runs` times, one result is corrected by the event's director through the service (its
+scores swapped, with a reason), committed as on the site: the correction queues the live ratings'
+refresh after commit, which runs there and then with tasks in-process (a worker does it with a broker).
+The correction is timed, then the next view of the division's standings page, with the division's
+other tables: the cross-table, every scorecard, the printed scorecards of the last round and the wall
+display's standings. The standings page is timed once more unchanged, and the live ratings' work alone
+(read, rate; the players' standing before the event comes from the cache, as it does once an event is
+under way) with `ratings.services.compute_live_ratings`.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ class LiveFigures:
     players: int
     rounds: int
     rated_players: int
+    correction: list[float]  # ms: the director's correction, committed, live ratings refreshed
     page_after_change: list[float]  # ms
     recompute: list[float]  # ms
     page_cached: list[float]  # ms
@@ -65,7 +68,7 @@ def build(rating_list, players: int, rounds: int, seed: int = 7):
     field, strength = [field[i] for i in order], strength[order]
     owner, _ = User.objects.get_or_create(username="bench-live-owner", defaults={"email": "bench-live@example.org"})
     event = Event.objects.create(
-        slug="bench-live-open",
+        slug=SLUG,
         title="Bench Live Open",
         owner=owner,
         association=rating_list.association,
@@ -106,37 +109,44 @@ def build(rating_list, players: int, rounds: int, seed: int = 7):
     return division, len(rated)
 
 
+SLUG = "bench-live-open"
+
+
 def run(rating_list, *, players: int = 300, rounds: int = 15, runs: int = 20, log=print) -> LiveFigures:
     from django.db import connection, transaction
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
-    from django.utils import timezone
 
-    from events.models import Game
-    from ratings.services import live_ratings
+    from events.models import Event, Game
+    from events.play.services import submit_result
+    from ratings.services.live import compute_live_ratings
 
+    Event.objects.filter(slug=SLUG).delete()  # left by a run cut short
     with transaction.atomic():
         division, rated_players = build(rating_list, players, rounds)
+    try:
+        event = division.event
         url = standings_url(division)
-        slug = division.event.slug
         others = {
-            "cross-table": reverse("events:play_cross_table", args=[slug, division.pk]),
-            "every scorecard": reverse("events:play_scorecards", args=[slug, division.pk]),
+            "cross-table": reverse("events:play_cross_table", args=[SLUG, division.pk]),
+            "every scorecard": reverse("events:play_scorecards", args=[SLUG, division.pk]),
             f"printed scorecards, round {rounds}": reverse(
-                "events:play_print", args=[slug, division.pk, rounds, "scorecards"]
+                "events:play_print", args=[SLUG, division.pk, rounds, "scorecards"]
             ),
-            "wall display, standings": reverse("events:play_wall", args=[slug, division.pk, "standings"]),
+            "wall display, standings": reverse("events:play_wall", args=[SLUG, division.pk, "standings"]),
         }
         games = list(Game.objects.filter(division=division).order_by("-round_number", "board"))
         client = Client()
-        moment = [timezone.now()]
 
-        def correct(i: int) -> None:
+        def correct(i: int) -> float:
+            """The director swaps one game's scores, committed: ms."""
             game = games[i % len(games)]
+            started = time.perf_counter()
+            submit_result(event.owner, game, game.score_b, game.score_a, reason="scores entered the wrong way round")
+            elapsed = (time.perf_counter() - started) * 1000
             game.score_a, game.score_b = game.score_b, game.score_a
-            moment[0] += timedelta(seconds=1)
-            Game.objects.filter(pk=game.pk).update(score_a=game.score_a, score_b=game.score_b, confirmed_at=moment[0])
+            return elapsed
 
         for i in range(2):  # warm-up
             correct(i)
@@ -145,10 +155,10 @@ def run(rating_list, *, players: int = 300, rounds: int = 15, runs: int = 20, lo
         # As the server's workers do once started (clubsite/wsgi.py): what is loaded by now is kept from the collector.
         gc.collect()
         gc.freeze()
-        after, alone, cached = [], [], []
+        corrections, after, alone, cached = [], [], [], []
         pages: dict[str, list[float]] = {name: [] for name in others}
         for i in range(runs):
-            correct(2 * i)
+            corrections.append(correct(2 * i))
             started = time.perf_counter()
             response = client.get(url)
             after.append((time.perf_counter() - started) * 1000)
@@ -165,16 +175,18 @@ def run(rating_list, *, players: int = 300, rounds: int = 15, runs: int = 20, lo
                     raise RuntimeError(f"the live division's {name} answered HTTP {response.status_code}")
             correct(2 * i + 1)
             started = time.perf_counter()
-            live_ratings(division)
+            compute_live_ratings(rating_list, event, division.pk)
             alone.append((time.perf_counter() - started) * 1000)
         correct(2 * runs)
         with CaptureQueriesContext(connection) as queries:
             client.get(url)
-        transaction.set_rollback(True)
-    figures = LiveFigures(players, rounds, rated_players, after, alone, cached, pages, len(queries))
+    finally:
+        Event.objects.filter(pk=division.event_id).delete()
+    figures = LiveFigures(players, rounds, rated_players, corrections, after, alone, cached, pages, len(queries))
     for label, values in (
+        ("director's correction", corrections),
         ("page after a change", after),
-        ("live_ratings alone", alone),
+        ("live ratings worked out", alone),
         ("page cached", cached),
         *pages.items(),
     ):

@@ -238,10 +238,16 @@ def part_live(table: Table, runs: int, players: int = 300, rounds: int = 15) -> 
     print(f"Live ratings of a {players}-player division in progress, {rounds} rounds …", flush=True)
     f = live.run(RatingList.objects.get(slug="scale-ratings"), players=players, rounds=rounds, runs=runs)
     size = f"{f.players} players ({f.rated_players} rated) x {f.rounds} rounds"
+    median, p95 = f.summary(f.correction)
+    table.add(
+        "live",
+        f"director corrects a result (committed; live ratings refreshed after commit) [{size}]",
+        f"median {median:.1f} ms, p95 {p95:.1f} ms",
+    )
     median, p95 = f.summary(f.page_after_change)
     table.add(
         "live",
-        f"standings page after a result is corrected [{size}]",
+        "standings page after a result is corrected",
         f"median {median:.1f} ms, p95 {p95:.1f} ms, {f.queries_after_change} queries",
         f"p95 < {TARGETS['page_ms']:.0f} ms",
         ok(p95 < TARGETS["page_ms"]),
@@ -249,7 +255,7 @@ def part_live(table: Table, runs: int, players: int = 300, rounds: int = 15) -> 
     median, p95 = f.summary(f.recompute)
     table.add(
         "live",
-        "live ratings recomputed after a correction: live_ratings(division)",
+        "  live ratings worked out after a correction: compute_live_ratings (read, rate)",
         f"median {median:.1f} ms, p95 {p95:.1f} ms",
         f"p95 < {TARGETS['live_ms']:.0f} ms",
         ok(p95 < TARGETS["live_ms"]),

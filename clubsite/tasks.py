@@ -8,8 +8,9 @@ the work is left to the sweeper that owns it (rating runs: `ratings.services.swe
 queues again a run whose task never arrived). After a failure the process does not try that
 broker again for `BROKER_PAUSE_SECONDS`, so requests stay fast through an outage.
 
-So only tasks whose work something sweeps up are queued this way: rating runs, and the outbox's sending
-tasks (the outbox writes each message in the transaction and has its own sweep).
+So only tasks whose work something sweeps up are queued this way: rating runs, the outbox's sending
+tasks (the outbox writes each message in the transaction and has its own sweep), and the live ratings'
+refresh (the next page that shows them works them out itself).
 """
 
 from __future__ import annotations

@@ -8,9 +8,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from events.models import Division, EventStatus, Game, GameKind, GameStatus
+from events.models import Division, EventStatus, Game, GameKind, GameStatus, RoundStatus
+from events.play import services as play_services
+from events.tasks import refresh_live_ratings
+from players.models import Player
 from ratings import services
 from ratings.models import RatingChange
+from ratings.services.live import live_version
 from tests.factories import PlayerFactory, UserFactory
 
 from .factories import RatedEventFactory, RatingListFactory, days_ago, play, round_robin, seed
@@ -209,6 +213,79 @@ def test_pre_event_ratings_follow_a_rating_import():
     live = services.live_ratings(Division.objects.get(pk=division.pk))  # as the next request reads it
     assert (live.get(tan.pk).pre, live.get(goh.pk).pre) == (1850, 1422)
     assert live.get(tan.pk).change > 0
+
+
+def _cached(division):
+    """The live ratings the cache holds for the division as it stands, or None: what the next page finds."""
+    event = Division.objects.select_related("event__rating_list").get(pk=division.pk).event
+    version = live_version(division, event, event.rating_list)
+    return cache.get(f"live-ratings:{division.pk}:{version}")
+
+
+def test_a_directors_correction_leaves_the_live_ratings_ready(on_commit):
+    """Worked out again once the correction commits, so the next look at the standings does not wait."""
+    rating_list = RatingListFactory()
+    players = field(rating_list, rated=6, newcomers=2)
+    event, division, _ = live_event(rating_list, players)
+    before = services.live_ratings(division)
+    game = Game.objects.filter(division=division, kind=GameKind.NORMAL).order_by("pk").first()
+
+    with on_commit(execute=True):
+        play_services.submit_result(event.owner, game, game.score_b, game.score_a, reason="scores swapped")
+    ready = _cached(division)
+    assert ready is not None
+    assert ready.get(game.player_a_id).rating != before.get(game.player_a_id).rating
+    cache.clear()
+    assert services.live_ratings(division).players == ready.players  # as worked out from scratch
+
+    # A forfeit recorded and a player's confirmation leave them ready too.
+    with on_commit(execute=True):
+        play_services.set_unplayed(event.owner, game, GameKind.FORFEIT, reason="did not play")
+    assert _cached(division).get(game.player_a_id).games == before.get(game.player_a_id).games - 1
+
+
+def test_a_players_confirmation_leaves_them_ready_and_a_round_entered_at_once_refreshes_once(on_commit):
+    rating_list = RatingListFactory()
+    players = field(rating_list, rated=4, newcomers=0)
+    event = RatedEventFactory(rating_list=rating_list, starts_on=days_ago(0), number_of_games=3)
+    event.status = EventStatus.IN_PROGRESS
+    event.save(update_fields=["status"])
+    division = play(
+        event,
+        [(1, players[0], players[1], None, None), (1, players[2], players[3], None, None)],
+        status=GameStatus.PAIRED,
+        seats=players,
+    )
+    rnd = division.rounds.get()
+    with on_commit(execute=False) as queued:
+        play_services.enter_round_results(event.owner, rnd, "1 420 2 350\n3 390 4 400")
+    refreshes = [c for c in queued if getattr(c, "args", ())[:2] == (refresh_live_ratings, division.pk)]
+    assert len(refreshes) == 1  # once for the round, not once a game
+    for callback in queued:
+        callback()
+    assert _cached(division).get(players[0].pk).change > 0
+
+    # A player's own result, confirmed by the opponent (their accounts), in round 2.
+    r2 = division.rounds.create(number=2, status=RoundStatus.PUBLISHED)
+    game = Game.objects.create(division=division, round=r2, round_number=2, player_a=players[0], player_b=players[2])
+    a, b = (UserFactory() for _ in range(2))
+    Player.objects.filter(pk=players[0].pk).update(user=a)
+    Player.objects.filter(pk=players[2].pk).update(user=b)
+    play_services.submit_result(a, game, 300, 450)
+    assert _cached(division).get(players[0].pk).games == 1  # submitted is not counted: nothing new to show
+    with on_commit(execute=True):
+        play_services.confirm_result(b, game)
+    assert _cached(division).get(players[0].pk).games == 2
+
+
+def test_no_refresh_is_queued_for_an_unrated_event(on_commit):
+    players = PlayerFactory.create_batch(2)
+    event = RatedEventFactory(rated=False, rating_list=None, starts_on=days_ago(0), status=EventStatus.IN_PROGRESS)
+    division = play(event, [(1, players[0], players[1], 400, 300)])
+    game = Game.objects.get(division=division)
+    with on_commit(execute=False) as queued:
+        play_services.submit_result(event.owner, game, 300, 400, reason="scores swapped")
+    assert not [c for c in queued if refresh_live_ratings in getattr(c, "args", ())]
 
 
 @pytest.mark.parametrize("system", ["glicko2", "wespa"])

@@ -16,6 +16,7 @@ from events.permissions import can_direct_event
 from events.signals import result_corrected
 
 from .common import PlayError, check_open, require_director
+from .live import refresh_after_commit
 from .rounds import complete_if_done
 
 
@@ -235,6 +236,17 @@ def submit_result(
 ) -> Game:
     """A player reports their own game, scores as played and overtime in seconds; the result is stored after
     penalties. A director's entry is confirmed at once; a director's correction keeps its reason."""
+    game = _submit(actor, game, score_a, score_b, overtime_a, overtime_b, first, reason, ahead_before_tiles)
+    if game.status == GameStatus.CONFIRMED:
+        refresh_after_commit(game.division)
+    return game
+
+
+def _submit(
+    actor, game: Game, score_a, score_b, overtime_a=0, overtime_b=0, first="", reason="", ahead_before_tiles=None
+) -> Game:
+    """`submit_result` within the caller's transaction, without refreshing the live ratings (fast entry does
+    that once for the round)."""
     game = _lock_game(game)
     director = _is_director(actor, game)
     if not director:
@@ -292,6 +304,7 @@ def confirm_result(actor, game: Game) -> Game:
     game.save(update_fields=["status", "confirmed_by", "confirmed_at"])
     _audit(game, actor, "confirmed", before)
     complete_if_done(game.round)
+    refresh_after_commit(game.division)
     return game
 
 
@@ -347,6 +360,7 @@ def set_unplayed(actor, game: Game, kind: str, *, reason: str = "", forfeited_by
     complete_if_done(game.round)
     if before["status"] == GameStatus.CONFIRMED:
         result_corrected.send(sender=Game, game=game, actor=actor)
+    refresh_after_commit(game.division)
     return game
 
 
@@ -384,7 +398,9 @@ def enter_round_results(actor, rnd: Round, text: str) -> list[Game]:
         raise PlayError(" ".join(problems), field="text", messages=problems)
     if not planned:
         raise PlayError("Enter at least one result.", field="text")
-    return [submit_result(actor, game, a, b) for game, a, b in planned]
+    entered = [_submit(actor, game, a, b) for game, a, b in planned]
+    refresh_after_commit(rnd.division)  # once for the round, not once a game
+    return entered
 
 
 def _fast_entry_line(rnd: Round, line: str, number_to_player: dict, games: dict, seen: set) -> tuple[Game, int, int]:

@@ -145,7 +145,8 @@ def _before_event(rating_list: RatingList, event: Event, players: set[int]) -> t
 
 
 def compute_live_ratings(rating_list: RatingList, event: Event, division_id: int, version: str = "") -> LiveRatings:
-    """Rates the division from its confirmed games, uncached (see `live_ratings`)."""
+    """Rates the division from its confirmed games, the result not cached (see `live_ratings`); the players'
+    standing before the event comes from `_before_event`."""
     # Unordered (into a dict): the models' orderings would join the division and its event.
     seats = dict(DivisionPlayer.objects.filter(division_id=division_id).order_by().values_list("player_id", "number"))
     seat_table = seat_tables((division_id, pid, number) for pid, number in seats.items())

@@ -112,3 +112,12 @@ def test_a_player_watches_their_live_rating_move_as_the_director_confirms(journe
     assert axe_findings(page, ".standings") == []
     assert fits_the_phone(page)
     j.shot("standings with the live rating column")
+
+    # The director finds the scores were entered the wrong way round and corrects them: once the correction
+    # commits the live ratings are worked out again, and Priya's page shows the loss.
+    play.submit_result(director, game, win[1], win[0], reason="scores entered the wrong way round")
+    j.goto(my_game)
+    corrected = int(page.locator(".live-rating-card .live-now").inner_text())
+    assert corrected < 1600
+    assert f"−{1600 - corrected} from 1600" in card_text(page)
+    j.shot("corrected by the director: the live rating follows")

@@ -285,14 +285,13 @@ class PlayerResult(NamedTuple):
 
 def player_results(game: Game, rules: SpreadRules = SpreadRules()) -> tuple[PlayerResult, ...]:
     """The game from each player's side (player A first); () while pending."""
-    if game.pending:
+    rnd, a, b, sa, sb, kind, first, award, _ = game  # one unpacking: tables make thousands a page
+    if kind is GameKind.NORMAL and sa is None:  # pending
         return ()
-    a, b, kind, rnd, first = game.player_a, game.player_b, game.kind, game.round, game.first
     # Who went first, from each side: None when unknown, or for a side without an opponent.
     first_a = None if first is None or b is None else first == a
     first_b = None if first is None else first == b
     if kind is GameKind.NORMAL:
-        sa, sb = game.score_a, game.score_b
         assert b is not None and sa is not None and sb is not None
         diff = sa - sb
         wa = 1.0 if diff > 0 else 0.0 if diff < 0 else tie_result(game)
@@ -302,19 +301,19 @@ def player_results(game: Game, rules: SpreadRules = SpreadRules()) -> tuple[Play
             PlayerResult(rnd, b, a, kind, 1.0 - wa, wa, -diff, sb, sa, first_b, letter_b),
         )
     if kind is GameKind.BYE:
-        award = rules.bye_spread if game.award is None else game.award
-        return (PlayerResult(rnd, a, None, kind, 1.0, 0.0, award, game.score_a, None, None, "B"),)
+        award = rules.bye_spread if award is None else award
+        return (PlayerResult(rnd, a, None, kind, 1.0, 0.0, award, sa, None, None, "B"),)
     if kind is GameKind.VOID:
-        void = PlayerResult(rnd, a, b, kind, 0.0, 0.0, 0, game.score_a, game.score_b, first_a, "V")
+        void = PlayerResult(rnd, a, b, kind, 0.0, 0.0, 0, sa, sb, first_a, "V")
         if b is None:
             return (void,)
-        return (void, PlayerResult(rnd, b, a, kind, 0.0, 0.0, 0, game.score_b, game.score_a, first_b, "V"))
+        return (void, PlayerResult(rnd, b, a, kind, 0.0, 0.0, 0, sb, sa, first_b, "V"))
     default = rules.forfeit_spread if kind is GameKind.FORFEIT else rules.late_forfeit_spread
-    award = default if game.award is None else game.award
-    lost = PlayerResult(rnd, a, b, kind, 0.0, 1.0, -award, game.score_a, game.score_b, first_a, "F")
+    award = default if award is None else award
+    lost = PlayerResult(rnd, a, b, kind, 0.0, 1.0, -award, sa, sb, first_a, "F")
     if b is None:
         return (lost,)
-    return (lost, PlayerResult(rnd, b, a, kind, 1.0, 0.0, award, game.score_b, game.score_a, first_b, "F"))
+    return (lost, PlayerResult(rnd, b, a, kind, 1.0, 0.0, award, sb, sa, first_b, "F"))
 
 
 def tie_result(game: Game) -> float:

@@ -57,7 +57,7 @@ def pure_game(row: tuple, *, scored: bool = True) -> results.Game:
             return results.Game(rnd, a, b, first=first)
         level = score_a is not None and score_a == score_b
         tie_winner = (a if ahead == "a" else b if ahead == "b" else None) if level and not overrun else None
-        return results.Game(rnd, a, b, score_a, score_b, kind=kind, first=first, tie_winner=tie_winner)
+        return results.Game(rnd, a, b, score_a, score_b, kind, first, None, tie_winner)  # positional: cheaper
     award = abs(spread_a) if kind in _AWARDED and spread_a is not None else None
     return results.Game(rnd, a, b, kind=kind, first=first, award=award)
 
@@ -118,7 +118,7 @@ class TimeNote:
 
 @dataclass
 class DivisionRead:
-    """A division as read once (two queries for the tables, three with model seats): build every table from this."""
+    """A division as read once (three queries): build every table from this."""
 
     division: Division
     seats: dict[int, DivisionPlayer] | dict[int, TableSeat]  # by player id
@@ -198,28 +198,27 @@ class TableSeat:
 
 
 def table_seats(division: Division) -> dict[int, TableSeat]:
-    """The division's seats by player id, in seat order, as its tables show them (one query)."""
-    # One query with the players joined (seat by player id, through the primary key: a few hundred index
-    # look-ups); ids put in a second query's IN list cost Django and psycopg more than the join does.
-    rows = (
+    """The division's seats by player id, in seat order, as its tables show them (two queries, as
+    `division_seats`)."""
+    rows = list(
         DivisionPlayer.objects.filter(division=division)
         .order_by("number")
         # Most seats have no tsh extras: NULL for those, so only an imported seat's JSON is decoded.
         .annotate(extras=NullIf("tsh_extras", Value({}, output_field=JSONField())))
-        .values_list(
-            "player_id",
-            "number",
-            "rating",
-            "withdrawn_after_round",
-            "extras",
-            "player__display_name",
-            "player__full_name",
-            "player__user_id",
-        )
+        .values_list("player_id", "number", "rating", "withdrawn_after_round", "extras")
     )
+    if not rows:
+        return {}
+    # By their ids, for `division_seats`' reason (joined, PostgreSQL reads every player to find a division's
+    # 300); unordered, as they go into a dict (the model's ordering would sort them by name).
+    players = Player.objects.filter(pk__in=[row[0] for row in rows]).order_by()
+    by_id = {
+        pk: TablePlayer(pk, shown_name(display_name, full_name), user_id)
+        for pk, display_name, full_name, user_id in players.values_list("pk", "display_name", "full_name", "user_id")
+    }
     return {
-        pid: TableSeat(pid, number, rating, withdrawn, extras or {}, TablePlayer(pid, shown_name(shown, full), user))
-        for pid, number, rating, withdrawn, extras, shown, full, user in rows
+        pid: TableSeat(pid, number, rating, withdrawn, extras or {}, by_id[pid])
+        for pid, number, rating, withdrawn, extras in rows
     }
 
 

@@ -131,7 +131,7 @@ def standings(request, slug: str, pk: int):
 def _division_read(request, slug: str, pk: int):
     event = _event(request, slug)
     div = _division(event, pk)
-    return event, div, _rounds(div, directing=event.directing), play.read_division(div, for_tables=True)
+    return event, div, play.read_division(div, for_tables=True)
 
 
 def cross_table(request, slug: str, pk: int):
@@ -225,7 +225,7 @@ def scorecards_html(cards, read) -> str:
 
 
 def scorecard(request, slug: str, pk: int, number: int):
-    event, div, rounds, read = _division_read(request, slug, pk)
+    event, div, read = _division_read(request, slug, pk)
     seat = next((s for s in read.seats.values() if s.number == number), None)
     if seat is None:
         raise Http404("No such player in this division")
@@ -236,7 +236,7 @@ def scorecard(request, slug: str, pk: int, number: int):
 
 def scorecards(request, slug: str, pk: int):
     """Every player's scorecard, to print."""
-    event, div, rounds, read = _division_read(request, slug, pk)
+    event, div, read = _division_read(request, slug, pk)
     ordered = sorted(read.seats.values(), key=lambda s: s.number)
     every = read.scorecards()
     cards = scorecards_html([(s, every[s.player_id]) for s in ordered], read)

@@ -64,10 +64,14 @@ def pure_game(row: tuple, *, scored: bool = True) -> results.Game:
 
 def division_games(division: Division, *, confirmed_only: bool) -> list[results.Game]:
     """One query: the division's published games as pure objects (unconfirmed ones as pending pairings)."""
-    # The division's published rounds as a subquery: joined to every round instead, PostgreSQL reads them all.
-    published = Round.objects.filter(division=division).exclude(status=RoundStatus.DRAFT)
+    # Every game of the division but a draft round's: a NOT IN that PostgreSQL works out once and hashes. Asked
+    # for the published rounds instead (IN, planned as a join), it guesses how many games the division has, and
+    # for one newer than its statistics (a tournament in progress) it guessed one and looked the rounds up once
+    # a game: 5 ms for 2,250 games. Joined to every round, it reads them all.
+    drafts = Round.objects.filter(division=division, status=RoundStatus.DRAFT)
     rows = (
-        Game.objects.filter(division=division, round__in=published)
+        Game.objects.filter(division=division)
+        .exclude(round__in=drafts)
         .order_by("round_number", "board", "pk")
         .values_list(*GAME_FIELDS)
     )

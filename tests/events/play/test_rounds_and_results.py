@@ -246,3 +246,30 @@ def test_standings_query_count_is_constant(director, make_division, django_asser
     with django_assert_max_num_queries(3):
         rows = play.standings(division)
     assert len(rows) == 30 and rows[0].wins == 3
+
+
+def test_nothing_of_a_draft_round_counts_in_the_tables_until_it_is_published(director, make_division):
+    """Its bye is confirmed when it is paired, but the standings, cross-table and scorecards read it only once
+    the round is out."""
+    division = make_division(3)
+    first = play.pair_round(director, division, "random", seed=1)
+    play.publish_round(director, first)
+    for game in first.games.filter(kind=GameKind.NORMAL):
+        play.submit_result(director, game, 400, 300)
+    second = play.pair_round(director, division, "random", seed=2)
+    bye = second.games.get(kind=GameKind.BYE)
+    assert bye.status == GameStatus.CONFIRMED and second.status == RoundStatus.DRAFT
+
+    def tables():
+        read = play.read_division(division, for_tables=True)
+        rows = read.standings()
+        return (
+            sum(r.standing.games for r in rows),
+            sum(r.standing.byes for r in rows),
+            {c.round for cells in read.cross_table().unopposed.values() for c in cells},
+            max(line.round for lines in read.scorecards().values() for line in lines),
+        )
+
+    assert tables() == (3, 1, {1}, 1)
+    play.publish_round(director, second)
+    assert tables() == (4, 2, {1, 2}, 2)

@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 import time_machine
 from django.urls import reverse
+from django.utils.html import escape
 
 from clubsite.errors import NotAllowed
 from events.core import draw as pure_draw
@@ -344,7 +345,11 @@ def test_wall_standings_and_printed_cards_escape_names_and_set_a_withdrawn_playe
     cards = client.get(reverse("events:play_print", args=[event.slug, division.pk, 2, "scorecards"])).content.decode()
     assert cards.count('class="scorecard-print"') == 2
     assert 'aria-label="Scorecard of Ann &lt;b&gt;Bold&lt;/b&gt; &amp; Co"' in cards and "<b>Bold</b>" not in cards
-    assert re.search(r"\(1–0, \+100\) · <strong>goes first</strong>", cards)
+    # Who starts is the round's (a draw between these two, seeded by their ids): each card says it as the board has it.
+    game = r2.games.get(player_b__isnull=False)
+    starter, other = (game.player_a, game.player_b) if game.first == "a" else (game.player_b, game.player_a)
+    assert re.search(rf"{re.escape(escape(starter.name))}</strong> \([^)]*\) · <strong>goes first</strong>", cards)
+    assert re.search(rf"{re.escape(escape(other.name))}</strong> \([^)]*\) · goes second", cards)
 
 
 def test_the_lucky_draw_leaves_out_prize_winners_and_can_be_checked(client, make_division, director):

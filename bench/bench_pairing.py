@@ -16,8 +16,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from events.core.pairing import PairingOptions, PairingPlayer, pair_round  # noqa: E402
-from events.core.results import Game, GameKind  # noqa: E402
+from events.play.core.pairing import PairingOptions, PairingPlayer, pair_round
+from events.play.core.results import Game, GameKind
 
 
 def simulate(players: list[PairingPlayer], rounds: int, rng: random.Random) -> list[Game]:

@@ -85,7 +85,8 @@ def reset_sequences(models) -> None:
 
 
 def flush_history(buffers: dict[str, list]) -> None:
-    from events.models import DivisionPlayer, Entry, Game, Round
+    from events.models import Entry
+    from events.play.models import DivisionPlayer, Game, Round
 
     copy_rows(
         Entry,

@@ -46,7 +46,8 @@ def build(rating_list, players: int, rounds: int, seed: int = 7):
     import numpy as np
     from django.utils import timezone
 
-    from events.models import Division, DivisionPlayer, Event, EventStatus, Game, GameStatus, Round, RoundStatus
+    from events.models import Event, EventStatus
+    from events.play.models import Division, DivisionPlayer, Game, GameStatus, Round, RoundStatus
     from players.models import Player, User
     from ratings.models import PlayerRating
 
@@ -118,7 +119,8 @@ def run(rating_list, *, players: int = 300, rounds: int = 15, runs: int = 20, lo
     from django.test.utils import CaptureQueriesContext
     from django.urls import reverse
 
-    from events.models import Event, Game
+    from events.models import Event
+    from events.play.models import Game
     from events.play.services import submit_result
     from ratings.services.live import compute_live_ratings
 

@@ -157,7 +157,7 @@ def division_near(rating_list, size: int):
     """The generated division whose number of players is closest to `size` (the largest first)."""
     from django.db.models import Count, F, Func, IntegerField, Value
 
-    from events.models import Division
+    from events.play.models import Division
 
     return (
         Division.objects.filter(event__rating_list=rating_list)

@@ -139,7 +139,8 @@ def correct_latest(rating_list, *, log=print) -> CorrectionFigures:
     `ratings.services.result_corrected(event)`, as correcting a result of a finalised event calls
     it. Without a broker the rating run it queues runs at once; with one, it is run here too
     (`execute_run`, safe to run twice) so the figure includes the re-rate."""
-    from events.models import Event, Game, GameKind, GameStatus
+    from events.models import Event
+    from events.play.models import Game, GameKind, GameStatus
     from ratings.models import RatedEvent, RatingRun, RunStatus
     from ratings.services import execute_run, result_corrected
 

@@ -2,7 +2,7 @@
 
     DATABASE_URL=postgres://… python bench/run.py
 
-Builds the scale data first if the database has none (`generate_scale_data`, sized by
+Builds the scale data first if the database has none (`bench/generate_scale_data.py`, sized by
 BENCH_GAMES), then runs each part and prints one table of figures against the targets. These
 are measurements, not tests: nothing fails, a missed target is marked "MISS".
 
@@ -130,7 +130,8 @@ def setup_django() -> None:
 def ensure_data(games: int, seed: int) -> None:
     from django.core.management import call_command
 
-    from events.models import Game
+    from bench.generate_scale_data import build
+    from events.play.models import Game
     from ratings.models import RatedEvent, RatingList
 
     call_command("migrate", verbosity=0, interactive=False)
@@ -139,7 +140,7 @@ def ensure_data(games: int, seed: int) -> None:
     if not have:
         players, events = max(300, games // 20), max(1, games // 200)
         print(f"No scale data yet: generating {players} players, {events} events, about {games} games …", flush=True)
-        call_command("generate_scale_data", players=players, events=events, games=games, seed=seed)
+        build(players=players, events=events, games=games, seed=seed)
     else:
         ledger = RatedEvent.objects.filter(rating_list=rating_list).count()
         print(f"Using the scale data already there: {have} games, {ledger} rated events.", flush=True)

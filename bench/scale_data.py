@@ -1,6 +1,6 @@
 """A realistic history at scale: clubs, members with memberships, rated events in date order with
 divisions of 10–300 players, entries, seats, rounds and confirmed games; then the whole history
-rated on its list through the ratings services. Used by `manage.py generate_scale_data` and the
+rated on its list through the ratings services. Used by `bench/generate_scale_data.py` and the
 benchmarks; never by the tests' own data.
 
 Rows are written in large batches (COPY on PostgreSQL), so a million games take minutes, not hours.
@@ -64,19 +64,8 @@ def event_plan(events: int, games: int, rng: np.random.Generator) -> tuple[np.nd
 
 
 def generate(*, players: int, events: int, games: int, seed: int, log=print) -> ScaleReport:
-    from events.models import (
-        Category,
-        Division,
-        DivisionPlayer,
-        Entry,
-        EntryStatus,
-        Event,
-        Game,
-        GameKind,
-        GameStatus,
-        Round,
-        RoundStatus,
-    )
+    from events.models import Category, Entry, EntryStatus, Event
+    from events.play.models import Division, DivisionPlayer, Game, GameKind, GameStatus, Round, RoundStatus
     from players.models import Association, Club, Counter, Membership, Player, User
     from players.services import MEMBER_NUMBER_COUNTER, MEMBER_NUMBER_START
     from ratings.models import RatingList

@@ -43,8 +43,10 @@ INSTALLED_APPS = [
     "crispy_forms",
     "crispy_bootstrap5",
     "bootstrap",
+    "clubsite.kit",
     "players",
     "events",
+    "events.play",
     "ratings",
     "outbox",
     "wordjudge",
@@ -205,14 +207,14 @@ CRISPY_TEMPLATE_PACK = "bootstrap5"
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "clubsite.authentication.TokenAuthentication",
+        "clubsite.kit.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_PAGINATION_CLASS": "clubsite.api.PageNumberPagination",
+    "DEFAULT_PAGINATION_CLASS": "clubsite.kit.api.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "clubsite.api.exception_handler",
+    "EXCEPTION_HANDLER": "clubsite.kit.api.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "clubsite API",
@@ -226,12 +228,12 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "EventKindEnum": "events.models.event.EventKind",
         "PrizeKindEnum": "events.models.event.PrizeKind",
-        "GameKindEnum": "events.models.play.GameKind",
+        "GameKindEnum": "events.play.models.tournament.GameKind",
         "EventStatusEnum": "events.models.event.EventStatus",
         "EntryStatusEnum": "events.models.entries.EntryStatus",
-        "GameStatusEnum": "events.models.play.GameStatus",
-        "RoundStatusEnum": "events.models.play.RoundStatus",
-        # The event's pairing system and the pairing form's system are the same list (events.core.pairing).
+        "GameStatusEnum": "events.play.models.tournament.GameStatus",
+        "RoundStatusEnum": "events.play.models.tournament.RoundStatus",
+        # The event's pairing system and the pairing form's system are the same list (events.play.core.pairing).
         "PairingSystemEnum": "events.models.event.PairingSystem",
     },
 }
@@ -331,7 +333,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {
         "line": {
-            "()": "clubsite.log.OneLineFormatter",
+            "()": "clubsite.kit.log.OneLineFormatter",
             "format": "%(asctime)s %(levelname)s %(name)s [%(process)d] %(message)s",
         },
     },

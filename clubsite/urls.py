@@ -5,13 +5,15 @@ from django.utils.decorators import method_decorator
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import APIRootView, DefaultRouter
 
+from clubsite import views
+from clubsite.kit import health
+from clubsite.kit.api import ApiView
 from events import api as events_api
+from events.play import api as play_api
+from events.play import venue_api
 from money import api as money_api
 from players import api as players_api
 from ratings import api as ratings_api
-
-from . import health, views
-from .api import ApiView
 
 
 class RootView(ApiView, APIRootView):
@@ -34,6 +36,8 @@ router.register("clubs", players_api.ClubViewSet, basename="club")
 router.register("my/renewals", players_api.MyRenewalViewSet, basename="my-renewal")
 
 events_api.register(router)
+play_api.register(router)
+venue_api.register(router)
 ratings_api.register(router)
 money_api.register(router)
 
@@ -56,5 +60,5 @@ urlpatterns = [
 ]
 
 # Under /api/ errors answer JSON; elsewhere the site's pages.
-handler404 = "clubsite.api.not_found"
-handler500 = "clubsite.api.server_error"
+handler404 = "clubsite.kit.api.not_found"
+handler500 = "clubsite.kit.api.server_error"

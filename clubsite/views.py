@@ -1,6 +1,6 @@
 from django.shortcuts import render
 
-from .hooks import collect
+from clubsite.kit.hooks import collect
 
 
 def home(request):

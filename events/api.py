@@ -8,17 +8,15 @@ from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from clubsite.api import ApiView, Id, IdFilter, ModelSerializer
-from clubsite.prepared import Prepared
+from clubsite.kit.api import ApiView, Id, IdFilter, ModelSerializer
+from clubsite.kit.prepared import Prepared
+from clubsite.kit.roles import is_association_staff
 from money.core.references import make_reference
 from money.serializers import PAYNOW_PAYLOAD_HELP, paynow_payload, simple_due
-from players.roles import is_association_staff
 
 from . import services
 from .models import BY_HAND_PAYMENT_METHODS, Category, Entry, Event, EventStatus, Fee, Prize
 from .payables import entry_pay_by
-from .play import api as api_play
-from .play import venue_api
 from .services.payments import PAYABLE_STATUSES, entry_reference
 
 
@@ -354,5 +352,3 @@ def register(router) -> None:
     router.register("events", EventViewSet, basename="event")
     router.register("my/entries", MyEntryViewSet, basename="my-entry")
     router.register("organiser/entries", OrganiserEntryViewSet, basename="organiser-entry")
-    api_play.register(router)
-    venue_api.register(router)

@@ -33,7 +33,7 @@ class EventsConfig(AppConfig):
         return {"home_sections": ["events/_home_upcoming.html"], "upcoming_events": list(upcoming)}
 
     def player_page_context(self, player):
-        from clubsite.queries import in_order
+        from clubsite.kit.queries import in_order
 
         from .models import Entry, EntryStatus, EventStatus
 
@@ -62,13 +62,10 @@ class EventsConfig(AppConfig):
             .select_related("event", "category", "player")
             .order_by("event__starts_on", "event_id", "accepted_at", "pk")[:10]
         )
-        from .play.views import my_division_context
-
         # Events this person organises or directs (directors need the link to My events too).
         managed = directed_events(request.user).count()
         return {
-            "account_sections": ["events/_account_entries.html", "events/play/_my_division.html"],
+            "account_sections": ["events/_account_entries.html"],
             "my_event_entries": list(entries),
             "my_managed_events": managed,
-            **my_division_context(player),
         }

@@ -1,6 +1,6 @@
 """Who may manage or direct an event. Services check these on every write."""
 
-from players.roles import is_association_staff
+from clubsite.kit.roles import is_association_staff
 
 
 def can_manage_event(user, event) -> bool:

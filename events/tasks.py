@@ -1,5 +1,4 @@
-"""Background work for events: mail, the registration clock (lapses, offers, opening and closing), and the
-live ratings worked out again after a result changes."""
+"""Background work for events: mail, the registration clock (lapses, offers, opening and closing)."""
 
 from celery import shared_task
 
@@ -44,15 +43,3 @@ def sync_event_statuses() -> int:
     from . import services
 
     return services.sync_event_statuses()
-
-
-@shared_task
-def refresh_live_ratings(division_id: int) -> None:
-    """Works out a division's live ratings after its results changed, into the cache the play pages read
-    (events.play.services.live.refresh_after_commit). Safe to run twice: the second finds them cached."""
-    from .models import Division
-    from .play.services.live import division_live_ratings
-
-    division = Division.objects.select_related("event__rating_list").filter(pk=division_id).first()
-    if division is not None:
-        division_live_ratings(division)

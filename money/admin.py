@@ -3,7 +3,7 @@ log); payment settings are edited here."""
 
 from django.contrib import admin
 
-from clubsite.admin import ReadOnlyAdmin
+from clubsite.kit.admin import ReadOnlyAdmin
 
 from .models import MoneyLog, Payment, PaymentSettings, Refund, Statement
 

@@ -12,8 +12,8 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
 from rest_framework.response import Response
 
-from clubsite.api import MAX_ID, ApiView
-from clubsite.errors import NotAllowed
+from clubsite.kit.api import MAX_ID, ApiView
+from clubsite.kit.errors import NotAllowed
 
 from . import services
 from .core.references import make_reference, parse_reference

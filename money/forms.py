@@ -6,7 +6,7 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
 
-from clubsite.ui import ServiceFormMixin, date_input
+from clubsite.kit.ui import ServiceFormMixin, date_input
 from events.models import Event
 
 from .models import Method, Payment

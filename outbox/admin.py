@@ -1,6 +1,6 @@
 from django.contrib import admin, messages
 
-from clubsite.admin import ReadOnlyAdmin
+from clubsite.kit.admin import ReadOnlyAdmin
 
 from . import services
 from .models import Message, MessageStatus

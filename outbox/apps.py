@@ -12,3 +12,14 @@ class OutboxConfig(AppConfig):
 
         request_started.connect(services.request_started, dispatch_uid="outbox-request-started")
         request_finished.connect(services.request_finished, dispatch_uid="outbox-request-finished")
+
+    def health_info(self):
+        """For /healthz, information only (never a failure): mail waiting to go out and mail that failed."""
+        from .models import Message, MessageStatus
+
+        return {
+            "outbox": {
+                "waiting": Message.objects.filter(status=MessageStatus.PENDING).count(),
+                "failed": Message.objects.filter(status=MessageStatus.FAILED).count(),
+            }
+        }

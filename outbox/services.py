@@ -14,13 +14,14 @@ import time
 from collections.abc import Iterable
 from datetime import timedelta
 
+from celery import shared_task
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives, get_connection
 from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from clubsite.status import move
+from clubsite.kit.status import move
 
 from .models import Drain, Message, MessageStatus
 
@@ -102,9 +103,7 @@ def request_drain() -> bool:
     starts, so it will find these too); True when this call queued it. One read when one is queued: a burst of
     registrations costs the broker and the worker one task, not one per message. When the broker is down the
     messages wait for the sweep, and the next commit that writes mail tries the broker again."""
-    from clubsite.tasks import send
-
-    from .tasks import drain_outbox
+    from clubsite.kit.tasks import send
 
     moment = timezone.now()
     table = connection.ops.quote_name(Drain._meta.db_table)
@@ -320,3 +319,10 @@ def request_finished(**kwargs) -> None:
             send_due()
     except Exception:  # the response is gone; never let mail break the server
         log.exception("outbox: sending after the response failed")
+
+
+# Beside the service that queues it, so the two do not import each other; named as queued messages name it.
+@shared_task(name="outbox.tasks.drain_outbox", ignore_result=True)
+def drain_outbox() -> int:
+    """Sends every pending message over one mail connection; failures wait for the sweep's retries."""
+    return drain()

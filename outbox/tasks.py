@@ -17,12 +17,6 @@ class WritesToOutbox(Task):
         return self.apply(args, kwargs)
 
 
-@shared_task(ignore_result=True)
-def drain_outbox() -> int:
-    """Sends every pending message over one mail connection; failures wait for the sweep's retries."""
-    return services.drain()
-
-
 @shared_task(bind=True, ignore_result=True, max_retries=services.MAX_ATTEMPTS)
 def deliver_message(self, message_id: int) -> None:
     """Sends one message; a failure is recorded on it and retried after its back-off (the sweep retries too). Queued

@@ -1,14 +1,13 @@
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 
-from clubsite.admin import ReadOnlyAdmin
-from clubsite.errors import ServiceError
+from clubsite.kit.admin import ReadOnlyAdmin
+from clubsite.kit.errors import ServiceError
 
 from . import services
 from .models import (
     Association,
     Club,
-    Counter,
     Membership,
     PaymentMethod,
     Player,
@@ -157,9 +156,3 @@ class PlayerClaimAdmin(admin.ModelAdmin):
     @admin.action(description="Reject selected claims")
     def reject(self, request, queryset):
         self._decide(request, queryset, False)
-
-
-@admin.register(Counter)
-class CounterAdmin(ReadOnlyAdmin):
-    list_display = ["name", "value"]
-    search_fields = ["name"]

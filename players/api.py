@@ -7,8 +7,8 @@ from rest_framework import generics, permissions, serializers, status, viewsets
 from rest_framework.authtoken.models import Token
 from rest_framework.response import Response
 
-from clubsite.api import ApiView, ModelSerializer
-from clubsite.errors import ServiceError
+from clubsite.kit.api import ApiView, ModelSerializer
+from clubsite.kit.errors import ServiceError
 from money.serializers import PAYNOW_PAYLOAD_HELP, paynow_payload, simple_due
 
 from . import services, visibility

@@ -7,11 +7,11 @@ from allauth.account.models import EmailAddress
 from django.contrib.auth.models import Group
 from django.utils import timezone
 
+from clubsite.kit.roles import ORGANISERS_GROUP
 from money.models import PaymentSettings
 
 from . import services
 from .models import Association, Club, Membership, MembershipType, SchoolLevel, User
-from .roles import ORGANISERS_GROUP
 
 DEMO_PASSWORD = "scrabble-demo-2026"
 ACCOUNTS = [

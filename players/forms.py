@@ -3,8 +3,8 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
 
-from clubsite.errors import ServiceError
-from clubsite.ui import QuickSelect, ServiceFormMixin, date_input
+from clubsite.kit.errors import ServiceError
+from clubsite.kit.ui import QuickSelect, ServiceFormMixin, date_input
 
 from . import services
 from .models import Club, PaymentMethod, Player

@@ -53,16 +53,6 @@ class Club(models.Model):
         return self.name
 
 
-class Counter(models.Model):
-    """Named sequences (member numbers). Incremented with an UPDATE so allocation never races."""
-
-    name = models.CharField(max_length=50, primary_key=True)
-    value = models.PositiveBigIntegerField(default=0)
-
-    def __str__(self):
-        return f"{self.name}={self.value}"
-
-
 class SchoolLevel(models.TextChoices):
     NONE = "none", "Not at school"
     PRIMARY = "primary", "Primary"

@@ -4,10 +4,10 @@ from decimal import Decimal
 
 from django.urls import reverse
 
+from clubsite.kit.roles import is_association_staff
 from money.payables import Due, Kind, Line
 
 from .models import RenewalRequest, RenewalStatus
-from .roles import is_association_staff
 from .services import MemberError, credit_renewal
 
 

@@ -8,20 +8,22 @@ from decimal import Decimal
 from django.conf import settings
 from django.core import signing
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
-from django.db import IntegrityError, transaction
-from django.db.models import Exists, F, OuterRef
+from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
-from clubsite.errors import NotAllowed, ServiceError
-from clubsite.prepared import Prepared
-from clubsite.status import TransitionRefused, move
+from clubsite.kit.errors import NotAllowed, ServiceError
+from clubsite.kit.prepared import Prepared
+from clubsite.kit.roles import is_association_staff
+from clubsite.kit.sequences import next_in_sequence
+from clubsite.kit.status import TransitionRefused, move
+from outbox.services import queue_email
 
 from . import names
 from .emails import render, url_for
 from .models import (
     Association,
     ClaimStatus,
-    Counter,
     Membership,
     MembershipType,
     PaymentMethod,
@@ -30,7 +32,6 @@ from .models import (
     RenewalRequest,
     RenewalStatus,
 )
-from .roles import is_association_staff
 
 MEMBER_NUMBER_COUNTER = "member_number"
 MEMBER_NUMBER_START = 1000
@@ -41,15 +42,8 @@ class MemberError(ServiceError):
 
 
 def allocate_member_number() -> int:
-    """Next member number; an UPDATE holds the row lock, so concurrent callers never share one."""
-    with transaction.atomic():
-        if not Counter.objects.filter(name=MEMBER_NUMBER_COUNTER).update(value=F("value") + 1):
-            try:
-                with transaction.atomic():  # the very first number: two callers may race to create the row
-                    return Counter.objects.create(name=MEMBER_NUMBER_COUNTER, value=MEMBER_NUMBER_START + 1).value
-            except IntegrityError:
-                Counter.objects.filter(name=MEMBER_NUMBER_COUNTER).update(value=F("value") + 1)
-        return Counter.objects.get(name=MEMBER_NUMBER_COUNTER).value
+    """Next member number (gap-free: concurrent callers never share one)."""
+    return next_in_sequence(MEMBER_NUMBER_COUNTER, first=MEMBER_NUMBER_START + 1)
 
 
 def validate_id_last4(value: str) -> str:
@@ -218,12 +212,10 @@ def _holdings(players, **extra):
     as one row of booleans (no row for no player)."""
     # Rating changes are left out: each comes with the player's standing on its list (a PlayerRating, checked), and
     # they have no index by player alone, so asking would read them all.
-    from ratings.models import RatingChange
-
     held = {
         f"held_{i}": Exists(rel.related_model._base_manager.filter(**{rel.field.name: OuterRef("pk")}))
         for i, rel in enumerate(Player._meta.related_objects)
-        if rel.related_model not in (PlayerClaim, RatingChange)
+        if rel.related_model is not PlayerClaim and rel.related_model._meta.label != "ratings.RatingChange"
     }
     return players.annotate(**extra, **held).values(*extra, *held).order_by("pk")[:1]
 
@@ -293,11 +285,8 @@ def request_claim(user, member_number: int | str, message: str = "") -> PlayerCl
 
 
 def _mail_after_commit(subject: str, template: str, context: dict, to: str) -> None:
-    """Renders now, sends from a task once the transaction commits (nothing for a rollback)."""
-    from .tasks import send_email
-
-    body = render(template, context)
-    transaction.on_commit(lambda: send_email.delay(subject=subject, body=body, to=[to]))
+    """Written to the outbox in the caller's transaction, sent once it commits (nothing for a rollback)."""
+    queue_email([to], subject, render(template, context))
 
 
 @transaction.atomic

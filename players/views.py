@@ -9,13 +9,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
-from clubsite.errors import ServiceError
-from clubsite.hooks import collect
+from clubsite.kit.errors import ServiceError
+from clubsite.kit.hooks import collect
+from clubsite.kit.roles import is_association_staff
 
 from . import services, visibility
 from .forms import ClaimForm, DirectorySearchForm, ProfileForm, RenewalPaymentForm
 from .models import Membership, Player, RenewalRequest, RenewalStatus, by_family_name
-from .roles import is_association_staff
 
 PAGE_SIZE = 25
 

@@ -23,8 +23,9 @@ from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet, Value
 from django.http import Http404
 from django.utils import timezone
 
+from clubsite.kit.roles import is_association_staff
+
 from .models import Player, SchoolLevel
-from .roles import is_association_staff
 
 ADULT_AGE = 18
 

@@ -4,8 +4,8 @@ ratings.services (rating runs, imports); admin actions call those services."""
 from django.contrib import admin, messages
 from django.utils import timezone
 
-from clubsite.admin import ReadOnlyAdmin
-from clubsite.errors import ServiceError
+from clubsite.kit.admin import ReadOnlyAdmin
+from clubsite.kit.errors import ServiceError
 
 from . import services
 from .models import (

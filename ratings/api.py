@@ -11,7 +11,7 @@ from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from clubsite.api import ApiView, ModelSerializer, int_parameter, query_int
+from clubsite.kit.api import ApiView, ModelSerializer, int_parameter, query_int
 from events.models import Event
 from events.permissions import can_direct_event
 from players.visibility import visible_player_or_404, with_profile_visible

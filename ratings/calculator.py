@@ -3,7 +3,7 @@
 from django import forms
 from django.shortcuts import render
 
-from clubsite.ui import ServiceFormMixin, run_service
+from clubsite.kit.ui import ServiceFormMixin, run_service
 
 from .models import RatingList, RatingSystem
 from .services import calculator

@@ -6,8 +6,9 @@ from datetime import timedelta
 
 from django.utils import timezone
 
-from events.models import Division, DivisionPlayer, Event, EventStatus, Game, GameKind, GameStatus, Round, RoundStatus
+from events.models import Event, EventStatus
 from events.play import demo_records
+from events.play.models import Division, DivisionPlayer, Game, GameKind, GameStatus, Round, RoundStatus
 from players.models import Association, Player, User
 
 from . import services

@@ -1,7 +1,7 @@
 from django import forms
 from django.utils import timezone
 
-from clubsite.ui import QuickSelect, ServiceFormMixin, date_input
+from clubsite.kit.ui import QuickSelect, ServiceFormMixin, date_input
 from players.models import Club
 
 from .models import MatchKind

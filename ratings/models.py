@@ -176,7 +176,7 @@ class RatingChange(models.Model):
     run = models.ForeignKey(RatingRun, null=True, blank=True, on_delete=models.SET_NULL, related_name="changes")
     rating_list = models.ForeignKey(RatingList, on_delete=models.CASCADE, related_name="changes", db_index=False)
     division = models.ForeignKey(
-        "events.Division", on_delete=models.CASCADE, related_name="rating_changes", db_index=False
+        "play.Division", on_delete=models.CASCADE, related_name="rating_changes", db_index=False
     )
     player = models.ForeignKey(
         "players.Player", on_delete=models.CASCADE, related_name="rating_changes", db_index=False

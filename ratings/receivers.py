@@ -1,10 +1,12 @@
-"""The ratings app's answers to what events announce: rate a finished event, re-rate after a correction."""
+"""The ratings app's answers to what events announce: rate a finished event, re-rate after a correction, work
+the live ratings out again when a division's results change."""
 
 from django.dispatch import receiver
 
-from events.signals import division_finalised, result_corrected
+from events.signals import division_finalised, result_corrected, results_changed
 
 from . import services
+from .services.live import refresh_after_commit
 
 
 @receiver(division_finalised, dispatch_uid="ratings.rate_when_finalised")
@@ -15,3 +17,8 @@ def rate_when_finalised(sender, division, actor=None, **kwargs):
 @receiver(result_corrected, dispatch_uid="ratings.rerate_after_correction")
 def rerate_after_correction(sender, game, actor=None, **kwargs):
     services.result_corrected(game.division.event)
+
+
+@receiver(results_changed, dispatch_uid="ratings.refresh_live_ratings")
+def refresh_live_ratings(sender, division, **kwargs):
+    refresh_after_commit(division)

@@ -1,17 +1,7 @@
-"""Background work of ratings. Tasks take primary keys and are safe to run twice."""
+"""Background work of ratings that celery beat starts. Tasks take primary keys and are safe to run twice. The tasks
+a service queues live beside it (`services.runs.run_rating`, `services.live.refresh_live_ratings`)."""
 
 from celery import shared_task
-
-
-# Acknowledged when done, not when received: a worker killed mid-run leaves the message to be
-# delivered again (the run itself is recomputed from its start, and swept up if it is not).
-@shared_task(acks_late=True, reject_on_worker_lost=True)
-def run_rating(run_id: int) -> str | None:
-    """Carries out a queued rating run (an event, or a list re-rated from a date)."""
-    from .services import execute_run
-
-    run = execute_run(run_id)
-    return run.status if run else None
 
 
 @shared_task

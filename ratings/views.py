@@ -11,11 +11,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
-from clubsite.ui import run_service
+from clubsite.kit.roles import is_association_staff
+from clubsite.kit.ui import run_service
 from events.models import Event
 from events.permissions import can_direct_event
 from players.models import Player
-from players.roles import is_association_staff
 from players.visibility import visible_player_or_404, with_profile_visible
 
 from . import services

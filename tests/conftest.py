@@ -71,7 +71,7 @@ def broker_url():
 def broker_down(monkeypatch):
     """Celery as in production (not eager), its broker URL pointing at a closed port."""
     from clubsite.celery import app
-    from clubsite.tasks import resume_broker
+    from clubsite.kit.tasks import resume_broker
 
     saved = (app.conf.task_always_eager, app.conf.broker_url, app._pool, app.amqp._producer_pool)
     url = f"redis://127.0.0.1:{_closed_port()}/7"

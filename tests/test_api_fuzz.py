@@ -23,8 +23,9 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import content_type_conformance, response_schema_conformance
 
 from events import services
-from events.models import Division, DivisionPlayer, EventStatus
+from events.models import EventStatus
 from events.play import services as play
+from events.play.models import Division, DivisionPlayer
 from players.models import Club
 from ratings.models import RatingRun
 from tests.events.factories import (

@@ -4,10 +4,11 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.test import APIClient
 
-from clubsite.api import ApiView
+from clubsite.kit.api import ApiView
 from events import services
-from events.models import Division, DivisionPlayer, EventStatus
+from events.models import EventStatus
 from events.play import services as play
+from events.play.models import Division, DivisionPlayer
 from tests.events.factories import (
     EventFactory,
     fast_passwords,  # noqa: F401
@@ -144,7 +145,7 @@ def test_an_unexpected_error_answers_json(api, monkeypatch):
 def test_errors_outside_the_api_views_answer_json_under_api_only(client):
     from django.test import RequestFactory
 
-    from clubsite.api import not_found, server_error
+    from clubsite.kit.api import not_found, server_error
 
     api_request, page_request = RequestFactory().get("/api/nowhere/"), RequestFactory().get("/nowhere/")
     assert server_error(api_request)["Content-Type"] == "application/json"

@@ -1,4 +1,4 @@
-"""The API's serializers write objects out with fields built once per class (clubsite.api.ModelSerializer); every
+"""The API's serializers write objects out with fields built once per class (clubsite.kit.api.ModelSerializer); every
 GET route must answer exactly as DRF's own way does, for each kind of reader, on the demo data."""
 
 import io
@@ -9,8 +9,9 @@ from django.core.management import call_command
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.test import APIClient
 
-from clubsite import api
-from events.models import Division, Entry, Event, Game, Round
+from clubsite.kit import api
+from events.models import Entry, Event
+from events.play.models import Division, Game, Round
 from players.models import Player, User
 from ratings.models import RatingList
 

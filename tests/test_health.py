@@ -13,7 +13,7 @@ import pytest
 from django.db import OperationalError
 from django.urls import reverse
 
-from clubsite.log import OneLineFormatter
+from clubsite.kit.log import OneLineFormatter
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.django_db

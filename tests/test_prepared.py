@@ -1,5 +1,5 @@
-"""Prepared queries (clubsite.prepared) give what the ORM gives, with new values each run, and refuse what they cannot
-prepare; the registration's prepared queries keep their errors."""
+"""Prepared queries (clubsite.kit.prepared) give what the ORM gives, with new values each run, and refuse what
+they cannot prepare; the registration's prepared queries keep their errors."""
 
 import threading
 from decimal import Decimal
@@ -11,7 +11,7 @@ from django.db.transaction import TransactionManagementError
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from clubsite.prepared import Prepared, PreparedQueryError
+from clubsite.kit.prepared import Prepared, PreparedQueryError
 from events.models import Category, Entry, EntryStatus, Event, Fee
 from players.models import Player
 from tests.events.factories import (

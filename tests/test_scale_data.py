@@ -4,14 +4,13 @@ Runs on whatever DATABASE_URL points at (COPY on PostgreSQL, plain inserts on SQ
 field added to a model without teaching the generator about it shows here, not in `make bench`.
 """
 
-import io
-
 import pytest
-from django.core.management import call_command
 from django.utils import timezone
 
 from bench.bulk import UnfilledColumn, fill_defaults
-from events.models import Division, DivisionPlayer, Entry, Event, Game
+from bench.generate_scale_data import build
+from events.models import Entry, Event
+from events.play.models import Division, DivisionPlayer, Game
 from players.models import Membership, Player
 from ratings.models import PlayerRating, RatedEvent, RatingList
 
@@ -19,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 def test_a_tiny_history_is_generated_and_rated_on_the_current_models():
-    call_command("generate_scale_data", players=300, events=3, games=60, seed=7, stdout=io.StringIO())
+    build(players=300, events=3, games=60, seed=7, log=lambda line: None)
 
     events = list(Event.objects.filter(slug__startswith="scale-7-"))
     assert len(events) == 3

@@ -5,7 +5,7 @@ import re
 import pytest
 from django import forms
 
-from clubsite.ui import QuickSelect
+from clubsite.kit.ui import QuickSelect
 from players.models import Club
 from tests.factories import ClubFactory
 

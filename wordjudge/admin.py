@@ -4,8 +4,8 @@ wordjudge.services.import_lexicon (the admin's form calls it); logs are read-onl
 from django import forms
 from django.contrib import admin
 
-from clubsite.admin import ReadOnlyAdmin
-from clubsite.errors import ServiceError
+from clubsite.kit.admin import ReadOnlyAdmin
+from clubsite.kit.errors import ServiceError
 
 from . import services
 from .models import Judgement, JudgeSession, Lexicon

@@ -1,6 +1,6 @@
 from django import forms
 
-from clubsite.ui import ServiceFormMixin
+from clubsite.kit.ui import ServiceFormMixin
 
 
 class LexiconUploadForm(ServiceFormMixin, forms.Form):

@@ -14,9 +14,9 @@ import threading
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from clubsite.errors import NotAllowed, ServiceError
+from clubsite.kit.errors import NotAllowed, ServiceError
+from clubsite.kit.roles import is_association_staff
 from events.permissions import can_direct_event
-from players.roles import is_association_staff
 
 from .core import BadPlay, WordList, judge_play, pack, parse_word_list, split_play
 from .models import Judgement, JudgeSession, Lexicon

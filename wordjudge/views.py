@@ -6,10 +6,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from clubsite.ui import run_service
+from clubsite.kit.roles import is_association_staff
+from clubsite.kit.ui import run_service
 from events.models import Event
 from events.permissions import can_direct_event
-from players.roles import is_association_staff
 
 from . import services
 from .forms import ChallengeForm, LexiconUploadForm

@@ -9,10 +9,10 @@ from django import forms
 from django.conf import settings
 from django.utils import timezone
 
-from clubsite.ui import QuickSelect, ServiceFormMixin, date_input, datetime_input
+from clubsite.kit.ui import QuickSelect, ServiceFormMixin, date_input, datetime_input
+from events.play.core.standings import format_round_spread_caps, parse_round_spread_caps
 from players.models import Club
 
-from ..core.standings import format_round_spread_caps, parse_round_spread_caps
 from ..models import BY_HAND_PAYMENT_METHODS, Category, Event, EventKind, PaymentMethod, PrizeKind, PrizeTies
 from ..models.event import validate_sensible_date
 from ..services import AUDIENCES, CATEGORY_FIELDS, EVENT_FIELDS

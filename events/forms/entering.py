@@ -6,7 +6,7 @@ from datetime import date, datetime
 
 from django import forms
 
-from clubsite.ui import ServiceFormMixin
+from clubsite.kit.ui import ServiceFormMixin
 
 from ..models import Category, GroupEntry, SchoolLevelRequirement
 from . import DATE, _helper, option_choices, parse_option

@@ -3,7 +3,7 @@ alike, else the one its rating band overlaps most (events.core.divisions.match_p
 
 from django.db import migrations
 
-from events.core.divisions import Band, match_prize_tables
+from events.play.core.divisions import Band, match_prize_tables
 
 
 def link(apps, schema_editor):

@@ -13,6 +13,7 @@ __all__ = [
     "EntryStatus",
     "Entry",
     "Payment",
+    "PlayUpRequest",
     "ACTIVE_ENTRY_STATUSES",
     "PLACE_HOLDING_STATUSES",
     "PAYABLE_STATUSES",
@@ -119,7 +120,7 @@ class Entry(models.Model):
     confirmed_at = models.DateTimeField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
     division = models.ForeignKey(
-        "events.Division", null=True, blank=True, on_delete=models.SET_NULL, related_name="entries"
+        "play.Division", null=True, blank=True, on_delete=models.SET_NULL, related_name="entries"
     )
 
     class Meta:
@@ -189,3 +190,14 @@ class Payment(models.Model):
 
     def __str__(self):
         return f"{settings.CURRENCY} {self.amount} {self.get_method_display()} for {self.entry_id}"
+
+
+class PlayUpRequest(models.Model):
+    """An entrant asking to play in a stronger division than their rating gives (never a weaker one)."""
+
+    entry = models.OneToOneField("events.Entry", on_delete=models.CASCADE, related_name="play_up")
+    division_name = models.CharField(max_length=50, blank=True, help_text="Empty: one division up")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return f"{self.entry} → {self.division_name or 'one up'}"

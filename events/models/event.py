@@ -11,8 +11,8 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
-from events.core import pairing, prizes
-from events.core.standings import parse_round_spread_caps, round_spread_caps
+from events.play.core import pairing, prizes
+from events.play.core.standings import parse_round_spread_caps, round_spread_caps
 
 __all__ = [
     "EventKind",
@@ -47,7 +47,7 @@ class EventStatus(models.TextChoices):
     CANCELLED = "cancelled", "Cancelled"
 
 
-# The event's pairing system is one of the systems the site pairs with: the one list in events.core.pairing.
+# The event's pairing system is one of the systems the site pairs with: the one list in events.play.core.pairing.
 PairingSystem = models.TextChoices(
     "PairingSystem", [(key.upper(), (key, label)) for key, label in pairing.SYSTEMS.items()]
 )

@@ -15,20 +15,14 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import PermissionDenied, ValidationError
 from rest_framework.response import Response
 
-from clubsite.api import MAX_ID, ApiView, int_parameter, query_int
-from events.models import (
-    Division,
-    DivisionPlayer,
-    EventStatus,
-    Game,
-    Round,
-    RoundStatus,
-)
+from clubsite.kit.api import MAX_ID, ApiView, int_parameter, query_int
+from clubsite.kit.roles import is_association_staff, player_of
+from events.models import EventStatus
 from events.play import services as play
+from events.play.models import Division, DivisionPlayer, Game, Round, RoundStatus
 from events.play.services import luckydraw, tsh_io
 from events.play.services import prizes as prizes_io
-from events.play.services.live import division_live_ratings
-from players.roles import is_association_staff, player_of
+from ratings.services.live import division_live_ratings
 
 from ..permissions import directed_events
 from .serializers import (

@@ -4,8 +4,8 @@ The moves are a fixed game shape (every play fits the board); their scores are s
 the record ends at the game's stored result.
 """
 
-from events.core import gcg
-from events.models import Game, GameKind, GameStatus, GcgRecord
+from events.play.core import gcg
+from events.play.models import Game, GameKind, GameStatus, GcgRecord
 
 # (player 1 or 2, rack, position, word, weight of the score) of each move; no position: an exchange.
 SHAPE = [

@@ -6,10 +6,10 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
 from django import forms
 
-from clubsite.ui import ServiceFormMixin, date_input
-from events.core.pairing import SYSTEMS as PAIRING_SYSTEMS
-from events.core.results import MAX_SCORE
-from events.models import GameKind, GameStatus
+from clubsite.kit.ui import ServiceFormMixin, date_input
+from events.play.core.pairing import SYSTEMS as PAIRING_SYSTEMS
+from events.play.core.results import MAX_SCORE
+from events.play.models import GameKind, GameStatus
 
 OVERTIME = re.compile(r"^\s*(?:(\d{1,3}):)?(\d{1,2})\s*$")
 

@@ -2,8 +2,8 @@
 
 from django import forms
 
-from clubsite.ui import ServiceFormMixin
-from events.core import gcg
+from clubsite.kit.ui import ServiceFormMixin
+from events.play.core import gcg
 
 from .services.history import RESULTS, GameFilters
 

@@ -5,16 +5,10 @@ decide tied prizes (bounded numbers, so bad input is a 400 naming the field)."""
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from clubsite.api import MAX_ID, Id, ModelSerializer, Whole
-from events.core import pairing
-from events.core.results import MAX_OVERTIME_SECONDS, MAX_SCORE
-from events.models import (
-    Division,
-    Game,
-    GameChange,
-    GameKind,
-    Round,
-)
+from clubsite.kit.api import MAX_ID, Id, ModelSerializer, Whole
+from events.play.core import pairing
+from events.play.core.results import MAX_OVERTIME_SECONDS, MAX_SCORE
+from events.play.models import Division, Game, GameChange, GameKind, Round
 from events.play.services.luckydraw import check_lucky_draw
 from events.play.services.reads import scores_visible
 from events.play.services.results import person_name

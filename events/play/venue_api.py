@@ -7,13 +7,10 @@ from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
 from rest_framework.response import Response
 
-from clubsite.api import ApiView
-from events.models import (
-    Division,
-    Entry,
-    Event,
-)
+from clubsite.kit.api import ApiView
+from events.models import Entry, Event
 from events.play import services as play
+from events.play.models import Division
 from events.play.services import checkin
 
 from .api import Visible, _valid

@@ -22,6 +22,7 @@ from .entries import (
     leave_waitlist,
     move_entry,
     register_entry,
+    request_play_up,
     withdraw_entry,
     withdraw_entry_by_link,
 )
@@ -104,6 +105,7 @@ __all__ = [
     "record_payment",
     "refresh_status",
     "register_entry",
+    "request_play_up",
     "register_group",
     "remove_director",
     "registration_refusal",

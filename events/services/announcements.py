@@ -9,9 +9,9 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.text import slugify
 
-from clubsite.errors import NotAllowed
+from clubsite.kit.errors import NotAllowed
+from clubsite.kit.roles import is_organiser
 from players.models import Association
-from players.roles import is_organiser
 
 from ..models import (
     Category,

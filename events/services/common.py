@@ -7,8 +7,8 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.formats import date_format
 
-from clubsite.errors import NotAllowed, ServiceError
-from clubsite.prepared import Prepared
+from clubsite.kit.errors import NotAllowed, ServiceError
+from clubsite.kit.prepared import Prepared
 
 from ..models import Event
 from ..permissions import can_manage_event

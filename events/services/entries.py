@@ -8,13 +8,13 @@ from decimal import Decimal
 from django.db import transaction
 from django.db.models import Exists, OuterRef, QuerySet, Subquery
 
-from clubsite.errors import NotAllowed
-from clubsite.prepared import Prepared
-from clubsite.status import move
+from clubsite.kit.errors import NotAllowed
+from clubsite.kit.prepared import Prepared
+from clubsite.kit.status import move
 from players.models import Player
 from players.services import ensure_own_player
 
-from ..models import ACTIVE_ENTRY_STATUSES, Category, Entry, EntryStatus, Event, Fee
+from ..models import ACTIVE_ENTRY_STATUSES, Category, Entry, EntryStatus, Event, Fee, PlayUpRequest
 from ..permissions import can_manage_event
 from .common import RegistrationError, lock_event, now, require_manager
 from .eligibility import category_refusal, refusal_for
@@ -262,8 +262,6 @@ def _register(actor, event, category, fee, concession_proof, accept_rules, playe
         place_entry(entry, new_entry_status(event, category, current, amount), moment)
         insert_entry(entry)
         if play_up:
-            from ..play.services.seating import request_play_up
-
             request_play_up(actor, entry)
         # For the mail and the caller's response. Those ahead of the new entry (waitlisted, accepted at or before its
         # moment; its id is the newest) were counted with the places, unless offers have just moved some.
@@ -378,3 +376,10 @@ def move_entry(actor, entry: Entry, category, fee=None, concession_proof: str = 
         entry.save(update_fields=["category", "fee", "concession_proof", "amount_due", "status", "confirmed_at"])
         offer_free_places(event)
     return entry
+
+
+def request_play_up(actor, entry: Entry, division_name: str = "") -> PlayUpRequest:
+    """The entrant asks to play in a stronger division (empty name: one up); the director's seating reads it."""
+    if not (entry.player.user_id and entry.player.user_id == getattr(actor, "id", None)):
+        raise NotAllowed("Only the entrant can ask to play up.")
+    return PlayUpRequest.objects.update_or_create(entry=entry, defaults={"division_name": division_name})[0]

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 from django.db import transaction
 
-from clubsite.errors import NotAllowed
+from clubsite.kit.errors import NotAllowed
 from players.models import Player, SchoolLevel
 from players.services import create_player
 

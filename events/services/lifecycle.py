@@ -5,16 +5,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import date_format
 
-from clubsite.status import move
+from clubsite.kit.status import move
+from events.models import ACTIVE_ENTRY_STATUSES, Entry, EntryStatus, Event, EventStatus
 
-from ..models import (
-    ACTIVE_ENTRY_STATUSES,
-    Division,
-    Entry,
-    EntryStatus,
-    Event,
-    EventStatus,
-)
 from .common import EventError, lock_event, mail_after_commit, now, require_manager, site_url
 from .offers import offer_free_places
 from .status import sync_status
@@ -135,7 +128,7 @@ def complete_if_final(event: Event) -> Event:
     """Once every division is finalised the event is completed (through In progress if play never said so)."""
     with transaction.atomic():
         event = lock_event(event.pk)
-        finalised = list(Division.objects.filter(event=event).values_list("finalised_at", flat=True))
+        finalised = list(event.divisions.values_list("finalised_at", flat=True))  # play's divisions, by their relation
         if not finalised or None in finalised or event.status not in LIVE_STATUSES:
             return event  # a draft, cancelled or completed event is left as it is
         _begin(event)

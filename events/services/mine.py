@@ -4,7 +4,7 @@ the API (`/api/my/entries/`) and the payments a member pays for."""
 from django.db.models import Case, F, Q, QuerySet, Value, When
 from django.utils import timezone
 
-from players.roles import player_of
+from clubsite.kit.roles import player_of
 
 from ..models import Entry, GroupEntry
 

@@ -3,7 +3,7 @@ a place call it under the event lock)."""
 
 from datetime import timedelta
 
-from clubsite.status import move
+from clubsite.kit.status import move
 
 from ..models import Entry, EntryStatus, Event, EventStatus
 from .common import now

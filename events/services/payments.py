@@ -5,7 +5,7 @@ from decimal import Decimal, InvalidOperation
 
 from django.db import transaction
 
-from clubsite.status import move
+from clubsite.kit.status import move
 from money.core.references import make_reference
 
 from ..models import ACTIVE_ENTRY_STATUSES, PAYABLE_STATUSES, Entry, EntryStatus, GroupEntry, Payment, PaymentMethod

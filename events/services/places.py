@@ -9,8 +9,8 @@ from functools import cache
 from django.db import IntegrityError
 from django.db.models import Count, Max, Min, Q
 
-from clubsite.prepared import Prepared
-from clubsite.status import move
+from clubsite.kit.prepared import Prepared
+from clubsite.kit.status import move
 
 from ..models import PLACE_HOLDING_STATUSES, Category, Entry, EntryStatus, Event
 from .common import RegistrationError

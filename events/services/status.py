@@ -10,7 +10,7 @@ from functools import reduce
 from django.db import transaction
 from django.db.models import Q
 
-from clubsite.status import move
+from clubsite.kit.status import move
 
 from ..models import Entry, EntryStatus, Event, EventStatus
 from .common import RegistrationError, local_text, lock_event, now

@@ -6,8 +6,8 @@ from datetime import timedelta
 
 from django.db import transaction
 
-from clubsite.errors import NotAllowed
-from clubsite.status import move
+from clubsite.kit.errors import NotAllowed
+from clubsite.kit.status import move
 
 from ..models import Entry, EntryStatus, Event, EventStatus
 from ..permissions import can_manage_event

@@ -8,10 +8,10 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from clubsite.errors import ServiceError
-from clubsite.queries import in_order
-from clubsite.ui import run_service
-from players.roles import player_of
+from clubsite.kit.errors import ServiceError
+from clubsite.kit.queries import in_order
+from clubsite.kit.roles import player_of
+from clubsite.kit.ui import run_service
 
 from .. import services
 from ..forms import GroupPaymentForm, option_choices, parse_option

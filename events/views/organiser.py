@@ -11,9 +11,9 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from clubsite.ui import run_service
+from clubsite.kit.roles import is_organiser
+from clubsite.kit.ui import run_service
 from money.services.reports import refunds_due_summary
-from players.roles import is_organiser
 
 from .. import services
 from ..forms import (

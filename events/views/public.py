@@ -6,8 +6,8 @@ from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
-from clubsite.queries import in_order
-from players.roles import is_organiser, player_of
+from clubsite.kit.queries import in_order
+from clubsite.kit.roles import is_organiser, player_of
 
 from .. import calendar, services
 from ..forms import (

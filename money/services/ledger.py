@@ -9,13 +9,14 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
+from django.db import transaction
 from django.db.models import F, Q
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from clubsite.errors import NotAllowed, ServiceError
-from players.models import Association, Counter
+from clubsite.kit.errors import NotAllowed, ServiceError
+from clubsite.kit.sequences import next_in_sequence
+from players.models import Association
 
 from ..models import Action, Method, MoneyLog, Payment, PaymentSettings, Refund
 from ..payables import KINDS, Due, Kind, resolve
@@ -60,22 +61,9 @@ def settings_for(association: Association) -> PaymentSettings:
     return found
 
 
-def _next(name: str) -> int:
-    """The next value of a named sequence, taken with an UPDATE that holds its row until the transaction ends:
-    concurrent payments queue there, and a rolled-back one gives its number back."""
-    if not Counter.objects.filter(name=name).update(value=F("value") + 1):
-        try:
-            with transaction.atomic():
-                Counter.objects.create(name=name, value=1)
-            return 1
-        except IntegrityError:  # created meanwhile by a concurrent payment
-            Counter.objects.filter(name=name).update(value=F("value") + 1)
-    return Counter.objects.values_list("value", flat=True).get(name=name)
-
-
 def _number(association: Association, document: str, moment) -> tuple[str, int, int]:
     year = timezone.localdate(moment).year
-    sequence = _next(f"money:{document}:{association.pk}:{year}")
+    sequence = next_in_sequence(f"money:{document}:{association.pk}:{year}")
     prefix = settings_for(association).receipt_prefix
     middle = "-CN" if document == "credit" else ""
     return f"{prefix}{middle}-{year}-{sequence:05d}", year, sequence
@@ -315,7 +303,7 @@ def own_payments(user):
 def visible_payments(user):
     """The payments `user` may read: staff all; an organiser those for their events; anyone their own. The
     same people assert_may_view lets see one payment."""
-    from players.roles import is_association_staff
+    from clubsite.kit.roles import is_association_staff
 
     if is_association_staff(user):
         return Payment.objects.all()

@@ -25,9 +25,9 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils import timezone
 
-from clubsite.errors import NotAllowed, ServiceError
+from clubsite.kit.errors import NotAllowed, ServiceError
+from clubsite.kit.roles import is_association_staff
 from players.models import Association
-from players.roles import is_association_staff
 
 from ..core.references import make_reference, near_misses, parse_reference
 from ..core.statements import PLAIN, LineError, Mapping, parse_mapping, parse_statement

@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.utils.safestring import mark_safe
 
-from clubsite.errors import NotAllowed
+from clubsite.kit.errors import NotAllowed
 from players.models import Association
 
 from ..core.documents import document_content, render_pdf

@@ -9,9 +9,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.views.decorators.http import require_POST
 
-from clubsite.ui import ServiceFormMixin, run_service
+from clubsite.kit.roles import is_association_staff
+from clubsite.kit.ui import ServiceFormMixin, run_service
 from players.models import Association
-from players.roles import is_association_staff
 
 from ..core.statements import PLAIN
 from ..models import Statement

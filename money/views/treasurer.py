@@ -14,10 +14,10 @@ from django.urls import NoReverseMatch, path, reverse
 from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
-from clubsite.ui import run_service
+from clubsite.kit.roles import is_association_staff
+from clubsite.kit.ui import run_service
 from events.models import Event, EventStatus
 from events.permissions import can_manage_event
-from players.roles import is_association_staff
 
 from .. import services
 from ..forms import RefundForm, TreasurerFilterForm

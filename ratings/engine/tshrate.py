@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from events.core.tsh import TshFile
+from events.play.core.tsh import TshFile
 from ratings.engine.common import DEFAULT_CAREER_GAMES, DivisionInput, DivisionRating, RatingOptions
 from ratings.engine.naspa import NASPA, EloSystem, rate_division
 from ratings.engine.wespa import WESPA

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from clubsite.errors import ServiceError
+from clubsite.kit.errors import ServiceError
 from ratings.engine.common import DEFAULT_CAREER_GAMES, expected_score, segment_bounds, wespa_expected_score
 from ratings.engine.naspa import FEEDBACK_DIVISOR
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from clubsite.errors import ServiceError
-from events.models import Event, Game, GameStatus
+from clubsite.kit.errors import ServiceError
+from events.models import Event
+from events.play.models import Game, GameStatus
 
 from ..models import RatingList
 

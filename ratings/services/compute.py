@@ -19,7 +19,8 @@ from django.db import connection
 from django.db.models import JSONField, Q, Value
 from django.db.models.functions import NullIf
 
-from events.models import Division, DivisionPlayer, Event, Game, GameKind, GameStatus
+from events.models import Event
+from events.play.models import Division, DivisionPlayer, Game, GameKind, GameStatus
 
 from ..models import PlayerRating, RatedEvent, RatingChange, RatingList
 from .checks import RatingError, refuse_unconfirmed

@@ -37,10 +37,10 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from clubsite.errors import NotAllowed, ServiceError
+from clubsite.kit.errors import NotAllowed, ServiceError
+from clubsite.kit.roles import is_association_staff
 from players import services as player_services
 from players.models import Player
-from players.roles import is_association_staff
 
 from ..models import (
     ImportStatus,

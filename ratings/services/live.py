@@ -21,10 +21,13 @@ import json
 from array import array
 from dataclasses import dataclass
 
+from celery import shared_task
 from django.core.cache import cache
 from django.db.models import Count, Max, Sum
 
-from events.models import Division, DivisionPlayer, Event, Game, GameKind, GameStatus
+from clubsite.kit.tasks import enqueue
+from events.models import Event
+from events.play.models import Division, DivisionPlayer, Game, GameKind, GameStatus
 
 from ..models import RatedEvent, RatingList
 from .compute import Cutoff, EventToRate, Plan, PlayerState, rate_one_division, seat_tables, states_before
@@ -181,3 +184,35 @@ def compute_live_ratings(rating_list: RatingList, event: Event, division_id: int
         ):
             out[pid] = LiveRating(pre, post, games, actual, pre == 0)
     return LiveRatings(division_id, version, rating_list.system, len(rated) // 5, out)
+
+
+def has_live_ratings(division: Division) -> bool:
+    """Whether the division shows live ratings: its event is rated on a rating list, and the division is not
+    final yet (then the rating run gives the real ratings)."""
+    event = division.event
+    return division.finalised_at is None and event.rated and bool(event.rating_list_id)
+
+
+def division_live_ratings(division: Division) -> LiveRatings | None:
+    """The division's live ratings while it is played (`has_live_ratings`); None otherwise."""
+    return live_ratings(division) if has_live_ratings(division) else None
+
+
+# Defined beside the service that queues it (as the other queued tasks are), so no service and task import
+# each other. Its name is the one a queue may already hold.
+@shared_task(name="ratings.refresh_live_ratings")
+def refresh_live_ratings(division_id: int) -> None:
+    """Works out a division's live ratings after its results changed, into the cache the play pages read.
+    Safe to run twice: the second finds them cached."""
+    division = Division.objects.select_related("event__rating_list").filter(pk=division_id).first()
+    if division is not None:
+        division_live_ratings(division)
+
+
+def refresh_after_commit(division: Division) -> None:
+    """Once the caller's change to the division's results commits, its live ratings are worked out again in
+    the background (`refresh_live_ratings`), so whoever looks next, a player refreshing the standings, finds
+    them ready rather than waiting for them (a 300-player division: about 10 ms). Nothing is lost if the task
+    never runs: the next page works them out itself."""
+    if has_live_ratings(division):
+        enqueue(refresh_live_ratings, division.pk)

@@ -16,14 +16,16 @@ import logging
 import time
 from datetime import date
 
+from celery import shared_task
 from django.db import transaction
 from django.db.models import Q
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from clubsite.errors import NotAllowed, ServiceError
-from events.models import Division, Event, Game, GameStatus
-from players.roles import is_association_staff
+from clubsite.kit.errors import NotAllowed, ServiceError
+from clubsite.kit.roles import is_association_staff
+from events.models import Event
+from events.play.models import Division, Game, GameStatus
 
 from ..models import RatedEvent, RatingList, RatingRun, RunStatus
 from . import compute, storage
@@ -118,9 +120,7 @@ def _rate_or_fail(rating_list: RatingList, start: Cutoff, run: RatingRun, new_ev
 def _enqueue(run: RatingRun) -> None:
     """Queues the run's task after commit. With the broker down the run stays queued (the request
     goes on) and `sweep_stale_runs` queues it again once its task is overdue."""
-    from clubsite.tasks import enqueue
-
-    from ..tasks import run_rating
+    from clubsite.kit.tasks import enqueue
 
     enqueue(run_rating, run.pk)
 
@@ -270,3 +270,13 @@ def _fail(run: RatingRun, message: str) -> None:
     RatingRun.objects.filter(pk=run.pk, status__in=[RunStatus.QUEUED, RunStatus.RUNNING]).update(
         status=RunStatus.FAILED, error=message, finished_at=timezone.now()
     )
+
+
+# Beside the service that queues it, so the two do not import each other; named as queued messages name it.
+# Acknowledged when done, not when received: a worker killed mid-run leaves the message to be
+# delivered again (the run itself is recomputed from its start, and swept up if it is not).
+@shared_task(name="ratings.tasks.run_rating", acks_late=True, reject_on_worker_lost=True)
+def run_rating(run_id: int) -> str | None:
+    """Carries out a queued rating run (an event, or a list re-rated from a date)."""
+    run = execute_run(run_id)
+    return run.status if run else None

@@ -22,7 +22,7 @@ from django.db import connection
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from events.models import Division
+from events.play.models import Division
 
 from ..models import PlayerRating, RatedEvent, RatingChange, RatingList, RatingRun, RunStatus
 from .compute import ChangeBlock, Plan

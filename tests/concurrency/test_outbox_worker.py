@@ -7,7 +7,7 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from clubsite.tasks import resume_broker
+from clubsite.kit.tasks import resume_broker
 from outbox import services
 from outbox.models import Message, MessageStatus
 from tests.concurrency.test_worker import worker  # noqa: F401

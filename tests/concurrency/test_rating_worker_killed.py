@@ -15,8 +15,9 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from clubsite import tasks
-from events.models import Division, DivisionPlayer, Event, Game, GameKind, GameStatus, Round, RoundStatus
+from clubsite.kit import tasks
+from events.models import Event
+from events.play.models import Division, DivisionPlayer, Game, GameKind, GameStatus, Round, RoundStatus
 from ratings import services
 from ratings.models import PlayerRating, RatedEvent, RatingChange, RatingRun, RunStatus
 from tests.factories import AssociationFactory, PlayerFactory, UserFactory

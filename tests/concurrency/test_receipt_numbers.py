@@ -10,12 +10,12 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from clubsite.kit.models import Counter
 from events.models import Entry, EntryStatus
 from events.payables import ENTRY
 from events.services.payments import entry_reference
 from money import services
 from money.models import Method, Payment, PaymentSettings
-from players.models import Counter
 from tests.events.factories import fast_passwords  # noqa: F401
 from tests.money.test_ledger import entered, seed_event
 

@@ -45,6 +45,16 @@ def browser():
         browser.close()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _expect_waits_as_long_as_the_pages():
+    """expect(locator) waits 5 s unless told otherwise; the journeys' pages wait 15 s for everything else."""
+    try:
+        from playwright.sync_api import expect
+    except ImportError:
+        return  # the browser fixture skips (or fails) with the reason
+    expect.set_options(timeout=15000)
+
+
 class Journey:
     """A browser page plus numbered screenshots of each step."""
 
@@ -169,8 +179,8 @@ def member(settings):
     from allauth.account.models import EmailAddress
     from django.contrib.auth.models import Group
 
+    from clubsite.kit.roles import ORGANISERS_GROUP
     from players.models import Player, User
-    from players.roles import ORGANISERS_GROUP
     from players.services import allocate_member_number
 
     # Accounts made for a journey need no slow password hashing.

@@ -33,7 +33,8 @@ def demo(settings):
 
 
 def pages_for(role: str) -> list[str]:
-    from events.models import Division, Event
+    from events.models import Event
+    from events.play.models import Division
 
     event = Event.objects.exclude(status="draft").order_by("starts_on").first()
     pages = ["/", "/events/", event.get_absolute_url(), "/ratings/", "/members/"]

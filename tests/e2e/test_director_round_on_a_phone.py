@@ -3,9 +3,11 @@ refusal all fit the width, with no sideways scrolling of the page."""
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import expect
 
-from events.models import Division, DivisionPlayer, EventStatus
+from events.models import EventStatus
 from events.play import services as play
+from events.play.models import Division, DivisionPlayer
 from tests.e2e.conftest import PHONE, log_in
 from tests.events.factories import EventFactory
 from tests.factories import PlayerFactory
@@ -61,6 +63,6 @@ def test_the_directors_round_page_fits_a_phone(journey, member):
 
     page.fill("textarea[name=text]", "1 400 2 350\n99 400 3 300\nnonsense-without-any-spaces-at-all-to-wrap-here")
     page.get_by_role("button", name="Enter these results").click()
-    assert page.get_by_text("Line 2: there is no player number 99").is_visible()
+    expect(page.get_by_text("Line 2: there is no player number 99")).to_be_visible()
     j.shot("fast entry refused on a phone")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390, page.evaluate(WIDEST)

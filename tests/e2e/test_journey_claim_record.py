@@ -4,6 +4,7 @@ import re
 
 import pytest
 from django.core import mail
+from playwright.sync_api import expect
 
 from tests.e2e.conftest import PASSWORD, log_in
 
@@ -45,7 +46,7 @@ def test_newcomer_claims_an_existing_record_and_staff_approve_it(journey, member
     j = journey("claim-record-staff-approve", viewport={"width": 390, "height": 844})
     page = sign_up_and_verify(j, "aisha@example.org", "Aisha Rahman")
     new_number = Player.objects.get(user__email="aisha@example.org").member_number
-    assert page.get_by_text(f"Member number {new_number}").is_visible()
+    expect(page.get_by_text(f"Member number {new_number}")).to_be_visible()
     j.shot("my account with a new member number")
 
     page.fill("#claim-form input[name=member_number]", str(record.member_number))
@@ -54,30 +55,30 @@ def test_newcomer_claims_an_existing_record_and_staff_approve_it(journey, member
     j.shot("claim form filled in")
     page.get_by_role("button", name="Ask to claim this record").click()
     page.get_by_text("Your claim is waiting for association staff to approve it.").wait_for()
-    assert page.get_by_text(f"Aisha Rahman ({record.member_number}): Waiting for approval").is_visible()
-    assert not page.get_by_text("This field is required").is_visible()
+    expect(page.get_by_text(f"Aisha Rahman ({record.member_number}): Waiting for approval")).to_be_visible()
+    expect(page.get_by_text("This field is required")).not_to_be_visible()
     j.shot("claim waiting for staff")
 
     staff_page = j.new_page(viewport={"width": 1280, "height": 900})
     log_in(staff_page, j.base_url, "staff@example.org", next_path="/admin/players/playerclaim/")
     staff_page.wait_for_url(re.compile(r"/admin/players/playerclaim/"))
     row = staff_page.locator("tr", has_text="aisha@example.org")
-    assert row.get_by_text(str(record.member_number)).is_visible()
-    assert row.get_by_text("I played in the 2019 nationals").is_visible()
+    expect(row.get_by_text(str(record.member_number))).to_be_visible()
+    expect(row.get_by_text("I played in the 2019 nationals")).to_be_visible()
     row.locator("input[name=_selected_action]").check()
     staff_page.select_option("select[name=action]", "approve")
     j.shot("staff select the claim to approve", page=staff_page)
     staff_page.locator("button[name=index]").click()
     staff_page.get_by_text("Approved 1 claim; the members are told by email.").wait_for()
-    assert staff_page.locator("tr", has_text="aisha@example.org").get_by_text("Approved").is_visible()
+    expect(staff_page.locator("tr", has_text="aisha@example.org").get_by_text("Approved")).to_be_visible()
     j.shot("staff approved the claim", page=staff_page)
     staff_page.context.close()
 
     approved = next(m for m in mail.outbox if m.subject == "Your member record is linked")
     assert approved.to == ["aisha@example.org"]
     page.reload()
-    assert page.get_by_text(f"Member number {record.member_number}").is_visible()
-    assert page.get_by_text(f"Aisha Rahman ({record.member_number}): Approved").is_visible()
+    expect(page.get_by_text(f"Member number {record.member_number}")).to_be_visible()
+    expect(page.get_by_text(f"Aisha Rahman ({record.member_number}): Approved")).to_be_visible()
     j.shot("my account now shows the claimed record")
     record.refresh_from_db()
     assert record.user.email == "aisha@example.org"
@@ -95,6 +96,6 @@ def test_newcomer_confirms_a_claim_from_the_link_sent_to_the_address_on_record(j
 
     message = next(m for m in mail.outbox if m.subject == "Confirm your member record")
     j.goto(re.search(r"https?://[^/\s]+(/members/me/claim/\S+)", message.body).group(1))
-    assert page.get_by_text("The member record is now linked to your account.").is_visible()
-    assert page.get_by_text(f"Member number {record.member_number}").is_visible()
+    expect(page.get_by_text("The member record is now linked to your account.")).to_be_visible()
+    expect(page.get_by_text(f"Member number {record.member_number}")).to_be_visible()
     j.shot("record linked from the email link")

@@ -6,8 +6,10 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import expect
 
-from events.models import Division, DivisionPlayer, EntryStatus, Event, EventStatus
+from events.models import EntryStatus, Event, EventStatus
+from events.play.models import Division, DivisionPlayer
 from tests.e2e.conftest import log_in
 from tests.events.factories import CategoryFactory, EntryFactory, EventFactory
 from tests.factories import AssociationFactory
@@ -59,42 +61,43 @@ def test_organiser_names_a_director_who_runs_the_event_to_completed(journey, mem
     j = journey("event-to-completed")
     page = j.page
     log_in(page, j.base_url, organiser.email, next_path=f"/events/{event.slug}/manage/")
-    assert page.get_by_text("No directors named yet.").is_visible()
+    expect(page.get_by_text("No directors named yet.")).to_be_visible()
     page.get_by_label("Member number or email address").fill("DORA.TD@example.org")
     page.get_by_role("button", name="Add director").click()
-    assert page.get_by_text("Dora Director now directs this event.").is_visible()
-    assert page.locator("#directors").get_by_text("dora.td@example.org").is_visible()
+    expect(page.get_by_text("Dora Director now directs this event.")).to_be_visible()
+    expect(page.locator("#directors").get_by_text("dora.td@example.org")).to_be_visible()
     j.shot("organiser named a director")
 
     # The director sees it under My events, and runs the round.
     td = j.new_page(viewport={"width": 1280, "height": 900})
     log_in(td, j.base_url, director.email, next_path="/events/mine/")
     item = td.get_by_role("link", name=re.compile("Toa Payoh Rapid Cup"))
-    assert item.is_visible() and td.get_by_text("No events yet").count() == 0
+    expect(item).to_be_visible()
+    expect(td.get_by_text("No events yet")).to_have_count(0)
     j.shot("director's my events", td)
     item.click()
     td.get_by_role("link", name="Pair and run rounds").click()
     td.get_by_role("button", name="Pair the round").click()
-    assert td.get_by_text("Round 1 is paired as a draft").is_visible()
+    expect(td.get_by_text("Round 1 is paired as a draft")).to_be_visible()
     td.get_by_role("button", name="Publish round 1").click()
     lines = [f"{a} {400 + a} {b} {300 + b}" for a, b in boards(td)]
     td.get_by_label("Results").fill("\n".join(lines))
     td.get_by_role("button", name="Enter these results").click()
-    assert td.get_by_text("2 results entered.").is_visible()
+    expect(td.get_by_text("2 results entered.")).to_be_visible()
     td.get_by_role("link", name="Standings", exact=True).click()
     td.once("dialog", lambda dialog: dialog.accept())
     td.get_by_role("button", name="Finalise A").click()
-    assert td.get_by_text("A is final: its results are locked.").is_visible()
+    expect(td.get_by_text("A is final: its results are locked.")).to_be_visible()
     j.shot("director finalised the only division", td)
 
     # The event follows play: Completed, no start button, and its page links the rating report.
     assert Event.objects.get(pk=event.pk).status == EventStatus.COMPLETED
     page.goto(j.base_url + f"/events/{event.slug}/manage/")
-    assert page.locator(".badge", has_text="Completed").first.is_visible()
-    assert page.get_by_role("button", name="Start the event").count() == 0
+    expect(page.locator(".badge", has_text="Completed").first).to_be_visible()
+    expect(page.get_by_role("button", name="Start the event")).to_have_count(0)
     j.shot("manage page: completed")
     page.goto(j.base_url + event.get_absolute_url())
     page.get_by_role("link", name="Rating report").click()
-    assert page.get_by_role("heading", name="Division A").is_visible()
-    assert page.locator("table tbody tr").count() == 4
+    expect(page.get_by_role("heading", name="Division A")).to_be_visible()
+    expect(page.locator("table tbody tr")).to_have_count(4)
     j.shot("rating report linked from the event page")

@@ -8,6 +8,7 @@ from decimal import Decimal
 
 import pytest
 from django.core import mail
+from playwright.sync_api import expect
 
 from events.models import Entry, EntryStatus, EventKind
 from tests.e2e.conftest import PHONE, PRIMARY, SECONDARY, log_in
@@ -61,8 +62,8 @@ def test_teacher_pastes_a_class_list_organiser_takes_one_cheque_member_withdraws
     j.shot("class list pasted")
     page.get_by_role("button", name="Enter these students").click()
     refusal = page.locator("#group-error")
-    assert (
-        "Row 3 (Old Hand): Category B – Primary School Student is for primary school students" in refusal.inner_text()
+    expect(refusal).to_contain_text(
+        "Row 3 (Old Hand): Category B – Primary School Student is for primary school students", use_inner_text=True
     )
     assert not Entry.objects.exists()
     j.shot("refused with the row named")
@@ -72,8 +73,8 @@ def test_teacher_pastes_a_class_list_organiser_takes_one_cheque_member_withdraws
     page.check("#id_accept_rules")
     page.get_by_role("button", name="Enter these students").click()
     page.wait_for_url(re.compile(r"/events/groups/\d+/$"))
-    assert page.get_by_text("4 students entered.").is_visible()
-    assert page.locator("#group-total").inner_text() == "S$11.00"  # 3 + 2 + 3 + 3
+    expect(page.get_by_text("4 students entered.")).to_be_visible()
+    expect(page.locator("#group-total")).to_have_text("S$11.00", use_inner_text=True)  # 3 + 2 + 3 + 3
     j.shot("the group and its total")
     group_url = page.url
 
@@ -85,8 +86,8 @@ def test_teacher_pastes_a_class_list_organiser_takes_one_cheque_member_withdraws
     office.fill("#id_reference", "000123")
     j.shot("organiser records one cheque", office)
     office.get_by_role("button", name="Record one payment for the group").click()
-    assert office.get_by_text("Payment recorded for the group.").is_visible()
-    assert office.locator("#group-balance").inner_text() == "S$1.50"
+    expect(office.get_by_text("Payment recorded for the group.")).to_be_visible()
+    expect(office.locator("#group-balance")).to_have_text("S$1.50", use_inner_text=True)
     j.shot("paid student by student", office)
     statuses = list(Entry.objects.order_by("accepted_at", "pk").values_list("status", "amount_paid"))
     assert statuses[:3] == [
@@ -104,6 +105,6 @@ def test_teacher_pastes_a_class_list_organiser_takes_one_cheque_member_withdraws
     stranger.goto(j.base_url + link)
     j.shot("member opens the emailed link", stranger)
     stranger.get_by_role("button", name="Withdraw this entry").click()
-    assert stranger.get_by_text("Sam Star is withdrawn").is_visible()
+    expect(stranger.get_by_text("Sam Star is withdrawn")).to_be_visible()
     j.shot("member withdrawn in one click", stranger)
     assert Entry.objects.get(player=star).status == EntryStatus.WITHDRAWN

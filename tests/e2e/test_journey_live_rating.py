@@ -7,9 +7,11 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 from django.utils import timezone
+from playwright.sync_api import expect
 
-from events.models import Division, DivisionPlayer, EventStatus
+from events.models import EventStatus
 from events.play import services as play
+from events.play.models import Division, DivisionPlayer
 from ratings.models import PlayerRating, RatingList
 from tests.e2e.conftest import PHONE, log_in
 from tests.e2e.test_accessibility import AXE
@@ -51,8 +53,8 @@ def rated_day(member):
     return event, director, division, players
 
 
-def card_text(page) -> str:
-    return re.sub(r"\s+", " ", page.locator(".live-rating-card").inner_text())
+def card(page):
+    return page.locator(".live-rating-card")
 
 
 def axe_findings(page, selector: str) -> list[str]:
@@ -80,8 +82,8 @@ def test_a_player_watches_their_live_rating_move_as_the_director_confirms(journe
     my_game = reverse("events:play_my_game", args=[event.slug])
     page = log_in(j.page, j.base_url, priya_user.email, next_path=my_game)
     j.goto(my_game)
-    assert "Your rating if the event ended now" in card_text(page)
-    assert "1600 before this event" in card_text(page)
+    expect(card(page)).to_contain_text("Your rating if the event ended now", use_inner_text=True)
+    expect(card(page)).to_contain_text("1600 before this event", use_inner_text=True)
     assert fits_the_phone(page)
     j.shot("before the game: the rating before the event")
 
@@ -89,26 +91,26 @@ def test_a_player_watches_their_live_rating_move_as_the_director_confirms(journe
     win = (430, 380) if game.player_a_id == priya.pk else (380, 430)
     play.submit_result(opponent_user, game, *win)
     page.reload()
-    assert "1600 before this event" in card_text(page)
+    expect(card(page)).to_contain_text("1600 before this event", use_inner_text=True)
     assert "Confirm" in page.content()
     j.shot("result reported, not yet confirmed: no change")
 
     # The director confirms at the desk; Priya reloads her page.
     play.confirm_result(director, game)
     page.reload()
-    text = card_text(page)
     now = int(page.locator(".live-rating-card .live-now").inner_text())
     assert now > 1600
-    assert f"+{now - 1600} from 1600" in text and "From 1 confirmed rated game" in text
+    expect(card(page)).to_contain_text(f"+{now - 1600} from 1600", use_inner_text=True)
+    expect(card(page)).to_contain_text("From 1 confirmed rated game", use_inner_text=True)
     assert axe_findings(page, ".live-rating-card") == []
     assert fits_the_phone(page)
     j.shot("confirmed: rating if the event ended now, with the change")
 
     # The standings show everybody's live rating.
     j.goto(reverse("events:play_standings", args=[event.slug, division.pk]))
-    assert page.get_by_role("columnheader", name="Live rating").is_visible()
+    expect(page.get_by_role("columnheader", name="Live rating")).to_be_visible()
     row = page.locator("tr", has_text="Priya Raman")
-    assert re.sub(r"\s+", " ", row.locator(".live-rating").inner_text()) == f"{now} +{now - 1600}"
+    expect(row.locator(".live-rating")).to_have_text(re.compile(rf"^{now}\s+\+{now - 1600}$"), use_inner_text=True)
     assert axe_findings(page, ".standings") == []
     assert fits_the_phone(page)
     j.shot("standings with the live rating column")
@@ -119,5 +121,5 @@ def test_a_player_watches_their_live_rating_move_as_the_director_confirms(journe
     j.goto(my_game)
     corrected = int(page.locator(".live-rating-card .live-now").inner_text())
     assert corrected < 1600
-    assert f"−{1600 - corrected} from 1600" in card_text(page)
+    expect(card(page)).to_contain_text(f"−{1600 - corrected} from 1600", use_inner_text=True)
     j.shot("corrected by the director: the live rating follows")

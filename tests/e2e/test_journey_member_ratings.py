@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from ratings import services
 from ratings.models import PlayerRating, RatingChange
@@ -45,20 +46,20 @@ def test_member_finds_rating_history_chart_and_last_event_report(journey, member
     j.shot("logged in")
 
     page.get_by_role("link", name="Ratings", exact=True).click()
-    assert page.get_by_role("heading", name="SA Ratings (CSW)").is_visible()
-    assert page.get_by_role("row", name=re.compile("Mona Member")).is_visible()
+    expect(page.get_by_role("heading", name="SA Ratings (CSW)")).to_be_visible()
+    expect(page.get_by_role("row", name=re.compile("Mona Member"))).to_be_visible()
     j.shot("the rating list")
     page.get_by_label("Name").fill("mona")
     page.get_by_role("button", name="Show").click()
     rows = page.locator("table tbody tr")
-    assert rows.count() == 1
+    expect(rows).to_have_count(1)
     cells = rows.first.locator("td").all_inner_texts()
     assert cells[0] == str(rank) and cells[1] == "Mona Member" and cells[4].strip() == str(standing.rating)
     assert cells[5] == "74"  # 60 seeded games and seven in each event
     j.shot("found my rating")
 
     rows.first.get_by_role("link", name="Mona Member").click()
-    assert page.get_by_role("heading", name=re.compile("Mona Member")).is_visible()
+    expect(page.get_by_role("heading", name=re.compile("Mona Member"))).to_be_visible()
     chart = page.get_by_role("img", name="Rating history chart of Mona Member")
     chart.scroll_into_view_if_needed()
     assert chart.evaluate("img => img.complete && img.naturalWidth > 0")
@@ -66,18 +67,18 @@ def test_member_finds_rating_history_chart_and_last_event_report(journey, member
     assert svg.ok and svg.headers["content-type"].startswith("image/svg+xml")
     assert "<svg" in svg.text() and "Mona Member" in svg.text()
     history = page.locator("table tbody tr")
-    assert history.count() == 2
-    assert history.last.get_by_role("cell", name=str(standing.rating), exact=True).is_visible()
+    expect(history).to_have_count(2)
+    expect(history.last.get_by_role("cell", name=str(standing.rating), exact=True)).to_be_visible()
     j.shot("my history and chart")
 
     history.last.get_by_role("link", name="Jurong Green Open").click()
-    assert page.get_by_role("heading", name=re.compile("Jurong Green Open")).is_visible()
-    assert page.get_by_text("rating report").is_visible()
+    expect(page.get_by_role("heading", name=re.compile("Jurong Green Open"))).to_be_visible()
+    expect(page.get_by_text("rating report")).to_be_visible()
     mine = page.get_by_role("row", name=re.compile("Mona Member")).locator("td").all_inner_texts()
     assert mine[2] == "7" and mine[3] == "7"  # she won every game
     assert (int(mine[5]), int(mine[6]), mine[7]) == (last.pre, last.post, f"{last.change:+d}")
     assert last.change > 0
-    assert page.locator("table tbody tr").count() == 8
+    expect(page.locator("table tbody tr")).to_have_count(8)
     j.shot("last event's rating report")
 
     # On a phone the rating stands on screen beside the name; club, country and last played wait for a wider screen.
@@ -86,5 +87,5 @@ def test_member_finds_rating_history_chart_and_last_event_report(journey, member
     header = page.get_by_role("columnheader", name="Rating", exact=True)
     box = header.bounding_box()
     assert box and box["x"] + box["width"] <= 390
-    assert not page.get_by_role("columnheader", name="Club").is_visible()
+    expect(page.get_by_role("columnheader", name="Club")).not_to_be_visible()
     j.shot("the rating list on a phone")

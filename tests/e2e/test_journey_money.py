@@ -128,8 +128,8 @@ def test_player_pays_by_paynow_treasurer_confirms_from_the_statement_player_down
     # Pay now: the PayNow QR for S$3.00 with the entry's reference.
     card.get_by_role("link", name="Pay now").click()
     page.wait_for_url(re.compile(rf"/money/pay/{reference}/$"))
-    assert page.locator("#pay-reference").inner_text() == reference
-    assert page.locator("#pay-balance").inner_text() == "S$3.00"
+    expect(page.locator("#pay-reference")).to_have_text(reference, use_inner_text=True)
+    expect(page.locator("#pay-balance")).to_have_text("S$3.00", use_inner_text=True)
     paynow = page.locator("#pay-paynow")
     expect(paynow.get_by_role("heading", name="PayNow")).to_be_visible()
     expect(paynow.locator("dd", has_text="S$3.00")).to_be_visible()
@@ -155,7 +155,7 @@ def test_player_pays_by_paynow_treasurer_confirms_from_the_statement_player_down
     )
     j.shot("statement review", office)
     expect(line_row(office, 2).get_by_text("paid in full", exact=True)).to_be_visible()
-    assert line_row(office, 2).locator("code").inner_text() == reference
+    expect(line_row(office, 2).locator("code")).to_have_text(reference, use_inner_text=True)
     expect(line_row(office, 3).get_by_text("reference unknown", exact=True)).to_be_visible()
     expect(line_row(office, 3).get_by_text("No reference in the description.")).to_be_visible()
     assert Payment.objects.count() == 0
@@ -170,8 +170,8 @@ def test_player_pays_by_paynow_treasurer_confirms_from_the_statement_player_down
     # The player reloads: paid, the entry confirmed, and the receipt to download.
     page.reload()
     expect(page.locator("#pay-paid").get_by_text("Paid.")).to_be_visible()
-    assert page.locator("#pay-balance").inner_text() == "S$0.00"
-    assert not page.locator(".paynow-qr").count()
+    expect(page.locator("#pay-balance")).to_have_text("S$0.00", use_inner_text=True)
+    expect(page.locator(".paynow-qr")).to_have_count(0)
     j.shot("paid")
     page.goto(j.base_url + "/events/my-entries/")
     card = page.locator(".card", has_text=event.title)
@@ -221,7 +221,7 @@ def test_a_teachers_group_of_fifteen_is_settled_by_one_payment(journey, member):
     expect(page.get_by_text("15 students entered.")).to_be_visible()
     group = GroupEntry.objects.get()
     reference = group_reference(group)
-    assert page.locator("#group-total").inner_text() == "S$45.00"
+    expect(page.locator("#group-total")).to_have_text("S$45.00", use_inner_text=True)
     expect(page.locator("#group-payment").get_by_text(reference)).to_be_visible()
     expect(page.get_by_text("S$45.00 to pay: one payment with this reference settles the whole group.")).to_be_visible()
     j.shot("the group one total one reference")
@@ -230,10 +230,10 @@ def test_a_teachers_group_of_fifteen_is_settled_by_one_payment(journey, member):
     # The group's pay page: one total, one reference, one QR; the students listed.
     page.locator("#group-payment").get_by_role("link", name="Pay now").click()
     page.wait_for_url(re.compile(rf"/money/pay/{reference}/$"))
-    assert page.locator("#pay-reference").inner_text() == reference
-    assert page.locator("#pay-balance").inner_text() == "S$45.00"
-    assert page.locator("#pay-lines tbody tr").count() == 15
-    assert page.locator(".paynow-qr").count() == 1
+    expect(page.locator("#pay-reference")).to_have_text(reference, use_inner_text=True)
+    expect(page.locator("#pay-balance")).to_have_text("S$45.00", use_inner_text=True)
+    expect(page.locator("#pay-lines tbody tr")).to_have_count(15)
+    expect(page.locator(".paynow-qr")).to_have_count(1)
     fields = paynow_fields(page)
     assert fields["54"] == "45.00" and fields["62"]["01"] == reference
     expect(page.locator("#pay-paynow dd", has_text="S$45.00")).to_be_visible()
@@ -256,13 +256,14 @@ def test_a_teachers_group_of_fifteen_is_settled_by_one_payment(journey, member):
     # Student by student, every one paid and confirmed: the teacher's view and the organiser's.
     def every_student_paid(view):
         rows = view.locator("table tbody tr")
-        assert rows.count() == 15
+        expect(rows).to_have_count(15)
         for i in range(15):
             cells = rows.nth(i).locator("td")
-            assert cells.nth(1).inner_text() == f"Student {i + 1:02d} Ong"
-            assert cells.nth(3).inner_text() == "Confirmed"
-            assert [cells.nth(c).inner_text() for c in (4, 5, 6)] == ["S$3.00", "S$3.00", "S$0.00"]
-        assert view.locator("#group-balance").inner_text() == "S$0.00"
+            expect(cells.nth(1)).to_have_text(f"Student {i + 1:02d} Ong", use_inner_text=True)
+            expect(cells.nth(3)).to_have_text("Confirmed", use_inner_text=True)
+            for c, amount in zip((4, 5, 6), ("S$3.00", "S$3.00", "S$0.00"), strict=True):
+                expect(cells.nth(c)).to_have_text(amount, use_inner_text=True)
+        expect(view.locator("#group-balance")).to_have_text("S$0.00", use_inner_text=True)
 
     page.goto(group_url)
     every_student_paid(page)
@@ -312,7 +313,7 @@ def test_organiser_refunds_half_an_entry_with_a_credit_note_then_the_treasurers_
     row.get_by_role("link", name=f"Refund {paid.number}").click()
     page.wait_for_url(re.compile(rf"/money/payments/{paid.number}/refund/$"))
     expect(page.get_by_text("Half the fee is refunded if you withdraw before the closing date.")).to_be_visible()
-    assert page.locator("#id_amount").input_value() == "3.00"
+    expect(page.locator("#id_amount")).to_have_value("3.00")
     page.fill("#id_amount", "1.50")
     page.fill("#id_reason", "Withdrew before the closing date: half the fee back")
     j.shot("refund form")

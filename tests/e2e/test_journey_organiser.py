@@ -7,8 +7,10 @@ from datetime import date, timedelta
 import pytest
 from django.core import mail
 from django.utils import timezone
+from playwright.sync_api import expect
 
-from events.models import DivisionPlayer, Entry, EntryStatus, Event, EventStatus
+from events.models import Entry, EntryStatus, Event, EventStatus
+from events.play.models import DivisionPlayer
 from players.models import SchoolLevel
 from tests.e2e.conftest import PRIMARY, SECONDARY, fill_seed_category, log_in
 from tests.factories import AssociationFactory
@@ -68,7 +70,7 @@ def test_organiser_publishes_teacher_enters_organiser_takes_payments_and_assigns
     j.shot("announcement form")
     page.get_by_role("button", name="Save event").click()
     page.wait_for_url(re.compile(r"/manage/$"))
-    assert page.get_by_text("The event is saved as a draft.").is_visible()
+    expect(page.get_by_text("The event is saved as a draft.")).to_be_visible()
     j.shot("draft saved")
 
     for name, level in ((SECONDARY, "secondary"), (PRIMARY, "primary")):
@@ -76,21 +78,21 @@ def test_organiser_publishes_teacher_enters_organiser_takes_payments_and_assigns
         j.shot(f"category {level}")
         page.get_by_role("button", name="Save category").click()
         page.wait_for_url(re.compile(r"/manage/$"))
-        assert page.get_by_text("Category saved.").is_visible()
+        expect(page.get_by_text("Category saved.")).to_be_visible()
 
     page.get_by_role("button", name="Publish").click()
-    assert page.get_by_text("The event is published.").is_visible()
-    assert page.get_by_text("Registration open", exact=True).is_visible()
+    expect(page.get_by_text("The event is published.")).to_be_visible()
+    expect(page.get_by_text("Registration open", exact=True)).to_be_visible()
     j.shot("published")
 
     page.get_by_role("link", name="Public page").click()
-    assert page.get_by_role("heading", name="Jurong Green Students' Scrabble Championship").is_visible()
-    assert page.get_by_text("Shopping voucher S$100 + trophy").is_visible()
-    assert page.get_by_text("Shopping voucher S$10 + trophy").is_visible()
-    assert page.get_by_role("rowheader", name="6th–10th").first.is_visible()
-    assert page.get_by_text("– needs Passion Card number").first.is_visible()
-    assert page.get_by_text("40 of 40 places left").first.is_visible()
-    assert page.get_by_text(f"Closing date: {closes.day} {closes:%B %Y}, 23:59").is_visible()
+    expect(page.get_by_role("heading", name="Jurong Green Students' Scrabble Championship")).to_be_visible()
+    expect(page.get_by_text("Shopping voucher S$100 + trophy")).to_be_visible()
+    expect(page.get_by_text("Shopping voucher S$10 + trophy")).to_be_visible()
+    expect(page.get_by_role("rowheader", name="6th–10th").first).to_be_visible()
+    expect(page.get_by_text("– needs Passion Card number").first).to_be_visible()
+    expect(page.get_by_text("40 of 40 places left").first).to_be_visible()
+    expect(page.get_by_text(f"Closing date: {closes.day} {closes:%B %Y}, 23:59")).to_be_visible()
     j.shot("public announcement")
 
     # The teacher enters three students on a phone.
@@ -120,15 +122,15 @@ def test_organiser_publishes_teacher_enters_organiser_takes_payments_and_assigns
     phone.check("#id_accept_rules")
     j.shot("teacher's group entry form", phone)
     phone.get_by_role("button", name="Enter these students").click()
-    assert phone.get_by_text("3 students entered.").is_visible()
-    assert phone.get_by_text("Pending payment", exact=True).count() == 3
+    expect(phone.get_by_text("3 students entered.")).to_be_visible()
+    expect(phone.get_by_text("Pending payment", exact=True)).to_have_count(3)
     j.shot("teacher sees three entries", phone)
     assert [m for m in mail.outbox if m.subject.startswith("Entries received") and teacher.email in m.to]
 
     # The organiser records the payments.
     page.get_by_role("link", name="Manage").click()
-    assert page.get_by_text("Mrs Tan Mei Ling").first.is_visible()
-    assert page.get_by_role("row", name=re.compile("Chloe Lim")).get_by_text("PC-1234").is_visible()
+    expect(page.get_by_text("Mrs Tan Mei Ling").first).to_be_visible()
+    expect(page.get_by_role("row", name=re.compile("Chloe Lim")).get_by_text("PC-1234")).to_be_visible()
     j.shot("manage: three entries pending payment")
     for name, method, reference in (
         ("Alice Ong", "in_person", ""),
@@ -136,37 +138,39 @@ def test_organiser_publishes_teacher_enters_organiser_takes_payments_and_assigns
         ("Chloe Lim", "cheque", "004711"),
     ):
         page.get_by_role("row", name=re.compile(name)).get_by_role("link", name="Payment").click()
-        assert page.get_by_role("heading", name="Record a payment").is_visible()
+        expect(page.get_by_role("heading", name="Record a payment")).to_be_visible()
         page.select_option("#id_method", method)
         if reference:
             page.fill("#id_reference", reference)
         if name == "Chloe Lim":
-            assert page.input_value("#id_amount") == "2.00"
+            expect(page.locator("#id_amount")).to_have_value("2.00")
             j.shot("record a cheque payment")
         page.get_by_role("button", name="Record payment").click()
-        assert page.get_by_text("Payment recorded.").is_visible()
-    assert page.get_by_role("row", name=re.compile("Chloe Lim")).get_by_text("Confirmed").is_visible()
+        expect(page.get_by_text("Payment recorded.")).to_be_visible()
+    expect(page.get_by_role("row", name=re.compile("Chloe Lim")).get_by_text("Confirmed")).to_be_visible()
     assert Entry.objects.filter(status=EntryStatus.CONFIRMED).count() == 3
     j.shot("all three paid")
 
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Close registration now").click()
-    assert page.get_by_text("Registration is closed.").is_visible()
-    assert page.get_by_text("Registration closed", exact=True).is_visible()
+    expect(page.get_by_text("Registration is closed.")).to_be_visible()
+    expect(page.get_by_text("Registration closed", exact=True)).to_be_visible()
     j.shot("registration closed")
 
     page.get_by_role("link", name="Public page").click()
     page.get_by_role("link", name="Divisions, pairings & standings").click()
     page.get_by_role("link", name="Divisions by rating").click()
-    assert page.get_by_role("heading", name="Assign by rating").is_visible()
+    expect(page.get_by_role("heading", name="Assign by rating")).to_be_visible()
     j.shot("divisions page before assigning")
     page.get_by_role("button", name="Assign divisions").click()
-    assert page.get_by_text(re.compile(r"Divisions assigned by ratings as of")).is_visible()
+    expect(page.get_by_text(re.compile(r"Divisions assigned by ratings as of"))).to_be_visible()
     primary = page.locator("table").filter(has_text="Ben Goh")
-    assert primary.locator("tbody tr").nth(0).inner_text().split("\t")[:3] == ["1", "Ben Goh", "1100"]
-    assert primary.locator("tbody tr").nth(1).inner_text().split("\t")[:3] == ["2", "Alice Ong", "900"]
+    # Each row's first three cells (a row's innerText puts a tab between its cells).
+    seated = primary.locator("tbody tr")
+    expect(seated.nth(0)).to_have_text(re.compile(r"^1\tBen Goh\t1100(\t|$)"), use_inner_text=True)
+    expect(seated.nth(1)).to_have_text(re.compile(r"^2\tAlice Ong\t900(\t|$)"), use_inner_text=True)
     page.get_by_role("button", name="Publish assignments").click()
-    assert page.get_by_text("Division assignments are published.").is_visible()
+    expect(page.get_by_text("Division assignments are published.")).to_be_visible()
     j.shot("divisions assigned and published")
 
     event = Event.objects.get()
@@ -182,5 +186,5 @@ def test_organiser_publishes_teacher_enters_organiser_takes_payments_and_assigns
     phone.goto(j.base_url + "/accounts/logout/")
     phone.get_by_role("button", name="Sign Out").click()
     log_in(phone, j.base_url, students["Ben Goh"].email, next_path=f"/events/{event.slug}/play/divisions/")
-    assert phone.get_by_text(f"You play in {PRIMARY}.").is_visible()
+    expect(phone.get_by_text(f"You play in {PRIMARY}.")).to_be_visible()
     j.shot("a student sees the division", phone)

@@ -4,9 +4,10 @@ the rival then attaches a record of another game from a phone."""
 from datetime import date
 
 import pytest
+from playwright.sync_api import expect
 
-from events.models import Game, GcgRecord
 from events.play.demo_records import gcg_text
+from events.play.models import Game, GcgRecord
 from tests.e2e.conftest import PHONE, log_in
 from tests.e2e.test_accessibility import AXE, violations
 from tests.events.play.history_helpers import played_event
@@ -42,7 +43,7 @@ def test_head_to_head_between_two_members_and_a_game_record(journey, member):
     page = j.goto(f"/members/{grace.member_number}/")
     page.get_by_role("link", name="Every game").click()
     page.get_by_role("heading", name="Grace Teo: games").wait_for()
-    assert page.get_by_text("6 games").is_visible()
+    expect(page.get_by_text("6 games")).to_be_visible()
     assert no_new_violations(page) == []
     j.shot("every game")
 
@@ -55,9 +56,10 @@ def test_head_to_head_between_two_members_and_a_game_record(journey, member):
     page.get_by_label("Opponent", exact=True).select_option(label="Farid Rahman")
     page.get_by_role("button", name="Compare").click()
     page.get_by_role("heading", name="Grace Teo v Farid Rahman").wait_for()
-    summary = page.locator("section dl").inner_text()
-    assert "2–1" in summary and "430.7" in summary and "380.7" in summary
-    assert page.locator("table tbody tr").count() == 3
+    summary = page.locator("section dl")
+    for figure in ("2–1", "430.7", "380.7"):
+        expect(summary).to_contain_text(figure, use_inner_text=True)
+    expect(page.locator("table tbody tr")).to_have_count(3)
     assert no_new_violations(page) == []
     j.shot("head to head")
 
@@ -70,9 +72,9 @@ def test_head_to_head_between_two_members_and_a_game_record(journey, member):
     page.get_by_role("link", name="Moves of round 1, Toa Payoh Masters").click()
     page.get_by_role("heading", name="Final board").wait_for()
     board = page.get_by_role("table", name="Final board")
-    assert board.get_by_role("columnheader", name="O").is_visible()
-    assert board.get_by_role("rowheader", name="15").is_visible()
-    assert "WAFTED" in page.get_by_role("table", name="Moves of the game, in order").inner_text()
+    expect(board.get_by_role("columnheader", name="O")).to_be_visible()
+    expect(board.get_by_role("rowheader", name="15")).to_be_visible()
+    expect(page.get_by_role("table", name="Moves of the game, in order")).to_contain_text("WAFTED", use_inner_text=True)
     assert no_new_violations(page) == []
     j.shot("game record")
 
@@ -85,9 +87,9 @@ def test_head_to_head_between_two_members_and_a_game_record(journey, member):
     phone.get_by_label("Or paste the record").fill(typo)
     phone.get_by_role("button", name="Attach").click()
     # Refused, naming the line, under the field that was used; the pasted text is kept to be corrected.
-    error = phone.locator("#id_text").locator("xpath=..").inner_text()
-    assert "line 23: the position '16A' is not a square" in error
-    assert phone.get_by_label("Or paste the record").input_value() == typo
+    error = phone.locator("#id_text").locator("xpath=..")
+    expect(error).to_contain_text("line 23: the position '16A' is not a square", use_inner_text=True)
+    expect(phone.get_by_label("Or paste the record")).to_have_value(typo)
     j.shot("refused by line", phone)
     phone.get_by_label("Or paste the record").fill(gcg_text("Grace Teo", "Farid Rahman", 350, 419))
     phone.get_by_role("button", name="Attach").click()

@@ -11,8 +11,9 @@ import time_machine
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from events.models import Division, DivisionPlayer, EntryStatus, EventStatus
+from events.models import EntryStatus, EventStatus
 from events.play import services as play
+from events.play.models import Division, DivisionPlayer
 from tests.e2e.conftest import PHONE, log_in
 from tests.events.factories import CategoryFactory, EntryFactory, EventFactory
 
@@ -67,30 +68,30 @@ def test_a_director_checks_players_in_withdraws_a_no_show_and_fills_the_place_be
         page = j.page
         log_in(page, j.base_url, director.email, next_path=f"/events/{event.slug}/play/")
         page.get_by_role("link", name="Check-in").click()
-        assert page.get_by_role("heading", name="Check-in", exact=True).is_visible()
-        assert page.locator("#check-in-summary").inner_text().startswith("0 of 4 here")
+        expect(page.get_by_role("heading", name="Check-in", exact=True)).to_be_visible()
+        expect(page.locator("#check-in-summary")).to_have_text(re.compile(r"^0 of 4 here"), use_inner_text=True)
         j.shot("check-in list at reporting time")
 
         for name in ("Anna Tan", "Bala Kumar", "Chen Wei"):
             page.get_by_role("button", name=f"Check in {name}", exact=True).click()
-            assert page.get_by_text(f"{name} is checked in.").is_visible()
-        assert page.locator("#check-in-summary").inner_text().startswith("3 of 4 here")
+            expect(page.get_by_text(f"{name} is checked in.")).to_be_visible()
+        expect(page.locator("#check-in-summary")).to_have_text(re.compile(r"^3 of 4 here"), use_inner_text=True)
         # Farah is in the hall, Eddie (ahead of her on the list) is not.
         page.get_by_role("button", name="Check in Farah Ismail", exact=True).click()
         assert fits_the_phone(page)
         j.shot("three entrants and a waiting-list player checked in")
 
         missing = page.locator("#missing")
-        assert missing.get_by_text("Dewi Lim").is_visible()
+        expect(missing.get_by_text("Dewi Lim")).to_be_visible()
         missing.get_by_label("I have called their names: they are not here").check()
         j.shot("the missing player, about to be withdrawn")
         missing.get_by_role("button", name="Withdraw 1 missing player").click()
-        assert page.get_by_text("1 withdrawn (not here at reporting time): Dewi Lim.").is_visible()
-        assert page.get_by_text("1 place free.").is_visible()
+        expect(page.get_by_text("1 withdrawn (not here at reporting time): Dewi Lim.")).to_be_visible()
+        expect(page.get_by_text("1 place free.")).to_be_visible()
 
         page.get_by_role("button", name="Fill free places from the waiting list").click()
-        assert page.get_by_text("Places taken from the waiting list: Farah Ismail (Secondary #4).").is_visible()
-        assert page.locator("#check-in-summary").inner_text().startswith("4 of 4 here")
+        expect(page.get_by_text("Places taken from the waiting list: Farah Ismail (Secondary #4).")).to_be_visible()
+        expect(page.locator("#check-in-summary")).to_have_text(re.compile(r"^4 of 4 here"), use_inner_text=True)
         assert fits_the_phone(page)
         j.shot("the free place went to Farah, who is here")
 
@@ -105,10 +106,11 @@ def test_a_director_checks_players_in_withdraws_a_no_show_and_fills_the_place_be
         page.get_by_role("link", name=event.title).click()
         page.get_by_role("link", name="Pair and run rounds").click()
         players = page.locator("table").last
-        assert players.get_by_text("Farah Ismail").is_visible() and players.get_by_text("Dewi Lim").count() == 0
+        expect(players.get_by_text("Farah Ismail")).to_be_visible()
+        expect(players.get_by_text("Dewi Lim")).to_have_count(0)
         page.get_by_role("button", name="Pair the round").click()
-        assert page.get_by_text("Round 1 is paired as a draft").is_visible()
-        assert page.locator("table.pairings").get_by_text("Farah Ismail").is_visible()
+        expect(page.get_by_text("Round 1 is paired as a draft")).to_be_visible()
+        expect(page.locator("table.pairings").get_by_text("Farah Ismail")).to_be_visible()
         j.shot("round 1 paired with the players present")
 
 
@@ -122,31 +124,30 @@ def test_a_wall_display_updates_itself_when_a_result_is_entered_elsewhere(journe
     page = j.page
     # Nobody logs in: the projector's browser just opens the address.
     j.goto(f"/events/{event.slug}/play/division/{division.pk}/wall/pairings/?poll=1")
-    assert page.get_by_role("heading", name="Pairings · Round 1").is_visible()
+    expect(page.get_by_role("heading", name="Pairings · Round 1")).to_be_visible()
     row = page.locator("table.wall-pairings tbody tr").first
-    assert row.locator("td.board").inner_text() == "1"
-    assert not re.search(r"\d{3}", row.locator("td.num").first.inner_text())
+    expect(row.locator("td.board")).to_have_text("1", use_inner_text=True)
+    expect(row.locator("td.num").first).not_to_have_text(re.compile(r"\d{3}"), use_inner_text=True)
     j.shot("wall pairings before any result")
 
     play.submit_result(director, game, 412, 377)  # the director enters it on another device
     # The page's own script reloads it (no eval in the test: the site's CSP forbids it).
     expect(page.locator("table.wall-pairings tbody tr td.num").first).to_have_text("412", timeout=15000)
-    assert row.get_by_text("377").is_visible()
+    expect(row.get_by_text("377")).to_be_visible()
     j.shot("the wall shows the result without a reload by hand")
 
     # Standings page through by themselves when the list is long.
     j.goto(f"/events/{event.slug}/play/division/{division.pk}/wall/standings/?rows=2&seconds=3&poll=1")
     counter = page.locator("[data-page-counter]")
-    assert counter.inner_text() == "Page 1 of 2"
-    assert page.locator(".wall-page").nth(1).is_hidden()
-    assert page.locator("table.wall-standings tbody tr").first.locator(".wins").inner_text() == "1"
+    expect(counter).to_have_text("Page 1 of 2", use_inner_text=True)
+    expect(page.locator(".wall-page").nth(1)).to_be_hidden()
+    expect(page.locator("table.wall-standings tbody tr").first.locator(".wins")).to_have_text("1", use_inner_text=True)
     j.shot("wall standings page 1")
     expect(counter).to_have_text("Page 2 of 2", timeout=15000)
     j.shot("wall standings page 2 by itself")
 
     j.goto(f"/events/{event.slug}/play/division/{division.pk}/wall/find/")
-    names = page.locator("table.wall-find tbody tr td:first-child").all_inner_texts()
-    assert names == sorted(NAMES)
+    expect(page.locator("table.wall-find tbody tr td:first-child")).to_have_text(sorted(NAMES), use_inner_text=True)
     j.shot("find my table")
 
 
@@ -162,15 +163,15 @@ def test_round_2_scorecards_print_from_the_browser(journey, member):
     page = j.page
     log_in(page, j.base_url, director.email, next_path=f"/events/{event.slug}/play/")
     page.get_by_role("link", name="Print round").click()
-    assert page.get_by_role("heading", name="Print round 2: scorecards").is_visible()
+    expect(page.get_by_role("heading", name="Print round 2: scorecards")).to_be_visible()
     cards = page.locator("section.scorecard-print")
-    assert cards.count() == 4
-    assert cards.first.get_by_text("goes first").is_visible()
-    assert cards.first.get_by_text(re.compile(r"\(1–0, \+\d+\)")).first.is_visible()
+    expect(cards).to_have_count(4)
+    expect(cards.first.get_by_text("goes first")).to_be_visible()
+    expect(cards.first.get_by_text(re.compile(r"\(1–0, \+\d+\)")).first).to_be_visible()
     j.shot("round 2 scorecards on screen")
 
     page.emulate_media(media="print")
-    assert page.get_by_role("button", name="Print").is_hidden()
+    expect(page.get_by_role("button", name="Print")).to_be_hidden()
     j.shot("round 2 scorecards as printed")
     for paper in ("A4", "Letter"):
         pdf = page.pdf(path=str(j.folder / f"round-2-scorecards-{paper.lower()}.pdf"), format=paper)
@@ -179,8 +180,8 @@ def test_round_2_scorecards_print_from_the_browser(journey, member):
     page.emulate_media(media="screen")
 
     page.get_by_role("link", name="Pairings by name").click()
-    assert page.locator("table.door-pairings tbody tr td:first-child").all_inner_texts() == sorted(NAMES)
+    expect(page.locator("table.door-pairings tbody tr td:first-child")).to_have_text(sorted(NAMES), use_inner_text=True)
     j.shot("pairings by name for the door")
     page.get_by_role("link", name="Result slips").click()
-    assert page.locator("section.slip").count() == 2
+    expect(page.locator("section.slip")).to_have_count(2)
     j.shot("result slips")

@@ -5,6 +5,7 @@ from decimal import Decimal
 
 import pytest
 from django.core import mail
+from playwright.sync_api import expect
 
 from events.models import Entry, EntryStatus
 from tests.e2e.conftest import PASSWORD, log_in
@@ -45,8 +46,8 @@ def test_newcomer_waitlisted_then_offered_a_freed_place_and_takes_it(journey, me
 
     page.get_by_role("link", name="Events", exact=True).click()
     page.get_by_role("link", name="Jurong Green Open").click()
-    assert page.get_by_text("0 of 2 places left").is_visible()
-    assert page.get_by_text("Full: new entries join the waiting list.").is_visible()
+    expect(page.get_by_text("0 of 2 places left")).to_be_visible()
+    expect(page.get_by_text("Full: new entries join the waiting list.")).to_be_visible()
     j.shot("the event is full")
 
     page.get_by_role("link", name="Enter myself").click()
@@ -55,10 +56,10 @@ def test_newcomer_waitlisted_then_offered_a_freed_place_and_takes_it(journey, me
     j.shot("entry form")
     page.get_by_role("button", name="Enter", exact=True).click()
     page.wait_for_url(re.compile(r"/events/my-entries/$"))
-    assert page.get_by_text("Open is full: you are number 1 on the waiting list.").is_visible()
+    expect(page.get_by_text("Open is full: you are number 1 on the waiting list.")).to_be_visible()
     card = page.locator(".card", has_text="Jurong Green Open")
-    assert card.get_by_text("On the waiting list", exact=True).is_visible()
-    assert card.get_by_text("Number 1 on the waiting list.").is_visible()
+    expect(card.get_by_text("On the waiting list", exact=True)).to_be_visible()
+    expect(card.get_by_text("Number 1 on the waiting list.")).to_be_visible()
     j.shot("waitlisted with position")
     assert mails_to("nora@example.org", "Entry received")
 
@@ -71,8 +72,8 @@ def test_newcomer_waitlisted_then_offered_a_freed_place_and_takes_it(journey, me
     j.shot("another entrant's entries on a phone", phone)
     phone.once("dialog", lambda dialog: dialog.accept())
     phone.locator(".card", has_text="Jurong Green Open").get_by_role("button", name="Withdraw").click()
-    assert phone.get_by_text("The entry is withdrawn.").is_visible()
-    assert phone.get_by_text("Withdrawn", exact=True).is_visible()
+    expect(phone.get_by_text("The entry is withdrawn.")).to_be_visible()
+    expect(phone.get_by_text("Withdrawn", exact=True)).to_be_visible()
     j.shot("the other entrant has withdrawn", phone)
 
     offer = mails_to("nora@example.org", "A place is free for you")
@@ -80,15 +81,15 @@ def test_newcomer_waitlisted_then_offered_a_freed_place_and_takes_it(journey, me
     assert "you are next on the waiting list" in offer[0].body
     j.goto(re.search(r"(/events/my-entries/)", offer[0].body).group(1))
     card = page.locator(".card", has_text="Jurong Green Open")
-    assert card.get_by_text("Place offered", exact=True).is_visible()
-    assert card.get_by_text("A place is offered to you until").is_visible()
+    expect(card.get_by_text("Place offered", exact=True)).to_be_visible()
+    expect(card.get_by_text("A place is offered to you until")).to_be_visible()
     j.shot("the offer on my entries")
 
     card.get_by_role("button", name="Accept the place").click()
-    assert page.get_by_text("You have taken the place.").is_visible()
+    expect(page.get_by_text("You have taken the place.")).to_be_visible()
     card = page.locator(".card", has_text="Jurong Green Open")
-    assert card.get_by_text("Pending payment", exact=True).is_visible()
-    assert card.get_by_text(re.compile(r"S\$3\.00 due by")).is_visible()
+    expect(card.get_by_text("Pending payment", exact=True)).to_be_visible()
+    expect(card.get_by_text(re.compile(r"S\$3\.00 due by"))).to_be_visible()
     j.shot("place taken, payment due")
 
     held = mails_to("nora@example.org", "Your place is held")
@@ -98,6 +99,6 @@ def test_newcomer_waitlisted_then_offered_a_freed_place_and_takes_it(journey, me
     assert Entry.objects.get(event=event, player=wendy).status == EntryStatus.WITHDRAWN
 
     j.goto(event.get_absolute_url())
-    assert page.get_by_text("0 of 2 places left").is_visible()
-    assert page.get_by_role("cell", name="Nora Newcomer").is_visible()
+    expect(page.get_by_text("0 of 2 places left")).to_be_visible()
+    expect(page.get_by_role("cell", name="Nora Newcomer")).to_be_visible()
     j.shot("on the entrant list")

@@ -5,6 +5,7 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from events.models import EventStatus
 from tests.e2e.conftest import log_in
@@ -53,15 +54,15 @@ def test_director_opens_the_judge_and_the_tablet_rules_on_whole_plays(journey, m
     tablet.get_by_label("Board (optional)").fill("5")
     tablet.get_by_role("button", name="Judge the play").click()
     verdict = tablet.locator("#verdict")
-    assert verdict.inner_text() == "The play is ACCEPTABLE"
+    expect(verdict).to_have_text("The play is ACCEPTABLE", use_inner_text=True)
     j.shot("an acceptable play", tablet)
 
     tablet.get_by_role("link", name="Next challenge").click()
     tablet.get_by_label("Words formed by the play").fill("jota qis")
     tablet.get_by_role("button", name="Judge the play").click()
-    assert verdict.inner_text() == "The play is NOT ACCEPTABLE"
+    expect(verdict).to_have_text("The play is NOT ACCEPTABLE", use_inner_text=True)
     # The ruling is on the play, never on a word.
-    assert "QIS" in tablet.locator(".verdict-words").inner_text()
+    expect(tablet.locator(".verdict-words")).to_contain_text("QIS", use_inner_text=True)
     assert tablet.locator("main").inner_text().count("ACCEPTABLE") == 1
     box = verdict.bounding_box()
     assert box and box["width"] <= TABLET["width"]
@@ -69,9 +70,11 @@ def test_director_opens_the_judge_and_the_tablet_rules_on_whole_plays(journey, m
 
     page.reload()
     rows = page.locator("#judgements tbody tr")
-    assert rows.count() == 2
-    assert "JOTA QIS" in rows.nth(0).inner_text() and "NOT ACCEPTABLE" in rows.nth(0).inner_text()
-    assert "QUIZ ZA" in rows.nth(1).inner_text() and "5" in rows.nth(1).inner_text()
+    expect(rows).to_have_count(2)
+    expect(rows.nth(0)).to_contain_text("JOTA QIS", use_inner_text=True)
+    expect(rows.nth(0)).to_contain_text("NOT ACCEPTABLE", use_inner_text=True)
+    expect(rows.nth(1)).to_contain_text("QUIZ ZA", use_inner_text=True)
+    expect(rows.nth(1)).to_contain_text("5", use_inner_text=True)
     j.shot("director reads the log")
 
     page.get_by_role("button", name="Close the word judge").click()

@@ -5,6 +5,7 @@ import json
 from decimal import Decimal
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.conftest import skip_or_fail
 
@@ -18,8 +19,9 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 def director_event(member):
     if not AXE.exists():
         skip_or_fail("needs axe-core in node_modules (make test runs npm ci)")
-    from events.models import Division, DivisionPlayer, EventStatus, PrizeTies
+    from events.models import EventStatus, PrizeTies
     from events.play import services as play
+    from events.play.models import Division, DivisionPlayer
     from tests.events.factories import CategoryFactory, EntryFactory, EventFactory, PrizeFactory
     from tests.factories import PlayerFactory
 
@@ -82,8 +84,8 @@ def test_prize_settings_pages_pass_axe(director_event, journey, live_server):
         check(path, path)
 
     trip.page.goto(live_server.url + prizes)
-    assert trip.page.get_by_role("heading", name="Tied prizes: your decision").is_visible()
-    assert trip.page.get_by_role("heading", name="Prize fund by division fees").is_visible()
+    expect(trip.page.get_by_role("heading", name="Tied prizes: your decision")).to_be_visible()
+    expect(trip.page.get_by_role("heading", name="Prize fund by division fees")).to_be_visible()
     form = trip.page.locator("form.prize-decision").first
     form.get_by_label("Receives 2nd place").select_option(index=1)
     form.get_by_label("Why").fill("Higher cumulative score, as announced")
@@ -93,5 +95,5 @@ def test_prize_settings_pages_pass_axe(director_event, journey, live_server):
     check(prizes + "#decided", "after a decision")
 
     trip.page.goto(live_server.url + f"/events/{open_event.slug}/enter/")
-    assert trip.page.get_by_role("heading", name="Tournament rules").is_visible()
+    expect(trip.page.get_by_role("heading", name="Tournament rules")).to_be_visible()
     assert found == {}, json.dumps(found, indent=1)

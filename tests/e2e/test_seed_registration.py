@@ -83,6 +83,8 @@ def test_seed_event_published_and_entered_in_a_browser(live_server):
     closes = timezone.localdate() + timedelta(days=20)
 
     def organiser_publishes(browser):
+        from playwright.sync_api import expect  # here, not at the top: in_browser skips without Playwright
+
         page = new_page(browser, organiser)
         page.goto(live_server.url + "/events/new/")
         page.fill("#id_title", "Students' Scrabble Championship")
@@ -107,14 +109,14 @@ def test_seed_event_published_and_entered_in_a_browser(live_server):
         shot(page, "01-announcement-form")
         page.get_by_role("button", name="Save event").click()
         page.wait_for_url(re.compile(r"/manage/$"))
-        assert page.get_by_text("saved as a draft").is_visible()
+        expect(page.get_by_text("saved as a draft")).to_be_visible()
         for name, level in ((SECONDARY, "secondary"), (PRIMARY, "primary")):
             fill_seed_category(page, name, level)
             shot(page, f"02-category-{level}")
             page.get_by_role("button", name="Save category").click()
             page.wait_for_url(re.compile(r"/manage/$"))
         page.get_by_role("button", name="Publish").click()
-        assert page.get_by_text("The event is published.").is_visible()
+        expect(page.get_by_text("The event is published.")).to_be_visible()
         shot(page, "03-published")
 
     in_browser(organiser_publishes)
@@ -128,9 +130,11 @@ def test_seed_event_published_and_entered_in_a_browser(live_server):
     url = live_server.url + event.get_absolute_url()
 
     def teacher_and_pupil_enter(browser):
+        from playwright.sync_api import expect
+
         phone = new_page(browser, teacher, PHONE)
         phone.goto(url)
-        assert phone.get_by_text("Shopping voucher S$100 + trophy").is_visible()
+        expect(phone.get_by_text("Shopping voucher S$100 + trophy")).to_be_visible()
         phone.get_by_role("link", name="Enter students (teacher, parent or guardian)").click()
         for i, name in enumerate(("Alice Ong", "Ben Goh", "Chloe Lim")):
             phone.fill(f"#id_students-{i}-full_name", name)
@@ -147,18 +151,18 @@ def test_seed_event_published_and_entered_in_a_browser(live_server):
         phone.check("#id_accept_rules")
         shot(phone, "04-teacher-group-form")
         phone.get_by_role("button", name="Enter these students").click()
-        assert phone.get_by_text("3 students entered.").is_visible()
+        expect(phone.get_by_text("3 students entered.")).to_be_visible()
         shot(phone, "05-teacher-my-entries")
 
         alone = new_page(browser, pupil, PHONE)
         alone.goto(url)
         alone.get_by_role("link", name="Enter myself").click()
-        assert alone.get_by_text("Category B – Primary School Student is for primary school students").is_visible()
+        expect(alone.get_by_text("Category B – Primary School Student is for primary school students")).to_be_visible()
         alone.get_by_label(re.compile(r"Category A .* Passion Card holder")).check()
         alone.fill("#id_concession_proof", "PC-2015")
         alone.check("#id_accept_rules")
         alone.get_by_role("button", name="Enter").click()
-        assert alone.get_by_text("Your place is held").is_visible()
+        expect(alone.get_by_text("Your place is held")).to_be_visible()
         shot(alone, "06-pupil-entered")
 
     in_browser(teacher_and_pupil_enter)

@@ -8,8 +8,8 @@ import pytest
 from django.contrib.auth.models import Group
 from django.utils import timezone
 
+from clubsite.kit.roles import ORGANISERS_GROUP
 from events.models import Category, Entry, EntryStatus, Event, EventStatus, Fee, Prize
-from players.roles import ORGANISERS_GROUP
 from tests.factories import AssociationFactory, PlayerFactory, UserFactory
 
 

@@ -9,8 +9,8 @@ import time_machine
 from django.core import mail
 from django.utils import timezone
 
-from clubsite.errors import NotAllowed
-from clubsite.status import TransitionRefused
+from clubsite.kit.errors import NotAllowed
+from clubsite.kit.status import TransitionRefused
 from events import services
 from events.models import Category, EntryStatus, Event, EventStatus, Fee, Prize
 from tests.events.factories import (

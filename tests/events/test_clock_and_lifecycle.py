@@ -10,7 +10,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from events import services
-from events.models import Division, EntryStatus, EventStatus
+from events.models import EntryStatus, EventStatus
+from events.play.models import Division
 from events.signals import division_finalised, play_started
 from tests.events.factories import (
     EntryFactory,

@@ -5,9 +5,10 @@ from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from events.models import Division, DivisionPlayer, EventStatus
+from events.models import EventStatus
 from events.permissions import directed_events
 from events.play import services as play
+from events.play.models import Division, DivisionPlayer
 from tests.events.factories import EventFactory, fast_passwords  # noqa: F401
 from tests.factories import PlayerFactory, UserFactory
 

@@ -10,7 +10,7 @@ from django.core import mail
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from clubsite.errors import NotAllowed
+from clubsite.kit.errors import NotAllowed
 from events import services
 from events.models import Entry, EntryStatus, GroupEntry
 from events.services.common import local_text

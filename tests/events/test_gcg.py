@@ -1,8 +1,8 @@
-"""The GCG reader (events.core.gcg) on small hand-made game records."""
+"""The GCG reader (events.play.core.gcg) on small hand-made game records."""
 
 import pytest
 
-from events.core import gcg
+from events.play.core import gcg
 
 GAME = """#character-encoding UTF-8
 #player1 ann Ann Tan

@@ -6,7 +6,7 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from clubsite.errors import NotAllowed
+from clubsite.kit.errors import NotAllowed
 from events import services
 from events.models import EntryStatus, Payment
 from events.permissions import can_direct_event, can_manage_event

@@ -12,7 +12,8 @@ from django.core import mail
 from django.urls import reverse
 
 from events import services
-from events.models import Division, EntryStatus, Event
+from events.models import EntryStatus, Event
+from events.play.models import Division
 from tests.events.factories import (
     CategoryFactory,
     FeeFactory,

@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from events.core.prizes import (
+from events.play.core.prizes import (
     TIE_DIRECTOR,
     TIE_HIGHER,
     TIE_SPLIT,

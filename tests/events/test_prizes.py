@@ -2,7 +2,7 @@ from decimal import Decimal
 
 import pytest
 
-from events.core.prizes import (
+from events.play.core.prizes import (
     Award,
     ClassPrize,
     HighGamePrize,
@@ -12,8 +12,8 @@ from events.core.prizes import (
     ordinal,
     split_prize_fund,
 )
-from events.core.results import Game, GameKind
-from events.core.standings import Entrant, Standing, compute_standings
+from events.play.core.results import Game, GameKind
+from events.play.core.standings import Entrant, Standing, compute_standings
 
 D = Decimal
 

@@ -8,7 +8,7 @@ import time_machine
 from django.core import mail
 from django.utils import timezone
 
-from clubsite.errors import NotAllowed
+from clubsite.kit.errors import NotAllowed
 from events import services
 from events.models import Entry, EntryStatus, EventStatus, GroupEntry
 from players.models import Player, SchoolLevel

@@ -1,6 +1,6 @@
 import pytest
 
-from events.core.results import (
+from events.play.core.results import (
     MAX_OVERTIME_SECONDS,
     MAX_SCORE,
     MIN_STORED_SCORE,

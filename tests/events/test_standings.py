@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from events.core.results import Game, GameKind, SpreadRules
-from events.core.standings import (
+from events.play.core.results import Game, GameKind, SpreadRules
+from events.play.core.standings import (
     Entrant,
     Standing,
     StandingsOptions,
@@ -336,7 +336,7 @@ def tsh_division(path: Path):
     """
     if not path.exists():
         pytest.skip(f"shared tsh fixtures not found at {path} (the shared folder sits beside the project)")
-    tsh = pytest.importorskip("events.core.tsh", reason="events.core.tsh (the .t reader) is not available")
+    tsh = pytest.importorskip("events.play.core.tsh", reason="events.play.core.tsh (the .t reader) is not available")
     data = path.read_bytes()
     try:
         text = data.decode("utf-8")

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events.core.tsh import (
+from events.play.core.tsh import (
     UNPAIRED,
     UNSET,
     TshConfig,

@@ -7,7 +7,7 @@ import time_machine
 from django.core import mail
 from django.utils import timezone
 
-from clubsite.errors import NotAllowed
+from clubsite.kit.errors import NotAllowed
 from events import services, tasks
 from events.models import EntryStatus
 from tests.events.factories import fast_passwords, open_event, player_with_account  # noqa: F401

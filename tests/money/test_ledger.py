@@ -8,7 +8,7 @@ from decimal import Decimal
 import pytest
 from django.core import mail
 
-from clubsite.errors import NotAllowed
+from clubsite.kit.errors import NotAllowed
 from events import services as events
 from events.models import Entry, EntryStatus, GroupEntry
 from events.services.payments import entry_reference, group_reference

@@ -13,7 +13,7 @@ from django.core.management import CommandError, call_command
 from django.urls import reverse
 from django.utils import timezone
 
-from clubsite.errors import NotAllowed
+from clubsite.kit.errors import NotAllowed
 from events import services as events
 from events.models import Entry, EntryStatus, GroupEntry
 from events.services.payments import entry_reference, group_reference

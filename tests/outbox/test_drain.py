@@ -23,8 +23,8 @@ class Queued(list):
 @pytest.fixture
 def broker(monkeypatch):
     """Celery as in production (not eager); what would go to the broker is recorded instead."""
-    from clubsite import tasks
     from clubsite.celery import app
+    from clubsite.kit import tasks
 
     queued = Queued()
     eager = app.conf.task_always_eager

@@ -5,7 +5,7 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from clubsite.errors import NotAllowed
+from clubsite.kit.errors import NotAllowed
 from players import services
 from players.models import ClaimStatus, Player
 from tests.factories import PlayerFactory, UserFactory

@@ -4,7 +4,7 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
-from clubsite.errors import NotAllowed
+from clubsite.kit.errors import NotAllowed
 from players import services, tasks
 from players.models import Membership
 from tests.factories import AssociationFactory, MembershipFactory, PlayerFactory, UserFactory

@@ -3,9 +3,9 @@
 import pytest
 from django.urls import reverse
 
-from events.core import tsh
-from events.models import Division, DivisionPlayer
 from events.play import services as play
+from events.play.core import tsh
+from events.play.models import Division, DivisionPlayer
 from events.play.services import tsh_io
 from players import names, services
 from players.models import Player

@@ -8,7 +8,7 @@ from django.core import mail
 from django.urls import reverse
 from django.utils import timezone
 
-from clubsite.errors import NotAllowed
+from clubsite.kit.errors import NotAllowed
 from players import services, tasks
 from players.models import Membership, RenewalRequest, RenewalStatus
 from tests.factories import AssociationFactory, MembershipFactory, PlayerFactory, UserFactory

@@ -5,7 +5,8 @@ from datetime import date, timedelta
 import factory
 from django.utils import timezone
 
-from events.models import Division, DivisionPlayer, Event, EventStatus, Game, GameKind, GameStatus, Round, RoundStatus
+from events.models import Event, EventStatus
+from events.play.models import Division, DivisionPlayer, Game, GameKind, GameStatus, Round, RoundStatus
 from players.models import Player
 from ratings.models import PlayerRating, RatingList
 from tests.factories import AssociationFactory, UserFactory

@@ -90,7 +90,7 @@ def test_queuing_runs_is_checked_on_the_server(api, on_commit):
 
 
 def test_unconfirmed_results_refused_through_the_api(api):
-    from events.models import Game, GameStatus
+    from events.play.models import Game, GameStatus
 
     rating_list = RatingListFactory()
     event = RatedEventFactory(rating_list=rating_list)

@@ -1,6 +1,6 @@
 """With the broker down, queuing background work never breaks a request: finalising a rated division answers
 quickly, the rating run waits queued, and the sweep sends it once the broker is back. Every `.delay` of the
-site goes through `clubsite.tasks.enqueue`."""
+site goes through `clubsite.kit.tasks.enqueue`."""
 
 import ast
 import logging
@@ -14,11 +14,11 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from clubsite import tasks
+from clubsite.kit import tasks
 from ratings import services
 from ratings.models import PlayerRating, RatedEvent, RatingRun, RunStatus
 from ratings.services.heartbeat import stale_after
-from ratings.tasks import run_rating
+from ratings.services.runs import run_rating
 from tests.factories import PlayerFactory
 
 from .factories import RatedEventFactory, RatingListFactory, days_ago, play, round_robin, seed
@@ -56,7 +56,7 @@ def test_finalising_with_the_broker_down_answers_quickly_and_the_sweep_rates_lat
     before = ratings(rating_list)
     client.force_login(event.owner)
     started = time.monotonic()
-    with on_commit(execute=True), caplog.at_level(logging.WARNING, logger="clubsite.tasks"):
+    with on_commit(execute=True), caplog.at_level(logging.WARNING, logger="clubsite.kit.tasks"):
         response = client.post(reverse("events:play_finalise", args=[event.slug, division.pk]))
     elapsed = time.monotonic() - started
     assert response.status_code == 302, response.status_code
@@ -92,7 +92,7 @@ def test_finalising_with_the_broker_down_answers_quickly_and_the_sweep_rates_lat
 @pytest.mark.django_db
 def test_a_rolled_back_change_queues_nothing(broker_down, on_commit, finished_event, caplog):
     rating_list, event, division = finished_event
-    with on_commit(execute=True), caplog.at_level(logging.WARNING, logger="clubsite.tasks"):
+    with on_commit(execute=True), caplog.at_level(logging.WARNING, logger="clubsite.kit.tasks"):
         with pytest.raises(RuntimeError), transaction.atomic():
             tasks.enqueue(run_rating, 12345)
             raise RuntimeError("rolled back")
@@ -178,4 +178,4 @@ def test_every_task_is_queued_through_the_one_door():
                 if isinstance(target, ast.Name) and target.id in writers:
                     continue
                 offences.append(f"{path.relative_to(ROOT)}:{node.lineno} {ast.unparse(node.func)}")
-    assert offences == [], "queue tasks with clubsite.tasks.enqueue:\n" + "\n".join(offences)
+    assert offences == [], "queue tasks with clubsite.kit.tasks.enqueue:\n" + "\n".join(offences)

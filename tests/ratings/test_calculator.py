@@ -5,7 +5,7 @@ import math
 import pytest
 from django.urls import reverse
 
-from clubsite.errors import ServiceError
+from clubsite.kit.errors import ServiceError
 from ratings.engine.common import DivisionInput, RatingOptions
 from ratings.engine.naspa import rate_naspa
 from ratings.engine.wespa import rate_wespa

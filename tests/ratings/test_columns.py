@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from django.db import connection
 
-from events.models import Division, DivisionPlayer
+from events.play.models import Division, DivisionPlayer
 from players.models import Player
 from ratings.services.columns import int_columns
 from tests.events.factories import EventFactory

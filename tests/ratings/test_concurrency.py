@@ -55,7 +55,7 @@ def test_nobody_sees_a_half_updated_list(rated, monkeypatch):
     rating_list, players, events = rated
     before = snapshot(rating_list)
     # A correction in the first event changes everything after it.
-    from events.models import Game
+    from events.play.models import Game
 
     game = Game.objects.filter(division__event=events[0], player_a=players[0]).order_by("pk").first()
     Game.objects.filter(pk=game.pk).update(score_a=100, score_b=600)

@@ -1,6 +1,6 @@
 import pytest
 
-from events.core.divisions import AssignmentError, Band, Candidate, assign_by_bands, split_bands
+from events.play.core.divisions import AssignmentError, Band, Candidate, assign_by_bands, split_bands
 
 BANDS = [Band("A", 1800, None), Band("B", 1200, 1799), Band("C", None, 1199, takes_unrated=True)]
 
@@ -29,7 +29,7 @@ def test_play_up_but_never_down():
 
 
 def test_play_up_one_division():
-    from events.core.divisions import UP_ONE
+    from events.play.core.divisions import UP_ONE
 
     got = placed(assign_by_bands([Candidate(1, 1300, play_up_to=UP_ONE), Candidate(2, 1900, play_up_to=UP_ONE)], BANDS))
     assert got == {1: "A", 2: "A"}

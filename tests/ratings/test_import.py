@@ -6,7 +6,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from clubsite.errors import NotAllowed, ServiceError
+from clubsite.kit.errors import NotAllowed, ServiceError
 from players.models import Player
 from ratings import services
 from ratings.models import ImportStatus, MatchKind, PlayerRating

@@ -8,13 +8,13 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from events.models import Division, EventStatus, Game, GameKind, GameStatus, RoundStatus
+from events.models import EventStatus
 from events.play import services as play_services
-from events.tasks import refresh_live_ratings
+from events.play.models import Division, Game, GameKind, GameStatus, RoundStatus
 from players.models import Player
 from ratings import services
 from ratings.models import RatingChange
-from ratings.services.live import live_version
+from ratings.services.live import live_version, refresh_live_ratings
 from tests.factories import PlayerFactory, UserFactory
 
 from .factories import RatedEventFactory, RatingListFactory, days_ago, play, round_robin, seed

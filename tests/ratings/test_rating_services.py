@@ -2,8 +2,8 @@
 
 import pytest
 
-from clubsite.errors import NotAllowed, ServiceError
-from events.models import Game, GameStatus
+from clubsite.kit.errors import NotAllowed, ServiceError
+from events.play.models import Game, GameStatus
 from ratings import services
 from ratings.engine.naspa import rate_naspa
 from ratings.models import PlayerRating, RatedEvent, RatingChange, RatingRun, RunStatus
@@ -303,7 +303,7 @@ def test_a_division_from_a_tsh_file_is_rated_as_tsh_did(rating_list):
     """The whole of a real 23-round event, rated through the site: tsh's own final ratings."""
     from pathlib import Path
 
-    from events.core.tsh import read_t
+    from events.play.core.tsh import read_t
 
     path = (
         Path(__file__).resolve().parents[2] / ".." / "shared" / "fixtures" / "tsh" / "jvc56_tpa_86aeb79_test_data_a.t"

@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from events.models import Game
+from events.play.models import Game
 from ratings import services
 from ratings.models import PlayerRating, RatingChange, RatingRun, RunStatus
 from ratings.services import runs, storage

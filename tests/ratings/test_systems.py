@@ -78,7 +78,7 @@ def test_glicko2_list_keeps_deviation_and_re_rates_the_same():
 
 
 def test_settings_a_system_cannot_use_are_refused_clearly():
-    from clubsite.errors import ServiceError
+    from clubsite.kit.errors import ServiceError
 
     with pytest.raises(ServiceError, match="tau, initial_rd and initial_volatility must be numbers"):
         setup("glicko2", tau="fast")
@@ -151,7 +151,7 @@ def test_glicko2_deviation_does_not_grow_without_an_idle_period(second_day, opti
 
 
 def test_glicko2_rating_period_must_be_whole_months():
-    from clubsite.errors import ServiceError
+    from clubsite.kit.errors import ServiceError
 
     with pytest.raises(ServiceError, match="rating_period_months must be a whole number of months"):
         setup("glicko2", rating_period_months=0.5)

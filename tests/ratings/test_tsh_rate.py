@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from events.core.tsh import read_t
+from events.play.core.tsh import read_t
 
 SHARED = Path(__file__).resolve().parents[2] / ".." / "shared"
 TPA = SHARED / "fixtures" / "tsh" / "jvc56_tpa_86aeb79_test_data_a.t"

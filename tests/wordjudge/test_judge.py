@@ -8,7 +8,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 from django.utils import timezone
 
-from clubsite.errors import NotAllowed, ServiceError
+from clubsite.kit.errors import NotAllowed, ServiceError
 from events.models import EventStatus
 from tests.events.factories import EventFactory
 from tests.factories import UserFactory

@@ -2,7 +2,7 @@
 confirm, correct, fast entry), seating (divisions by rating, placements, late entrants, withdrawals),
 finalise, reads (a division as the pure cores see it), prizes, tsh_io (tsh files).
 
-The rules themselves are pure (events.core); these services load the division into plain objects,
+The rules themselves are pure (events.play.core); these services load the division into plain objects,
 call them, and save the outcome under a lock.
 """
 
@@ -32,7 +32,6 @@ from .seating import (
     publish_assignments,
     rating_day,
     ratings_on,
-    request_play_up,
     save_division,
     withdraw_player,
 )

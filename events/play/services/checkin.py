@@ -10,7 +10,7 @@ takes (events.services.common.lock_event), then the division lock.
 
 The entries' own withdraw service lets only the entrant or the organiser act, and passes a freed place to
 the waiting list by email; at the venue the director acts and the place goes to someone in the hall, so
-the moves are made here with the same status rules (clubsite.status.move) and the same place count
+the moves are made here with the same status rules (clubsite.kit.status.move) and the same place count
 (events.services.places).
 """
 
@@ -24,10 +24,11 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from clubsite.errors import NotAllowed
-from clubsite.status import move
-from events.models import CheckIn, Division, DivisionPlayer, Entry, EntryStatus, Event, Round
+from clubsite.kit.errors import NotAllowed
+from clubsite.kit.status import move
+from events.models import Entry, EntryStatus, Event
 from events.permissions import can_direct_event
+from events.play.models import CheckIn, Division, DivisionPlayer, Round
 from events.services.common import lock_event
 from events.services.places import place_entry, places, player_ratings
 

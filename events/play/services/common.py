@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from clubsite.errors import NotAllowed, ServiceError
-from events.core import pairing
-from events.models import Division, Event
+from clubsite.kit.errors import NotAllowed, ServiceError
+from events.models import Event
 from events.permissions import can_direct_event
+from events.play.core import pairing
+from events.play.models import Division
 
 
 class PlayError(ServiceError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from events.models import Division, Game, GameStatus, RoundStatus
+from events.play.models import Division, Game, GameStatus, RoundStatus
 from events.signals import division_finalised
 
 from .common import PlayError, check_open, lock_division, require_director

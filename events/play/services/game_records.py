@@ -1,7 +1,7 @@
 """Game records (GCG files) attached to games: who may attach one, checking and storing it.
 
 A player of the game or a director of its event may attach or replace a record, and remove it.
-The file is read by events.core.gcg before it is stored; a file it refuses is refused here with the
+The file is read by events.play.core.gcg before it is stored; a file it refuses is refused here with the
 line at fault.
 """
 
@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from clubsite.errors import NotAllowed
-from events.core import gcg
-from events.models import Game, GameKind, GcgRecord, RoundStatus
+from clubsite.kit.errors import NotAllowed
+from clubsite.kit.roles import player_of
 from events.permissions import can_direct_event
-from players.roles import player_of
+from events.play.core import gcg
+from events.play.models import Game, GameKind, GcgRecord, RoundStatus
 
 from .common import PlayError
 

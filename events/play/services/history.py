@@ -28,7 +28,8 @@ from django.db.models import (
 )
 from django.db.models.functions import ExtractYear
 
-from events.models import Division, EventStatus, Game, GameKind, GameStatus, GcgRecord, Round, RoundStatus
+from events.models import EventStatus
+from events.play.models import Division, Game, GameKind, GameStatus, GcgRecord, Round, RoundStatus
 from players.models import Player, by_family_name
 from players.visibility import visible_players, with_profile_visible
 from ratings.models import RatingChange, RatingList

@@ -1,7 +1,7 @@
 """The lucky draw for non-prize-winners (seed 004): among a division's entrants who played a game or
 checked in, less the prize winners (prizes.division_prizes) and earlier lucky-draw winners.
 
-The draw itself is pure (events.core.draw). What is stored — the seed, the candidates in the order drawn
+The draw itself is pure (events.play.core.draw). What is stored — the seed, the candidates in the order drawn
 from (by player number), the number of winners and who won — is enough for anyone to re-run it."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
-from events.core import draw as pure_draw
-from events.models import CheckIn, Division, Game, GameKind, LuckyDraw, RoundStatus
+from events.play.core import draw as pure_draw
+from events.play.models import CheckIn, Division, Game, GameKind, LuckyDraw, RoundStatus
 
 from .common import PlayError, lock_division, require_director
 from .prizes import division_prizes

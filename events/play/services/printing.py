@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from events.models import Division, Round
+from events.play.models import Division, Round
 
 from .reads import TableSeat, read_division
 from .wall import boards, find_my_table

@@ -1,4 +1,4 @@
-"""A division's prizes: the event's Prize table for the division's category, awarded by events.core.prizes.
+"""A division's prizes: the event's Prize table for the division's category, awarded by events.play.core.prizes.
 
 Place prizes cover each place from `rank_from` to `rank_to`; a high game prize goes to the highest
 winning score; a class prize covers a band of pre-event ratings (`class_min_rating`–`class_max_rating`)
@@ -19,10 +19,11 @@ from decimal import Decimal
 
 from django.db.models import Count, Sum
 
-from events.core import prizes as pure_prizes
-from events.core import results as pure_results
-from events.core import standings as pure_standings
-from events.models import Category, Division, DivisionPlayer, Event, Prize, PrizeDecision, PrizeKind, PrizeTies
+from events.models import Category, Event, Prize, PrizeKind, PrizeTies
+from events.play.core import prizes as pure_prizes
+from events.play.core import results as pure_results
+from events.play.core import standings as pure_standings
+from events.play.models import Division, DivisionPlayer, PrizeDecision
 from events.templatetags.events_tags import format_money
 
 from .common import PlayError, require_director

@@ -13,9 +13,10 @@ from functools import cached_property
 from django.db.models import JSONField, Q, Value
 from django.db.models.functions import NullIf
 
-from events.core import results
-from events.core import standings as pure_standings
-from events.models import Division, DivisionPlayer, Event, Game, GameStatus, Round, RoundStatus
+from events.models import Event
+from events.play.core import results
+from events.play.core import standings as pure_standings
+from events.play.models import Division, DivisionPlayer, Game, GameStatus, Round, RoundStatus
 from players.models import Player, shown_name
 
 

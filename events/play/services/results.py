@@ -8,15 +8,14 @@ import re
 from django.db import transaction
 from django.utils import timezone
 
-from clubsite.errors import NotAllowed
-from clubsite.status import move
-from events.core import results
-from events.models import DivisionPlayer, Game, GameChange, GameKind, GameStatus, Round, RoundStatus
+from clubsite.kit.errors import NotAllowed
+from clubsite.kit.status import move
 from events.permissions import can_direct_event
-from events.signals import result_corrected
+from events.play.core import results
+from events.play.models import DivisionPlayer, Game, GameChange, GameKind, GameStatus, Round, RoundStatus
+from events.signals import result_corrected, results_changed
 
 from .common import PlayError, check_open, require_director
-from .live import refresh_after_commit
 from .rounds import complete_if_done
 
 
@@ -238,7 +237,7 @@ def submit_result(
     penalties. A director's entry is confirmed at once; a director's correction keeps its reason."""
     game = _submit(actor, game, score_a, score_b, overtime_a, overtime_b, first, reason, ahead_before_tiles)
     if game.status == GameStatus.CONFIRMED:
-        refresh_after_commit(game.division)
+        results_changed.send(sender=Game, division=game.division)
     return game
 
 
@@ -304,7 +303,7 @@ def confirm_result(actor, game: Game) -> Game:
     game.save(update_fields=["status", "confirmed_by", "confirmed_at"])
     _audit(game, actor, "confirmed", before)
     complete_if_done(game.round)
-    refresh_after_commit(game.division)
+    results_changed.send(sender=Game, division=game.division)
     return game
 
 
@@ -360,7 +359,7 @@ def set_unplayed(actor, game: Game, kind: str, *, reason: str = "", forfeited_by
     complete_if_done(game.round)
     if before["status"] == GameStatus.CONFIRMED:
         result_corrected.send(sender=Game, game=game, actor=actor)
-    refresh_after_commit(game.division)
+    results_changed.send(sender=Game, division=game.division)
     return game
 
 
@@ -399,7 +398,7 @@ def enter_round_results(actor, rnd: Round, text: str) -> list[Game]:
     if not planned:
         raise PlayError("Enter at least one result.", field="text")
     entered = [_submit(actor, game, a, b) for game, a, b in planned]
-    refresh_after_commit(rnd.division)  # once for the round, not once a game
+    results_changed.send(sender=Game, division=rnd.division)  # once for the round, not once a game
     return entered
 
 

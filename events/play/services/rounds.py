@@ -8,10 +8,10 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from clubsite.status import move
-from events.core import pairing
-from events.core import standings as pure_standings
-from events.models import Division, DivisionPlayer, Game, GameKind, GameStatus, Round, RoundStatus
+from clubsite.kit.status import move
+from events.play.core import pairing
+from events.play.core import standings as pure_standings
+from events.play.models import Division, DivisionPlayer, Game, GameKind, GameStatus, Round, RoundStatus
 from events.signals import play_started
 
 from .common import PairingRefused, PlayError, check_open, lock_division, require_director

@@ -10,8 +10,8 @@ from django.db import transaction
 from django.db.models import F, Max
 from django.utils import timezone
 
-from clubsite.errors import NotAllowed
-from events.core.divisions import (
+from events.models import Category, Entry, EntryStatus, Event
+from events.play.core.divisions import (
     UP_ONE,
     AssignmentError,
     Band,
@@ -20,18 +20,7 @@ from events.core.divisions import (
     match_prize_tables,
     split_bands,
 )
-from events.models import (
-    Category,
-    Division,
-    DivisionPlayer,
-    Entry,
-    EntryStatus,
-    Event,
-    Game,
-    PlayUpRequest,
-    Round,
-    RoundStatus,
-)
+from events.play.models import Division, DivisionPlayer, Game, Round, RoundStatus
 from events.services.eligibility import refusal_for
 from events.services.places import ratings_list_of
 from ratings.models import RatingList
@@ -108,7 +97,7 @@ def _category_band(category: Category) -> Band:
 
 
 def prize_table_for(band: Band, categories: list[Category]) -> Category | None:
-    """The category a division with this band plays for (events.core.divisions.match_prize_tables)."""
+    """The category a division with this band plays for (events.play.core.divisions.match_prize_tables)."""
     by_name = {c.name: c for c in categories}
     name = match_prize_tables([band], [_category_band(c) for c in categories])[band.name]
     return by_name.get(name) if name else None
@@ -317,13 +306,6 @@ def renumber_seats(division_ids: Iterable[int]) -> None:
     DivisionPlayer.objects.bulk_update(seats, ["number"])
 
 
-@transaction.atomic
-def request_play_up(actor, entry, division_name: str = ""):
-    if not (entry.player.user_id and entry.player.user_id == getattr(actor, "id", None)):
-        raise NotAllowed("Only the entrant can ask to play up.")
-    return PlayUpRequest.objects.update_or_create(entry=entry, defaults={"division_name": division_name})[0]
-
-
 # save_division's `category` when not given: a new division is matched by its band, an existing one keeps its link.
 MATCH = object()
 
@@ -352,7 +334,7 @@ def save_division(
     """Creates a division of the event, or changes the rating band of the one with that name.
 
     `category` is the category whose prizes the division plays for (a Category, its pk, or None for
-    none); when not given, a new division is linked by its band (events.core.divisions.match_prize_tables).
+    none); when not given, a new division is linked by its band (events.play.core.divisions.match_prize_tables).
     """
     event = Event.objects.select_for_update().get(pk=event.pk)
     require_director(actor, event)

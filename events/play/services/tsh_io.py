@@ -17,9 +17,10 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 
-from events.core import results, tsh
-from events.core.standings import format_round_spread_caps
-from events.models import Division, DivisionPlayer, Event, EventStatus, Game, GameKind, GameStatus, Round, RoundStatus
+from events.models import Event, EventStatus
+from events.play.core import results, tsh
+from events.play.core.standings import format_round_spread_caps
+from events.play.models import Division, DivisionPlayer, Game, GameKind, GameStatus, Round, RoundStatus
 from players import services as player_services
 from players.models import Association, Player
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, Max, Q, Sum
 
-from events.models import Division, DivisionPlayer, Game, GameKind, GameStatus, Round, RoundStatus
+from events.play.models import Division, DivisionPlayer, Game, GameKind, GameStatus, Round, RoundStatus
 
 from .reads import TableSeat, table_seats
 

@@ -6,14 +6,9 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.html import escape
 
-from events.models import (
-    Division,
-    Event,
-    EventStatus,
-    Round,
-    RoundStatus,
-)
+from events.models import Event, EventStatus
 from events.permissions import can_direct_event
+from events.play.models import Division, Round, RoundStatus
 
 
 def _event(request, slug: str) -> Event:

@@ -12,9 +12,9 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
-from clubsite.errors import NotAllowed, ServiceError
-from events.core import gcg
-from events.models import Game, GameKind, RoundStatus
+from clubsite.kit.errors import NotAllowed, ServiceError
+from events.play.core import gcg
+from events.play.models import Game, GameKind, RoundStatus
 from events.play.services import game_records, history
 from players.models import Player
 from players.visibility import visible_player_or_404, visible_players

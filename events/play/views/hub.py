@@ -8,22 +8,14 @@ from django.shortcuts import redirect, render
 from django.utils.formats import date_format
 from django.views.decorators.http import require_POST
 
-from clubsite.ui import run_service
-from events.models import (
-    DivisionPlayer,
-    Entry,
-    EntryStatus,
-    EventStatus,
-    Game,
-    GameStatus,
-    PlayUpRequest,
-    Round,
-    RoundStatus,
-)
+from clubsite.kit.roles import player_of
+from clubsite.kit.ui import run_service
+from events.models import Entry, EntryStatus, EventStatus, PlayUpRequest
 from events.play import services as play
+from events.play.models import DivisionPlayer, Game, GameStatus, Round, RoundStatus
+from events.services.entries import request_play_up
 from events.services.places import ratings_list_of
 from players.models import by_family_name
-from players.roles import player_of
 from ratings.models import RatingList
 
 from ..forms import (
@@ -210,7 +202,7 @@ def play_up(request, slug: str):
     name = request.POST.get("division_name", "").strip()[:50]
     run_service(
         request,
-        lambda: play.request_play_up(request.user, entry, name),
+        lambda: request_play_up(request.user, entry, name),
         "Your request to play up is with the director.",
     )
     return redirect("events:play_divisions", event.slug)

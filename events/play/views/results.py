@@ -7,20 +7,14 @@ from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from clubsite.errors import ServiceError
-from clubsite.ui import run_service
-from events.models import (
-    DivisionPlayer,
-    Event,
-    Game,
-    GameKind,
-    GameStatus,
-    RoundStatus,
-)
+from clubsite.kit.errors import ServiceError
+from clubsite.kit.roles import player_of
+from clubsite.kit.ui import run_service
+from events.models import Event
 from events.play import services as play
+from events.play.models import DivisionPlayer, Game, GameKind, GameStatus, RoundStatus
 from events.play.services import results as result_services
-from events.play.services.live import division_live_ratings
-from players.roles import player_of
+from ratings.services.live import division_live_ratings
 
 from ..forms import (
     DisputeForm,

@@ -8,21 +8,11 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
-from clubsite.errors import ServiceError
-from clubsite.ui import run_service
-from events.models import (
-    Division,
-    DivisionPlayer,
-    Entry,
-    EntryStatus,
-    Event,
-    EventStatus,
-    Game,
-    GameKind,
-    GameStatus,
-    RoundStatus,
-)
+from clubsite.kit.errors import ServiceError
+from clubsite.kit.ui import run_service
+from events.models import Entry, EntryStatus, Event, EventStatus
 from events.play import services as play
+from events.play.models import Division, DivisionPlayer, Game, GameKind, GameStatus, RoundStatus
 from events.services import before_event_refusal
 from events.templatetags.events_tags import badge
 

@@ -11,11 +11,11 @@ from django.shortcuts import redirect, render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
-from clubsite.ui import run_service
+from clubsite.kit.ui import run_service
 from events.play import services as play
 from events.play.services import prizes as prizes_io
-from events.play.services.live import division_live_ratings
-from events.templatetags.live_tags import signed
+from ratings.services.live import division_live_ratings
+from ratings.templatetags.live_tags import signed
 
 from .common import _directed_event, _division, _event, _rounds, _through, url_with_number
 

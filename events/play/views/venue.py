@@ -14,11 +14,12 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from clubsite.ui import ServiceFormMixin, run_service
-from events.models import Division, Entry, Round, RoundStatus
+from clubsite.kit.roles import player_of
+from clubsite.kit.ui import ServiceFormMixin, run_service
+from events.models import Entry
+from events.play.models import Division, Round, RoundStatus
 from events.play.services import checkin, luckydraw, printing, wall
 from events.play.services.reads import read_division
-from players.roles import player_of
 
 from .common import _directed_event, _division, _event, _round
 from .tables import _score

@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
-from clubsite.errors import ServiceError
+from clubsite.kit.errors import ServiceError
 from players.models import Association
 
 from ...services import statements as service

@@ -6,7 +6,7 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.urls import reverse
 
-from clubsite.errors import ServiceError
+from clubsite.kit.errors import ServiceError
 from players.models import User
 from ratings import services
 from ratings.models import MatchKind, RatingList

@@ -4,7 +4,7 @@ from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
-from clubsite.errors import ServiceError
+from clubsite.kit.errors import ServiceError
 from ratings import services
 from ratings.models import RatingList
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from events.core.tsh import TshParseError, read_t
+from events.play.core.tsh import TshParseError, read_t
 from ratings.engine.common import DEFAULT_CAREER_GAMES
 from ratings.engine.tshrate import SYSTEMS, rate_tsh
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from events.core.pairing import PairingOptions, PairingPlayer, PairingResult, pair_round
-from events.core.results import Game, GameKind, PlayerId
+from events.play.core.pairing import PairingOptions, PairingPlayer, PairingResult, pair_round
+from events.play.core.results import Game, GameKind, PlayerId
 
 
 def field_of(n: int, top_rating: int = 2000) -> list[PairingPlayer]:

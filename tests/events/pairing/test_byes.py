@@ -1,4 +1,4 @@
-from events.core.pairing import PairingOptions, pair_round
+from events.play.core.pairing import PairingOptions, pair_round
 
 from . import bye, field_of, win
 

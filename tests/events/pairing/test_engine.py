@@ -4,8 +4,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events.core.pairing import SYSTEMS, History, PairingError, PairingOptions, PairingPlayer, pair_round
-from events.core.results import Game, GameKind
+from events.play.core.pairing import SYSTEMS, History, PairingError, PairingOptions, PairingPlayer, pair_round
+from events.play.core.results import Game, GameKind
 
 from . import assert_complete, bye, field_of, win
 

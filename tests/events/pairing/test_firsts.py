@@ -1,7 +1,7 @@
-from events.core.pairing import PairingOptions, pair_round
-from events.core.pairing.core import History
-from events.core.pairing.firsts import order_for_start
-from events.core.results import Game, GameKind
+from events.play.core.pairing import PairingOptions, pair_round
+from events.play.core.pairing.core import History
+from events.play.core.pairing.firsts import order_for_start
+from events.play.core.results import Game, GameKind
 
 from . import field_of, win
 

@@ -3,9 +3,9 @@ from itertools import combinations
 
 import pytest
 
-from events.core.pairing import PairingError, PairingOptions, pair_round
-from events.core.pairing.schedules import initial_fontes_groups
-from events.core.results import Game
+from events.play.core.pairing import PairingError, PairingOptions, pair_round
+from events.play.core.pairing.schedules import initial_fontes_groups
+from events.play.core.results import Game
 
 from . import assert_complete, field_of, win
 

@@ -1,5 +1,5 @@
-from events.core.pairing import PairingOptions, pair_round
-from events.core.results import Game
+from events.play.core.pairing import PairingOptions, pair_round
+from events.play.core.results import Game
 
 from . import field_of, win
 

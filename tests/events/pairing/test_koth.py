@@ -2,10 +2,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events.core.pairing import PairingError, PairingOptions, pair_round
-from events.core.pairing.core import History
-from events.core.pairing.ranked import koth_pairs
-from events.core.results import Game
+from events.play.core.pairing import PairingError, PairingOptions, pair_round
+from events.play.core.pairing.core import History
+from events.play.core.pairing.ranked import koth_pairs
+from events.play.core.results import Game
 
 from . import assert_complete, field_of, run_event, win
 

@@ -3,7 +3,7 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from events.core.pairing.matching import min_cost_perfect_matching
+from events.play.core.pairing.matching import min_cost_perfect_matching
 
 
 def perfect_matchings(items: list[int]):

@@ -3,8 +3,8 @@ from itertools import combinations
 
 import pytest
 
-from events.core.pairing import PairingError, PairingOptions, pair_round
-from events.core.pairing.schedules import circle_round
+from events.play.core.pairing import PairingError, PairingOptions, pair_round
+from events.play.core.pairing.schedules import circle_round
 
 from . import assert_complete, field_of
 

@@ -1,8 +1,8 @@
 import random
 
-from events.core.pairing import PairingOptions, pair_round
-from events.core.results import Game
-from events.core.standings import compute_standings
+from events.play.core.pairing import PairingOptions, pair_round
+from events.play.core.results import Game
+from events.play.core.standings import compute_standings
 
 from . import assert_complete, field_of, play, run_event, win
 

@@ -1,6 +1,7 @@
 import pytest
 
-from events.models import Division, DivisionPlayer, EventStatus
+from events.models import EventStatus
+from events.play.models import Division, DivisionPlayer
 from tests.events.factories import EventFactory
 from tests.factories import PlayerFactory, UserFactory
 

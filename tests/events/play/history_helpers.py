@@ -2,7 +2,8 @@
 
 from datetime import date
 
-from events.models import Division, Event, EventStatus, Game, GameKind, GameStatus, Round, RoundStatus
+from events.models import Event, EventStatus
+from events.play.models import Division, Game, GameKind, GameStatus, Round, RoundStatus
 from tests.factories import AssociationFactory, UserFactory
 
 

@@ -5,10 +5,11 @@ from django.urls import include, path
 from rest_framework.routers import DefaultRouter
 from rest_framework.test import APIClient
 
-from events.core import tsh
-from events.models import EventStatus, GameKind, GameStatus, Round, RoundStatus
+from events.models import EventStatus
 from events.play import api as api_play
 from events.play import services as play
+from events.play.core import tsh
+from events.play.models import GameKind, GameStatus, Round, RoundStatus
 from tests.factories import UserFactory
 
 # The play routes on top of the site's own (the site's router adds the same ones through register()).

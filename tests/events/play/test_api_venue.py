@@ -11,18 +11,9 @@ from django.db.models import Q
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from events.models import (
-    CheckIn,
-    Division,
-    DivisionPlayer,
-    EntryStatus,
-    EventStatus,
-    LuckyDraw,
-    Prize,
-    PrizeDecision,
-    PrizeTies,
-)
+from events.models import EntryStatus, EventStatus, Prize, PrizeTies
 from events.play import services as play
+from events.play.models import CheckIn, Division, DivisionPlayer, LuckyDraw, PrizeDecision
 from events.play.services import checkin
 from tests.events.factories import CategoryFactory, EntryFactory, EventFactory, PrizeFactory
 from tests.factories import PlayerFactory, UserFactory

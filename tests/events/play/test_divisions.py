@@ -1,8 +1,9 @@
 import pytest
 
-from clubsite.errors import NotAllowed
-from events.models import Division, DivisionPlayer, EntryStatus, PlayUpRequest
+from clubsite.kit.errors import NotAllowed
+from events.models import EntryStatus, PlayUpRequest
 from events.play import services as play
+from events.play.models import Division, DivisionPlayer
 from tests.events.factories import CategoryFactory, EntryFactory, EventFactory
 from tests.factories import PlayerFactory, UserFactory
 from tests.ratings.factories import PlayerRatingFactory, RatingListFactory
@@ -112,7 +113,7 @@ def test_ratings_are_taken_as_of_the_snapshot_date(director, rated_event):
 
     from django.utils import timezone
 
-    from events.models import Division
+    from events.play.models import Division
     from ratings.models import PlayerRating, RatingChange
     from tests.ratings.factories import RatedEventFactory
 
@@ -145,8 +146,8 @@ def test_placing_by_hand_renumbers_both_divisions_and_keeps_the_rating(client, d
     from django.urls import reverse
     from django.utils import timezone
 
-    from events.core import tsh
     from events.models import Event
+    from events.play.core import tsh
 
     def url(name, *args):
         return reverse(f"events:{name}", args=[rated_event.slug, *args])
@@ -182,7 +183,7 @@ def test_placing_by_hand_renumbers_both_divisions_and_keeps_the_rating(client, d
 def test_tsh_export_writes_opponents_by_line_even_with_gaps_in_seat_numbers(client, director, make_division):
     from django.urls import reverse
 
-    from events.core import tsh
+    from events.play.core import tsh
 
     division = make_division(4)
     for seat in DivisionPlayer.objects.filter(division=division).order_by("-number"):

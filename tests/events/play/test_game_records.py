@@ -4,7 +4,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from events.models import Game, GameStatus, GcgRecord, RoundStatus
+from events.play.models import Game, GameStatus, GcgRecord, RoundStatus
 from tests.events.play.history_helpers import played_event
 from tests.factories import PlayerFactory, UserFactory
 

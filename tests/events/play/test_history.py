@@ -7,7 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from events.models import Game, GameKind, GameStatus, Round, RoundStatus
+from events.play.models import Game, GameKind, GameStatus, Round, RoundStatus
 from ratings.models import RatingChange
 from tests.events.play.history_helpers import played_event
 from tests.factories import PlayerFactory, UserFactory

@@ -6,7 +6,7 @@ import pytest
 from django.apps import apps
 from django.urls import reverse
 
-from events.models import GcgRecord
+from events.play.models import GcgRecord
 from events.play.services import history
 from players import demo
 from players.visibility import visible_players

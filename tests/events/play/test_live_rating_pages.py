@@ -9,8 +9,9 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
-from events.models import Division, DivisionPlayer, EventStatus
+from events.models import EventStatus
 from events.play import services as play
+from events.play.models import Division, DivisionPlayer
 from tests.events.factories import EventFactory
 from tests.factories import PlayerFactory, UserFactory
 from tests.ratings.factories import RatingListFactory, seed

@@ -7,10 +7,10 @@ import pytest
 from django.apps import apps
 from django.urls import reverse
 
-from events.core import pairing
 from events.forms import EventForm
 from events.models import Event
 from events.play import services as play
+from events.play.core import pairing
 from tests.events.factories import EventFactory
 from tests.events.play.test_views_play import page, play_round, url
 

@@ -7,8 +7,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.urls import reverse
 
-from events.models import Division, DivisionPlayer, PrizeDecision, PrizeTies
+from events.models import PrizeTies
 from events.play import services as play
+from events.play.models import Division, DivisionPlayer, PrizeDecision
 from events.play.services import prizes as prizes_io
 from tests.events.factories import CategoryFactory, EntryFactory, EventFactory, PrizeFactory
 from tests.factories import PlayerFactory, UserFactory

@@ -3,9 +3,9 @@
 import pytest
 from django.urls import reverse
 
-from events.core.divisions import Band, match_prize_tables
-from events.models import Division
 from events.play import services as play
+from events.play.core.divisions import Band, match_prize_tables
+from events.play.models import Division
 from tests.events.factories import CategoryFactory, EntryFactory, EventFactory, PrizeFactory
 from tests.factories import PlayerFactory, UserFactory
 from tests.ratings.factories import PlayerRatingFactory, RatingListFactory
@@ -137,7 +137,7 @@ def test_a_class_prize_reads_as_best_in_its_band_on_the_event_page(client):
 
 
 def test_class_titles():
-    from events.core.prizes import class_title
+    from events.play.core.prizes import class_title
 
     assert class_title(1500, 1699) == "Best in 1500–1699"
     assert class_title(1500, None) == "Best rated 1500 and up"

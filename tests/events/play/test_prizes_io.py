@@ -2,8 +2,9 @@
 
 import pytest
 
-from events.models import Division, PrizeKind
+from events.models import PrizeKind
 from events.play import services as play
+from events.play.models import Division
 from events.play.services import prizes as prizes_io
 from tests.events.factories import CategoryFactory, PrizeFactory
 

@@ -9,10 +9,10 @@ from django.urls import include, path, reverse
 from rest_framework.routers import DefaultRouter
 from rest_framework.test import APIClient
 
-from events.core.results import MIN_STORED_SCORE
-from events.models import Game, GameStatus
 from events.play import api as api_play
 from events.play import services as play
+from events.play.core.results import MIN_STORED_SCORE
+from events.play.models import Game, GameStatus
 from events.play.services import tsh_io
 from tests.factories import AssociationFactory, UserFactory
 

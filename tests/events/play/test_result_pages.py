@@ -6,9 +6,9 @@ from django.contrib.admin.sites import site
 from django.test import RequestFactory
 from django.urls import reverse
 
-from events.admin import GameChangeAdmin
-from events.models import Game, GameChange, GameKind, GameStatus
 from events.play import services as play
+from events.play.admin import GameChangeAdmin
+from events.play.models import Game, GameChange, GameKind, GameStatus
 
 pytestmark = pytest.mark.django_db
 

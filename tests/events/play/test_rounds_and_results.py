@@ -1,8 +1,8 @@
 import pytest
 
-from clubsite.errors import NotAllowed
-from events.models import Game, GameChange, GameKind, GameStatus, RoundStatus
+from clubsite.kit.errors import NotAllowed
 from events.play import services as play
+from events.play.models import Game, GameChange, GameKind, GameStatus, RoundStatus
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -207,7 +207,8 @@ def test_finalise_needs_every_result_confirmed(director, make_division):
 
 def test_a_correction_after_finalising_re_rates_the_event(director, on_commit):
     """Only a director corrects a finalised division; the event (and later ones) are re-rated."""
-    from events.models import Division, DivisionPlayer, EventStatus
+    from events.models import EventStatus
+    from events.play.models import Division, DivisionPlayer
     from ratings.models import RatingChange
     from tests.events.factories import EventFactory
     from tests.factories import PlayerFactory

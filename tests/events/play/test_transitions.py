@@ -2,9 +2,10 @@
 
 import pytest
 
-from clubsite.status import TransitionRefused, move
-from events.models import Entry, EntryStatus, GameStatus, Round, RoundStatus
+from clubsite.kit.status import TransitionRefused, move
+from events.models import Entry, EntryStatus
 from events.play import services as play
+from events.play.models import GameStatus, Round, RoundStatus
 
 pytestmark = pytest.mark.django_db
 

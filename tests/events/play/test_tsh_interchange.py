@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from events.core import tsh
-from events.models import Game, GameStatus
 from events.play import services as play
+from events.play.core import tsh
+from events.play.models import Game, GameStatus
 from events.play.services import tsh_io
 from tests.factories import AssociationFactory, PlayerFactory, UserFactory
 

@@ -6,8 +6,9 @@ import time
 import pytest
 from django.core.management import CommandError, call_command
 
-from events.core import tsh
-from events.models import Division, DivisionPlayer, Event, Game, Round
+from events.models import Event
+from events.play.core import tsh
+from events.play.models import Division, DivisionPlayer, Game, Round
 from events.play.services import tsh_io
 from players.models import Player
 from tests.factories import AssociationFactory, UserFactory

@@ -11,18 +11,11 @@ import time_machine
 from django.urls import reverse
 from django.utils.html import escape
 
-from clubsite.errors import NotAllowed
-from events.core import draw as pure_draw
-from events.models import (
-    CheckIn,
-    Division,
-    DivisionPlayer,
-    EntryStatus,
-    EventStatus,
-    LuckyDraw,
-    Prize,
-)
+from clubsite.kit.errors import NotAllowed
+from events.models import EntryStatus, EventStatus, Prize
 from events.play import services as play
+from events.play.core import draw as pure_draw
+from events.play.models import CheckIn, Division, DivisionPlayer, LuckyDraw
 from events.play.services import checkin, luckydraw, printing
 from players.models import Player
 from tests.events.factories import CategoryFactory, EntryFactory, EventFactory

@@ -5,9 +5,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from events.core import tsh
-from events.models import Division, DivisionPlayer, Game, GameKind, GameStatus, PrizeKind, Round, RoundStatus
+from events.models import PrizeKind
 from events.play import services as play
+from events.play.core import tsh
+from events.play.models import Division, DivisionPlayer, Game, GameKind, GameStatus, Round, RoundStatus
 from tests.events.factories import CategoryFactory, EntryFactory, PrizeFactory, fast_passwords  # noqa: F401
 from tests.factories import PlayerFactory, UserFactory
 

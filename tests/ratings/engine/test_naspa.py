@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from events.core.tsh import read_t
+from events.play.core.tsh import read_t
 from ratings.engine.common import (
     DivisionInput,
     Expectation,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from events.core.tsh import parse_t
+from events.play.core.tsh import parse_t
 from ratings.engine.naspa import rate_naspa
 from ratings.engine.tshrate import division_input, rate_tsh
 

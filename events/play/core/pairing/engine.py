@@ -1,0 +1,171 @@
+"""`pair_round`: one entry point for every pairing system (DOMAIN §3)."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Sequence
+from dataclasses import replace
+
+from events.play.core.results import Game, PlayerId
+from events.play.core.standings import Entrant, Standing, compute_standings, gibsonized, out_of_contention
+
+from .core import History, PairingError, PairingOptions, PairingPlayer, PairingResult, count_repeats
+from .firsts import assign_firsts
+from .ranked import choose_bye, gibson_opponent, koth_pairs, swiss_pairs
+from .schedules import Slot, initial_fontes_round, round_robin_round
+
+__all__ = ["SYSTEMS", "pair_round"]
+
+# The one list of pairing systems, with the names people read (forms, pages, the API and the models use it).
+SYSTEMS: dict[str, str] = {
+    "koth": "King of the Hill",
+    "swiss": "Swiss",
+    "random": "Random",
+    "round_robin": "Round robin",
+    "double_round_robin": "Double round robin",
+    "initial_fontes": "Initial Fontes",
+}
+
+
+def pair_round(
+    system: str, players: Sequence[PairingPlayer], history: Sequence[Game], options: PairingOptions
+) -> PairingResult:
+    """Pair round `options.round` of `system` for `players` (those playing this round).
+
+    `history` holds the division's games; only rounds before this one count,
+    pending (unscored) pairings included. Byes go, before pairing and only
+    for an odd count, to the lowest-placed of the players with fewest byes,
+    except in round robin and initial Fontes, where meeting the phantom is
+    the bye. Raises PairingError when the pairing breaks the repeat limit
+    (with the least-repeat pairing attached) or the schedule has no such round.
+    """
+    if system not in SYSTEMS:
+        raise ValueError(f"unknown pairing system {system!r}; expected one of {', '.join(SYSTEMS)}")
+    ids = [p.id for p in players]
+    if len(set(ids)) != len(ids):
+        raise ValueError("a player is listed twice")
+    past = History(history, options.round)
+    seed = options.seed if options.seed is not None else secrets.randbits(31)
+    standings = _standings(players, past, options)
+    position = {s.player: s.position for s in standings}
+    warnings: list[str] = []
+    leader: PlayerId | None = None
+    enforce = options.avoid_repeats and system in ("random", "koth", "swiss")
+
+    if system in ("round_robin", "double_round_robin"):
+        cycles = 2 if system == "double_round_robin" else options.cycles
+        in_seed_order = [p.id for _, p in sorted(enumerate(players), key=lambda ip: (ip[1].seed, ip[0]))]
+        pairs, bye = _split_phantom(round_robin_round(in_seed_order, options.round - options.start_round, cycles))
+    elif system == "initial_fontes":
+        by_rating = [p.id for _, p in sorted(enumerate(players), key=lambda ip: (-ip[1].rating, ip[1].seed, ip[0]))]
+        pairs, bye = _split_phantom(
+            initial_fontes_round(by_rating, options.fontes_rounds, options.round - options.start_round)
+        )
+    else:
+        order = [s.player for s in standings]
+        bye = choose_bye(order, past) if len(order) % 2 else None
+        if bye is not None:
+            order.remove(bye)
+        pairs = []
+        if options.gibson and system != "random":
+            gibson = _gibson_pair(standings, bye, past, options)
+            if gibson is not None:
+                leader, opponent, note = gibson
+                pairs.append((leader, opponent))
+                warnings.append(note)
+                order = [p for p in order if p not in (leader, opponent)]
+        max_repeats = options.max_repeats if enforce else None
+        if system == "random":
+            random.Random(seed).shuffle(order)
+            pairs += koth_pairs(order, past, options.avoid_repeats, max_repeats)
+        elif system == "koth":
+            pairs += koth_pairs(order, past, options.avoid_repeats, max_repeats)
+        else:
+            wins = {s.player: s.wins for s in standings}
+            pairs += swiss_pairs(order, wins, past, max_repeats)
+
+    pairs.sort(key=lambda pair: min(position[pair[0]], position[pair[1]]))
+    if options.assign_firsts:
+        pairs = assign_firsts(pairs, past, seed, options.round)
+    else:
+        pairs = [(a, b) if position[a] < position[b] else (b, a) for a, b in pairs]
+    repeated = [(a, b, past.met(a, b)) for a, b in pairs if past.met(a, b)]
+    if repeated:
+        warnings.append(f"{len(repeated)} pair(s) have met before: " + _listing(repeated))
+    result = PairingResult(
+        pairs=pairs, bye=bye, repeats=count_repeats(pairs, past), warnings=warnings, seed=seed, gibsonized=leader
+    )
+    if enforce:
+        over = [(a, b, m) for a, b, m in repeated if m > options.max_repeats]
+        if over:
+            raise PairingError(
+                f"Round {options.round}: no pairing keeps every pair within "
+                f"{options.max_repeats} earlier meeting(s). The pairing with the fewest "
+                f"repeats has {len(over)} pair(s) over the limit: {_listing(over)}. "
+                "Allow more repeats, or accept this pairing.",
+                best=result,
+            )
+    return result
+
+
+def _listing(pairs: Sequence[tuple[PlayerId, PlayerId, int]]) -> str:
+    return ", ".join(f"{a} v {b} (met {m} time{'s' if m > 1 else ''})" for a, b, m in pairs)
+
+
+def _standings(players: Sequence[PairingPlayer], past: History, options: PairingOptions) -> list[Standing]:
+    """Standings of the players to pair, after `options.standings_round`.
+
+    Players absent from this round (withdrawn) still appear in the history;
+    they are ranked as placeholders and then left out.
+    """
+    known = {p.id for p in players}
+    others = [Entrant(pid, withdrawn=True) for pid in sorted(past.player_ids() - known)]
+    everyone = list(players) + others
+    ranked = compute_standings(everyone, past.games, options.standings, options.standings_round)
+    active = [s for s in ranked if s.player in known]
+    # Positions among the players of this round only.
+    return [replace(s, position=k) for k, s in enumerate(active, start=1)]
+
+
+def _split_phantom(slots: list[tuple[Slot, Slot]]) -> tuple[list[tuple[PlayerId, PlayerId]], PlayerId | None]:
+    pairs: list[tuple[PlayerId, PlayerId]] = []
+    bye: PlayerId | None = None
+    for a, b in slots:
+        if a is None or b is None:
+            bye = b if a is None else a
+        else:
+            pairs.append((a, b))
+    return pairs, bye
+
+
+def _gibson_pair(
+    standings: Sequence[Standing], bye: PlayerId | None, past: History, options: PairingOptions
+) -> tuple[PlayerId, PlayerId, str] | None:
+    if options.total_rounds is None:
+        raise ValueError("Gibsonization needs total_rounds")
+    rounds_left = options.total_rounds - options.standings_round
+    leader = gibsonized(standings, rounds_left, options.gibson_spread)
+    if leader is None or leader == bye:
+        return None
+    max_repeats = options.max_repeats if options.avoid_repeats else None
+    out = [
+        p
+        for p in out_of_contention(standings, rounds_left, options.prize_places, options.gibson_spread)
+        if p not in (leader, bye)
+    ]
+    if out:
+        opponent = gibson_opponent(leader, out, past, max_repeats)
+        return leader, opponent, f"{leader} is Gibsonized and plays {opponent}, who is out of prize contention"
+    # Nobody is out of contention: the lowest-placed player is the least
+    # likely to have the prizes decided by this game.
+    candidates = [s.player for s in reversed(standings) if s.player not in (leader, bye)]
+    if not candidates:
+        return None
+    opponent = gibson_opponent(leader, candidates, past, max_repeats)
+    return (
+        leader,
+        opponent,
+        f"{leader} is Gibsonized but every other player is still in prize contention; "
+        f"paired with the lowest-placed player available, {opponent}",
+    )

@@ -1,0 +1,161 @@
+"""Pairing from an order of players: King of the Hill, Swiss, and random order.
+
+Each system is a minimum-cost perfect matching whose cost per pair is a tuple
+compared lexicographically (see `matching`). Shared levels, most important
+first:
+
+1. pairs that have met more often than the event allows (when enforced);
+2. a rematch of last round's game;
+then the system's own levels.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from events.play.core.results import PlayerId
+
+from .core import History
+from .matching import min_cost_perfect_matching
+
+__all__ = ["koth_pairs", "swiss_pairs", "choose_bye", "gibson_opponent"]
+
+
+def _repeat_levels(a: PlayerId, b: PlayerId, history: History, max_repeats: int | None) -> tuple[int, int, int]:
+    met = history.met(a, b)
+    over = 1 if max_repeats is not None and met > max_repeats else 0
+    return over, int(history.met_last_round(a, b)), met * met
+
+
+def koth_pairs(
+    order: Sequence[PlayerId], history: History, avoid_repeats: bool, max_repeats: int | None
+) -> list[tuple[PlayerId, PlayerId]]:
+    """1v2, 3v4, ... over `order`; with repeat avoidance, the closest pairing to it.
+
+    "Closest" is read from the top, as a director pairs by hand: the highest
+    unpaired player meets the nearest player below them that still allows
+    the fewest repeats overall (the shared levels plus how often each pair
+    met, squared so a third meeting weighs more than two second ones); then
+    the next highest unpaired player, and so on.
+
+    The fewest repeats possible come from one matching; each choice of the
+    greedy pass is then checked against it. A candidate other than the
+    current matching's own partner is accepted only if the players left can
+    still be paired with no more repeats, which a new matching decides.
+    """
+    if not avoid_repeats:
+        return [(order[k], order[k + 1]) for k in range(0, len(order) - 1, 2)]
+    n = len(order)
+    levels = {
+        (i, j): _repeat_levels(order[i], order[j], history, max_repeats) for i in range(n) for j in range(i + 1, n)
+    }
+
+    def solve(members: list[int]) -> dict[int, int]:
+        """Fewest repeats over `members` (positions), ties broken towards small gaps."""
+        m = len(members)
+
+        def cost(a: int, b: int) -> tuple[int, ...]:
+            i, j = members[a], members[b]
+            gap = j - i
+            return (*levels[i, j], gap * gap, gap * (n - i))
+
+        partner: dict[int, int] = {}
+        for a, b in min_cost_perfect_matching(m, cost):
+            partner[members[a]], partner[members[b]] = members[b], members[a]
+        return partner
+
+    def total(partner: dict[int, int]) -> tuple[int, int, int]:
+        sums = [0, 0, 0]
+        for i, j in partner.items():
+            if i < j:
+                for k, x in enumerate(levels[i, j]):
+                    sums[k] += x
+        return sums[0], sums[1], sums[2]
+
+    matching = solve(list(range(n)))
+    remaining = list(range(n))
+    pairs: list[tuple[PlayerId, PlayerId]] = []
+    while remaining:
+        top = remaining[0]
+        best = total(matching)
+        for other in remaining[1:]:
+            if matching[top] == other:
+                break
+            own = levels[top, other]
+            if own > best:
+                continue  # this pair alone already costs more than the optimum
+            rest = solve([p for p in remaining if p not in (top, other)])
+            if tuple(a + b for a, b in zip(own, total(rest), strict=True)) == best:
+                matching = rest
+                matching[top], matching[other] = other, top
+                break
+        other = matching[top]
+        pairs.append((order[top], order[other]))
+        remaining = [p for p in remaining if p not in (top, other)]
+        del matching[top], matching[other]
+    return pairs
+
+
+def swiss_pairs(
+    order: Sequence[PlayerId], wins: Mapping[PlayerId, float], history: History, max_repeats: int | None
+) -> list[tuple[PlayerId, PlayerId]]:
+    """Swiss over `order` (best first): within groups of equal wins, top half
+    against bottom half, floating between groups as little as possible.
+
+    Levels after the shared ones: the squared win difference (counted in
+    half wins; squared so two one-step floats beat one two-step float),
+    then how often the pair met (squared), then placement: inside a group
+    of size s, the distance in group positions should be s/2 (cost
+    |2·distance − s|); across groups, the distance in the order, so the
+    lowest of a group floats to the highest of the next.
+    """
+    n = len(order)
+    half_wins = [round(wins[p] * 2) for p in order]
+    # Equal wins are contiguous in standings order: record each group's size.
+    group_size: list[int] = []
+    start = 0
+    for k in range(1, n + 1):
+        if k == n or half_wins[k] != half_wins[start]:
+            group_size.extend([k - start] * (k - start))
+            start = k
+
+    # Every pair of the field is costed: read the history once per player.
+    met_with = [history.opponents(p) for p in order]
+    last_with = [history.last_round_opponents(p) for p in order]
+    limit = max_repeats
+
+    def cost(i: int, j: int) -> tuple[int, ...]:
+        other = order[j]
+        met = met_with[i].get(other, 0)
+        over = 1 if limit is not None and met > limit else 0
+        last = 1 if other in last_with[i] else 0
+        diff = half_wins[i] - half_wins[j]
+        placement = abs(2 * (j - i) - group_size[i]) if diff == 0 else j - i
+        # Within the repeat limit, keeping win groups outranks avoiding an
+        # allowed repeat: the meetings level comes after the win difference.
+        return over, last, diff * diff, met * met, placement
+
+    return [(order[i], order[j]) for i, j in min_cost_perfect_matching(n, cost)]
+
+
+def choose_bye(order: Sequence[PlayerId], history: History) -> PlayerId:
+    """The lowest-placed player among those with the fewest byes so far."""
+    fewest = min(history.byes[p] for p in order)
+    return next(p for p in reversed(order) if history.byes[p] == fewest)
+
+
+def gibson_opponent(
+    leader: PlayerId, candidates: Sequence[PlayerId], history: History, max_repeats: int | None
+) -> PlayerId:
+    """The best-placed candidate, preferring ones the leader may meet again.
+
+    `candidates` are in standings order. A candidate beyond the repeat limit
+    or met last round is taken only when every candidate is.
+    """
+
+    def rank(indexed: tuple[int, PlayerId]) -> tuple[int, int, int]:
+        position, p = indexed
+        over, last, _ = _repeat_levels(leader, p, history, max_repeats)
+        return over, last, position
+
+    return min(enumerate(candidates), key=rank)[1]

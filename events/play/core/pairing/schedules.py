@@ -1,0 +1,92 @@
+"""Fixed schedules: round robin and initial Fontes.
+
+Both use the circle method: the first player stays put, the others rotate
+one place each round, and position k meets position m-1-k. With an even
+number m of places every pair meets exactly once in m-1 rounds. An odd field
+gets a phantom (None); whoever meets it has the bye.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from events.play.core.results import PlayerId
+
+from .core import PairingError
+
+__all__ = ["circle_round", "round_robin_round", "initial_fontes_groups", "initial_fontes_round"]
+
+Slot = PlayerId | None  # None: the phantom
+
+
+def circle_round(slots: Sequence[Slot], index: int) -> list[tuple[Slot, Slot]]:
+    """Pairs of round `index` (0-based, taken modulo m-1) of a circle schedule.
+
+    `slots` must have an even length; the first stays fixed.
+    """
+    m = len(slots)
+    if m % 2:
+        raise ValueError("the circle method needs an even number of places")
+    if m == 0:
+        return []
+    rest = list(slots[1:])
+    shift = index % (m - 1)
+    rotated = [slots[0]] + rest[-shift:] + rest[:-shift] if shift else list(slots)
+    return [(rotated[k], rotated[m - 1 - k]) for k in range(m // 2)]
+
+
+def _with_phantom(ids: Sequence[PlayerId]) -> list[Slot]:
+    slots: list[Slot] = list(ids)
+    if len(slots) % 2:
+        slots.append(None)
+    return slots
+
+
+def round_robin_round(ids_in_seed_order: Sequence[PlayerId], index: int, cycles: int = 1) -> list[tuple[Slot, Slot]]:
+    """Round `index` (0-based) of a round robin over the players in seed order.
+
+    A double round robin (cycles=2) repeats the first cycle's pairings.
+    """
+    slots = _with_phantom(ids_in_seed_order)
+    if not slots:
+        return []
+    per_cycle = len(slots) - 1
+    if not 0 <= index < per_cycle * cycles:
+        raise PairingError(
+            f"this round robin has {per_cycle * cycles} rounds "
+            f"({cycles} cycle(s) of {per_cycle}); round {index + 1} of it does not exist"
+        )
+    return circle_round(slots, index)
+
+
+def initial_fontes_groups(ids_by_rating: Sequence[PlayerId], rounds: int) -> list[list[Slot]]:
+    """Groups for initial Fontes over players sorted best-rated first.
+
+    The field (plus a phantom if odd) is cut into N+1 rating bands and each
+    group takes one player from each band, so a group of N+1 plays a full
+    round robin in N rounds. When the field is not a multiple of N+1, the
+    lowest-rated leftovers join groups two at a time (from the first group
+    on); a group of N+3 or more still plays N rounds without a repeat.
+    """
+    slots = _with_phantom(ids_by_rating)
+    size = rounds + 1
+    groups_count = len(slots) // size
+    if groups_count == 0:
+        raise PairingError(
+            f"initial Fontes over {rounds} rounds needs at least {size} players, there are {len(ids_by_rating)}"
+        )
+    groups: list[list[Slot]] = [[slots[band * groups_count + g] for band in range(size)] for g in range(groups_count)]
+    leftovers = slots[groups_count * size :]
+    for k in range(0, len(leftovers), 2):
+        groups[(k // 2) % groups_count].extend(leftovers[k : k + 2])
+    return groups
+
+
+def initial_fontes_round(ids_by_rating: Sequence[PlayerId], rounds: int, index: int) -> list[tuple[Slot, Slot]]:
+    """Round `index` (0-based, below `rounds`) of initial Fontes."""
+    if not 0 <= index < rounds:
+        raise PairingError(f"initial Fontes covers {rounds} rounds; round {index + 1} of it does not exist")
+    pairs: list[tuple[Slot, Slot]] = []
+    for group in initial_fontes_groups(ids_by_rating, rounds):
+        pairs.extend(circle_round(group, index))
+    return pairs

@@ -52,9 +52,11 @@ $(VENV)/.bench: bench/requirements.txt | $(VENV)/.dev
 bench: $(VENV)/.dev $(VENV)/.bench
 	$(BIN)/python bench/run.py
 
+# The checks CI and the pre-commit hook run: lint, formatting, and models that match their migrations.
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	DEBUG=1 $(BIN)/python manage.py makemigrations --check --dry-run
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles

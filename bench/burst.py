@@ -71,7 +71,7 @@ def _members(count: int) -> list[str]:
     from django.contrib.auth.hashers import make_password
     from rest_framework.authtoken.models import Token
 
-    from players.models import Counter as Sequence
+    from clubsite.kit.models import Counter as Sequence
     from players.models import Player, User
     from players.services import MEMBER_NUMBER_COUNTER, MEMBER_NUMBER_START
 

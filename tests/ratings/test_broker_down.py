@@ -167,7 +167,7 @@ def test_every_task_is_queued_through_the_one_door():
     files = [p for app in APPS for p in (ROOT / app).rglob("*.py") if "migrations" not in p.parts]
     trees = {p: ast.parse(p.read_text()) for p in files}
     writers = _outbox_writers(trees.values())
-    doors = {ROOT / "clubsite" / "tasks.py", ROOT / "outbox" / "services.py"}  # the outbox queues its own mail
+    doors = {ROOT / "clubsite" / "kit" / "tasks.py", ROOT / "outbox" / "services.py"}  # the outbox queues its own mail
     offences = []
     for path, tree in trees.items():
         if path in doors:

@@ -1,7 +1,7 @@
 """Rating pages: thin views over ratings.services."""
 
-import csv
 from datetime import date
+from itertools import chain
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
+from clubsite.kit.csv import csv_response
 from clubsite.kit.roles import is_association_staff
 from clubsite.kit.ui import run_service
 from events.models import Event
@@ -83,32 +84,40 @@ def rating_list(request, slug: str | None = None):
 
 
 def rating_list_csv(request, slug: str):
+    """The rating list as a spreadsheet, with the page's filters (every cell formula-safe: a name is text a
+    member typed)."""
     current = get_object_or_404(RatingList, slug=slug)
     _form, filters = _filters(request)
     rows = with_profile_visible(services.rated_players(current, **filters), request.user)
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{current.slug}-{timezone.localdate():%Y-%m-%d}.csv"'
-    writer = csv.writer(response)
-    writer.writerow(
-        ["rank", "member_number", "name", "club", "country", "rating", "games", "peak", "last_played", "provisional"]
-    )
     ranks = services.rank_map(current, include_inactive=filters["include_inactive"])
-    for r in rows.iterator(chunk_size=2000):
-        writer.writerow(
-            [
-                ranks.get(r.rating),
-                r.player.member_number if r.profile_visible else "",
-                r.player.name,
-                r.player.club.name if r.player.club_id else "",
-                r.player.country,
-                r.rating,
-                r.games,
-                r.peak,
-                r.last_played.isoformat() if r.last_played else "",
-                "yes" if r.is_provisional(current.provisional_games) else "no",
-            ]
-        )
-    return response
+    header = [
+        "rank",
+        "member_number",
+        "name",
+        "club",
+        "country",
+        "rating",
+        "games",
+        "peak",
+        "last_played",
+        "provisional",
+    ]
+    lines = (
+        [
+            ranks.get(r.rating),
+            r.player.member_number if r.profile_visible else "",
+            r.player.name,
+            r.player.club.name if r.player.club_id else "",
+            r.player.country,
+            r.rating,
+            r.games,
+            r.peak,
+            r.last_played.isoformat() if r.last_played else "",
+            "yes" if r.is_provisional(current.provisional_games) else "no",
+        ]
+        for r in rows.iterator(chunk_size=2000)
+    )
+    return csv_response(f"{current.slug}-{timezone.localdate():%Y-%m-%d}.csv", chain([header], lines))
 
 
 def snapshot_index(request, slug: str):

@@ -1,28 +1,13 @@
-"""The organiser's list of entries as rows for a CSV file."""
+"""The organiser's list of entries as rows for a CSV file (written by clubsite.kit.csv, which makes every cell
+formula-safe)."""
 
 from django.utils import timezone
 
 from ..models import Entry, Event
 
-# A spreadsheet reads a cell beginning with one of these as a formula (or a command): such text is written
-# with a leading apostrophe, which spreadsheets show as plain text.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def safe_cell(value):
-    """A cell as the spreadsheet should show it: text that would start a formula is made plain text."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
-
 
 def entries_for_export(event: Event):
-    """Rows for the organiser's CSV: every entry in first-come-first-served order (text made formula-safe)."""
-    for row in _rows(event):
-        yield [safe_cell(value) for value in row]
-
-
-def _rows(event: Event):
+    """Rows for the organiser's CSV: the header, then every entry in first-come-first-served order."""
     header = [
         "Order",
         "Accepted at",

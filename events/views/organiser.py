@@ -1,16 +1,15 @@
 """The organiser's pages: the event form, categories, the lifecycle, entries, payments, emails."""
 
-import csv
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count
-from django.http import Http404, HttpResponse
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from clubsite.kit.csv import csv_response
 from clubsite.kit.roles import is_organiser
 from clubsite.kit.ui import run_service
 from money.services.reports import refunds_due_summary
@@ -258,12 +257,7 @@ def manage_directors(request, slug: str):
 @login_required
 def export_entries(request, slug: str):
     event = _managed_event(request, slug)
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{event.slug}-entries.csv"'
-    writer = csv.writer(response)
-    for row in services.entries_for_export(event):
-        writer.writerow(row)
-    return response
+    return csv_response(f"{event.slug}-entries.csv", services.entries_for_export(event))
 
 
 @login_required

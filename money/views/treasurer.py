@@ -2,18 +2,17 @@
 money after all, one event's money, and the treasurer's page of every payment, refund and amount owed, with
 its CSV. Every write goes through money.services, which checks again who may do it."""
 
-import csv
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
-from django.http import Http404, HttpResponse, HttpResponseBadRequest
+from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, path, reverse
 from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
+from clubsite.kit.csv import csv_response
 from clubsite.kit.roles import is_association_staff
 from clubsite.kit.ui import run_service
 from events.models import Event, EventStatus
@@ -253,13 +252,7 @@ def treasurer_csv(request):
         )
         return HttpResponseBadRequest(f"Check the filters. {problems}", content_type="text/plain; charset=utf-8")
     filters = form.filters()
-    name = f"money-{filters.start or 'start'}-to-{filters.end or 'now'}.csv"
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
-    writer = csv.writer(response)
-    for row in reports.csv_rows(filters):
-        writer.writerow(row)
-    return response
+    return csv_response(f"money-{filters.start or 'start'}-to-{filters.end or 'now'}.csv", reports.csv_rows(filters))
 
 
 urls = [

@@ -1,0 +1,36 @@
+"""CSV files people open in a spreadsheet: every download of one goes through `csv_response`, which makes every
+cell safe, so text a person typed (a name, a school) can never run as a formula on the organiser's computer."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable
+
+from django.http import HttpResponse
+
+# A spreadsheet reads a cell beginning with one of these as a formula (or a command): such text is written
+# with a leading apostrophe, which spreadsheets show as plain text.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+CONTENT_TYPE = "text/csv; charset=utf-8"
+
+
+def safe_cell(value):
+    """A cell as the spreadsheet should show it: text that would start a formula is made plain text. Numbers
+    (a refund's -1.50) are left as they are."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def safe_row(row: Iterable) -> list:
+    return [safe_cell(value) for value in row]
+
+
+def csv_response(filename: str, rows: Iterable[Iterable]) -> HttpResponse:
+    """A CSV attachment named `filename`: `rows` (the header first), every cell made safe."""
+    response = HttpResponse(content_type=CONTENT_TYPE)
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.writer(response)
+    for row in rows:
+        writer.writerow(safe_row(row))
+    return response

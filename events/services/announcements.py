@@ -2,7 +2,7 @@
 directors.py."""
 
 from datetime import datetime, time, timedelta
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.core.exceptions import ValidationError
@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from clubsite.kit.errors import NotAllowed
+from clubsite.kit.money import parse_amount
 from clubsite.kit.roles import is_organiser
 from players.models import Association
 
@@ -237,16 +238,12 @@ def update_event(actor, event: Event, **fields) -> Event:
     return event
 
 
-def _decimal(value, field: str, what: str) -> Decimal | None:
-    if value in (None, ""):
+def _decimal(value, field: str, what: str, max_digits: int) -> Decimal | None:
+    """A fee's or a prize's amount, as clubsite.kit.money reads every amount (zero is free; never rounded); none
+    given is None."""
+    if value is None or (isinstance(value, str) and not value.strip()):
         return None
-    try:
-        amount = Decimal(str(value)).quantize(Decimal("0.01"))
-    except (InvalidOperation, ValueError):
-        raise EventError(f"Enter the {what} as a number, for example 3.00.", field=field) from None
-    if amount < 0:
-        raise EventError(f"A {what} cannot be negative.", field=field)
-    return amount
+    return parse_amount(value, field=field, what=what, zero=True, max_digits=max_digits, error=EventError)
 
 
 def save_category(
@@ -311,7 +308,7 @@ def _save_fee(category: Category, row: dict) -> None:
         return
     data = {k: v for k, v in row.items() if k in FEE_FIELDS}
     if "amount" in data:
-        data["amount"] = _decimal(data["amount"], "fees", "fee")
+        data["amount"] = _decimal(data["amount"], "fees", "fee", Fee._meta.get_field("amount").max_digits)
     if data.get("amount") is None and fee.amount is None:
         raise EventError("Give each fee an amount.", field="fees")
     if not (data.get("name") or fee.name or "").strip():
@@ -333,7 +330,7 @@ def _save_prize(category: Category, row: dict) -> None:
         return
     data = {k: v for k, v in row.items() if k in PRIZE_FIELDS}
     if "amount" in data:
-        data["amount"] = _decimal(data["amount"], "prizes", "prize amount")
+        data["amount"] = _decimal(data["amount"], "prizes", "prize amount", Prize._meta.get_field("amount").max_digits)
     for name, value in data.items():
         setattr(prize, name, value)
     if not (prize.description or "").strip():

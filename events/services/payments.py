@@ -1,10 +1,11 @@
 """Money received for an entry (or one payment for a whole group), recorded by the organiser; a fully
 paid entry is confirmed."""
 
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from django.db import transaction
 
+from clubsite.kit.money import parse_amount
 from clubsite.kit.status import move
 from money.core.references import make_reference
 
@@ -16,18 +17,13 @@ from .status import sync_status
 
 
 def _amount(value, field: str = "amount") -> Decimal:
-    if value in (None, ""):
+    """The amount received, as clubsite.kit.money reads every amount (never rounded: 3.005 is refused)."""
+    if value is None or (isinstance(value, str) and not value.strip()):
         raise RegistrationError("Enter the amount received, for example 3.00.", field=field)
-    try:
-        amount = Decimal(str(value)).quantize(Decimal("0.01"))
-    except (InvalidOperation, TypeError, ValueError):
-        raise RegistrationError("Enter an amount, for example 3.00.", field=field) from None
-    return amount
+    return parse_amount(value, field=field, max_digits=8, error=RegistrationError)
 
 
-def _check_payment(amount: Decimal, method: str, reference: str) -> None:
-    if amount <= 0:
-        raise RegistrationError("The amount must be more than zero.", field="amount")
+def _check_payment(method: str, reference: str) -> None:
     if method not in PaymentMethod.values:
         raise RegistrationError("Choose how it was paid.", field="method")
     if method == PaymentMethod.CHEQUE and not reference.strip():
@@ -108,7 +104,7 @@ def record_payment(actor, entry: Entry, *, amount=None, method: str, reference: 
     if method == PaymentMethod.WAIVED:
         return waive_fee(actor, entry, note=note or reference)
     amount = _amount(amount)
-    _check_payment(amount, method, reference)
+    _check_payment(method, reference)
     with transaction.atomic():
         received = _receive(actor, entry_reference(entry), amount, method, reference, note)
         entry = Entry.objects.select_related("event", "player", "group", "category").get(pk=entry.pk)
@@ -180,7 +176,7 @@ def record_group_payment(
     entered: each is paid in full before the next gets anything; fully paid entries are confirmed.
     All or nothing. Entries on the waiting list, or ended, get none of it."""
     amount = _amount(amount)
-    _check_payment(amount, method, reference)
+    _check_payment(method, reference)
     with transaction.atomic():
         received = _receive(actor, group_reference(group), amount, method, reference, note)
         event = group.event

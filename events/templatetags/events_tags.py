@@ -8,8 +8,9 @@ from html.parser import HTMLParser
 import markdown as markdown_lib
 import nh3
 from django import template
-from django.conf import settings
 from django.utils.safestring import mark_safe
+
+from clubsite.kit.money import format_money
 
 register = template.Library()
 
@@ -96,16 +97,11 @@ def markdown_to_text(text: str) -> str:
     return unescape(parser.text())
 
 
-def format_money(amount) -> str:
-    """S$3.00 for Singapore dollars, else the currency code: EUR 3.00."""
-    if amount is None or amount == "":
-        return ""
-    return f"S${amount:,.2f}" if settings.CURRENCY == "SGD" else f"{settings.CURRENCY} {amount:,.2f}"
-
-
 @register.filter
-def money(amount) -> str:
-    return format_money(amount)
+def money(amount, style: str = "") -> str:
+    """{{ fee.amount|money }}: S$3.00; {{ amount|money:"code" }}: SGD 3.00, as emails write it (format_money, the
+    one formatter, is clubsite.kit.money's; imported from here by events' code too)."""
+    return format_money(amount, code=style == "code")
 
 
 # The one colour per status, for events, entries, rounds and games alike.

@@ -11,6 +11,8 @@ import stripe
 from django.conf import settings as conf
 from django.urls import reverse
 
+from clubsite.kit.money import format_money
+
 from ..models import Method, PaymentSettings
 from ..payables import Due
 from ..services.ledger import MoneyError
@@ -67,8 +69,8 @@ class Card(Provider):
             method=self.method,
             label="Credit or debit card",
             text=(
-                f"Pay {conf.CURRENCY} {due.balance} by card on Stripe's secure page; you come back here when it is "
-                "done and the receipt is emailed to you."
+                f"Pay {format_money(due.balance, code=True)} by card on Stripe's secure page; you come back here "
+                "when it is done and the receipt is emailed to you."
             ),
             action_url=reverse("money:card_checkout", args=[due.reference]),
         )

@@ -10,6 +10,8 @@ from decimal import Decimal
 
 from django.utils import timezone
 
+from clubsite.kit.money import format_money
+
 from ..core.documents import DocLine, Document, Party
 from ..core.tax import parse_rate
 from ..models import Method, Payment, PaymentSettings, Refund
@@ -106,11 +108,12 @@ def receipt_document(payment: Payment) -> Document:
     notes = []
     if payment.held > 0:
         notes.append(
-            f"{payment.currency} {payment.held} of this payment is held: it was more than was due, or what it was "
-            "for could no longer be paid. The organiser refunds it or applies it."
+            f"{format_money(payment.held, payment.currency, code=True)} of this payment is held: it was more than "
+            "was due, or what it was for could no longer be paid. The organiser refunds it or applies it."
         )
     elif payment.amount < due:
-        notes.append(f"Part payment: {payment.currency} {payment.amount} of {payment.currency} {due} due.")
+        paid, charged = (format_money(x, payment.currency, code=True) for x in (payment.amount, due))
+        notes.append(f"Part payment: {paid} of {charged} due.")
     notes.append("Thank you.")
     return Document(
         kind="receipt",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 from datetime import date
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 
 from django.conf import settings
 from django.db import transaction
@@ -15,14 +15,12 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from clubsite.kit.errors import NotAllowed, ServiceError
+from clubsite.kit.money import format_money, parse_amount
 from clubsite.kit.sequences import next_in_sequence
 from players.models import Association
 
 from ..models import Action, Method, MoneyLog, Payment, PaymentSettings, Refund
 from ..payables import KINDS, Due, Kind, resolve
-
-CENT = Decimal("0.01")
-
 
 class MoneyError(ServiceError):
     """A refusal about a payment, a refund or a statement."""
@@ -35,19 +33,9 @@ class Received:
 
 
 def to_amount(value, field: str = "amount") -> Decimal:
-    if value in (None, ""):
-        raise MoneyError("Enter the amount, for example 3.00.", field=field)
-    try:
-        amount = Decimal(str(value).strip())
-    except (InvalidOperation, TypeError, ValueError):
-        raise MoneyError(f"{value!r} is not an amount: enter one like 3.00.", field=field) from None
-    if not amount.is_finite() or amount != amount.quantize(CENT):
-        raise MoneyError("Enter an amount in dollars and cents, for example 3.00.", field=field)
-    if amount <= 0:
-        raise MoneyError("The amount must be more than zero.", field=field)
-    if amount >= Decimal("100000000"):
-        raise MoneyError("That amount is too large.", field=field)
-    return amount.quantize(CENT)
+    """An amount received or refunded, as clubsite.kit.money reads every amount: refused (a MoneyError naming
+    `field`) when blank, not a number, not above zero, not to the cent, or too large."""
+    return parse_amount(value, field=field, error=MoneyError)
 
 
 def settings_for(association: Association) -> PaymentSettings:
@@ -205,7 +193,8 @@ def refund(actor, payment: Payment, *, amount, reason: str, provider=None) -> Re
             raise NotAllowed("Only the organiser or association staff can refund this payment.")
         if amount > payment.refundable:
             raise MoneyError(
-                f"At most {payment.currency} {payment.refundable} of this payment can still be refunded.",
+                f"At most {format_money(payment.refundable, payment.currency, code=True)} of this payment can still "
+                "be refunded.",
                 field="amount",
             )
         unapplied = max(amount - payment.held, Decimal("0"))

@@ -1,14 +1,22 @@
-"""Payment references and receipts on other apps' pages, without a query per row: a reference is made from an
-id, and every receipt a page shows is found in one query."""
+"""Amounts of money, payment references and receipts on any page, without a query per row: an amount is written
+by clubsite.kit.money, a reference is made from an id, and every receipt a page shows is found in one query."""
 
 from collections import defaultdict
 
 from django import template
 
+from clubsite.kit.money import format_money
+
 from ..core.references import make_reference
 from ..models import Payment
 
 register = template.Library()
+
+
+@register.filter
+def money(amount, style: str = "") -> str:
+    """{{ fee.amount|money }}: S$3.00 on a page; {{ amount|money:"code" }}: SGD 3.00, as emails write it."""
+    return format_money(amount, code=style == "code")
 
 
 @register.filter

@@ -13,6 +13,7 @@ from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
 from clubsite.kit.csv import csv_response
+from clubsite.kit.money import format_money
 from clubsite.kit.roles import is_association_staff
 from clubsite.kit.ui import run_service
 from events.models import Event, EventStatus
@@ -105,9 +106,8 @@ def refund(request, number: str):
             messages.success(
                 request,
                 format_html(
-                    'Refunded {} {} of receipt {}: credit note <a href="{}">{}</a>.',
-                    payment.currency,
-                    credit.amount,
+                    'Refunded {} of receipt {}: credit note <a href="{}">{}</a>.',
+                    format_money(credit.amount, payment.currency, code=True),
                     payment.number,
                     credit_note_url(credit.number),
                     credit.number,

@@ -101,8 +101,11 @@ class RatingRun(models.Model):
     or staff re-rating from a date. The task records its progress here."""
 
     TRANSITIONS = {
-        RunStatus.QUEUED: {RunStatus.RUNNING, RunStatus.FAILED},
-        RunStatus.RUNNING: {RunStatus.DONE, RunStatus.FAILED},
+        # Queued again (and so to itself) when its task never arrived (ratings.services.sweep_stale_runs).
+        RunStatus.QUEUED: {RunStatus.RUNNING, RunStatus.FAILED, RunStatus.QUEUED},
+        # A run whose worker was lost is queued again by the sweep, or taken over (running again) by its
+        # task delivered a second time (ratings.services.execute_run).
+        RunStatus.RUNNING: {RunStatus.DONE, RunStatus.FAILED, RunStatus.QUEUED, RunStatus.RUNNING},
         RunStatus.DONE: set(),
         RunStatus.FAILED: set(),
     }

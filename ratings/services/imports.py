@@ -39,6 +39,7 @@ from django.utils import timezone
 
 from clubsite.kit.errors import NotAllowed, ServiceError
 from clubsite.kit.roles import is_association_staff
+from clubsite.kit.status import can_move, move
 from players import services as player_services
 from players.models import Player
 
@@ -293,7 +294,7 @@ def apply_rating_import(actor, rating_import: RatingImport, decisions: dict[int,
     _check_staff(actor)
     with transaction.atomic():
         imp = RatingImport.objects.select_for_update().select_related("rating_list").get(pk=rating_import.pk)
-        if imp.status != ImportStatus.REVIEW:
+        if not can_move(imp, ImportStatus.APPLIED):
             raise ServiceError(f"This import is already {imp.get_status_display().lower()}.")
         RatingList.objects.select_for_update().get(pk=imp.rating_list_id)
         _check_unrated(imp.rating_list)
@@ -363,7 +364,7 @@ def apply_rating_import(actor, rating_import: RatingImport, decisions: dict[int,
         # Every write of ratings bumps the list's version (see RatingList.version): the live ratings of an
         # event in progress on the list are worked out again from the imported ones.
         RatingList.objects.filter(pk=imp.rating_list_id).update(version=F("version") + 1)
-        imp.status = ImportStatus.APPLIED
+        move(imp, ImportStatus.APPLIED)
         imp.applied_at = timezone.now()
         imp.save(update_fields=["status", "applied_at"])
     return imp
@@ -373,8 +374,8 @@ def cancel_rating_import(actor, rating_import: RatingImport) -> RatingImport:
     _check_staff(actor)
     with transaction.atomic():
         imp = RatingImport.objects.select_for_update().get(pk=rating_import.pk)
-        if imp.status != ImportStatus.REVIEW:
+        if not can_move(imp, ImportStatus.CANCELLED):
             raise ServiceError(f"This import is already {imp.get_status_display().lower()}.")
-        imp.status = ImportStatus.CANCELLED
+        move(imp, ImportStatus.CANCELLED)
         imp.save(update_fields=["status"])
     return imp

@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from clubsite.kit.errors import NotAllowed, ServiceError
 from clubsite.kit.roles import is_association_staff
+from clubsite.kit.status import move, move_all
 from events.models import Event
 from events.play.models import Division, Game, GameStatus
 
@@ -204,7 +205,7 @@ def execute_run(run_id: int) -> RatingRun | None:
         if run is None or not (run.status == RunStatus.QUEUED or (run.status == RunStatus.RUNNING and _stale(run))):
             return run
         now = timezone.now()
-        run.status = RunStatus.RUNNING
+        move(run, RunStatus.RUNNING)  # from queued, or a stale run taken over
         run.started_at = now
         run.heartbeat_at = now
         run.progress = 0
@@ -260,16 +261,18 @@ def sweep_stale_runs(*, force: bool = False) -> list[int]:
                 continue
             if run.status == RunStatus.RUNNING:
                 log.warning("Rating run %s lost its worker at %s%%; queued again", run.pk, run.progress)
-            RatingRun.objects.filter(pk=run.pk).update(status=RunStatus.QUEUED, progress=0, heartbeat_at=now)
+            move(run, RunStatus.QUEUED)
+            run.progress, run.heartbeat_at = 0, now
+            run.save(update_fields=["status", "progress", "heartbeat_at"])
             _enqueue(run)
             requeued.append(run.pk)
     return requeued
 
 
 def _fail(run: RatingRun, message: str) -> None:
-    RatingRun.objects.filter(pk=run.pk, status__in=[RunStatus.QUEUED, RunStatus.RUNNING]).update(
-        status=RunStatus.FAILED, error=message, finished_at=timezone.now()
-    )
+    """Marks the run failed unless it has finished already (done or failed: left as it is)."""
+    runs = RatingRun.objects.filter(pk=run.pk)
+    move_all(runs, RunStatus.FAILED, only_movable=True, error=message, finished_at=timezone.now())
 
 
 # Beside the service that queues it, so the two do not import each other; named as queued messages name it.

@@ -22,6 +22,7 @@ from django.db import connection
 from django.db.models import Max, Q
 from django.utils import timezone
 
+from clubsite.kit.status import move
 from events.play.models import Division
 
 from ..models import PlayerRating, RatedEvent, RatingChange, RatingList, RatingRun, RunStatus
@@ -479,7 +480,7 @@ def apply_plan(
     rating_list.version += 1
 
     if run is not None:
-        run.status = RunStatus.DONE
+        move(run, RunStatus.DONE)
         run.progress = 100
         run.finished_at = now
         run.events_rated = len(plan.events)

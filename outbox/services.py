@@ -21,7 +21,7 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from clubsite.kit.status import move
+from clubsite.kit.status import move, move_all
 
 from .models import Drain, Message, MessageStatus
 
@@ -171,9 +171,14 @@ def _drain_batch(mailer, limit: int) -> tuple[int, int]:
             if message.status == MessageStatus.FAILED:
                 message.save(update_fields=_ATTEMPT_FIELDS)
         if delivered:
-            # One statement for those sent; each moved along its transitions by _attempt.
-            Message.objects.filter(pk__in=delivered).update(
-                status=MessageStatus.SENT, attempts=F("attempts") + 1, next_attempt_at=None, sent_at=timezone.now()
+            # One statement for those sent (locked, each moved along its transitions by _attempt, so all move).
+            move_all(
+                Message.objects.filter(pk__in=delivered),
+                MessageStatus.SENT,
+                only_movable=True,
+                attempts=F("attempts") + 1,
+                next_attempt_at=None,
+                sent_at=timezone.now(),
             )
     return len(batch), len(delivered)
 
@@ -284,8 +289,11 @@ def resend(ids: Iterable[int]) -> int:
             .filter(pk__in=list(ids), status=MessageStatus.FAILED)
             .values_list("pk", flat=True)
         )
-        Message.objects.filter(pk__in=chosen).update(
-            status=MessageStatus.PENDING, attempts=0, next_attempt_at=timezone.now() + SWEEP_GRACE
+        move_all(
+            Message.objects.filter(pk__in=chosen),
+            MessageStatus.PENDING,
+            attempts=0,
+            next_attempt_at=timezone.now() + SWEEP_GRACE,
         )
         transaction.on_commit(lambda: dispatch(chosen), robust=True)
     return len(chosen)

@@ -5,7 +5,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import date_format
 
-from clubsite.kit.status import move
+from clubsite.kit.status import move, move_all
 from events.models import ACTIVE_ENTRY_STATUSES, Entry, EntryStatus, Event, EventStatus
 
 from .common import EventError, lock_event, mail_after_commit, now, require_manager, site_url
@@ -169,7 +169,7 @@ def cancel_event(actor, event: Event, reason: str = "") -> Event:
                     addresses.add(address)
                     if entry.amount_paid > 0:
                         paid.add(address)
-        Entry.objects.filter(pk__in=[e.pk for e in entries]).update(status=EntryStatus.CANCELLED, ended_at=moment)
+        move_all(Entry.objects.filter(pk__in=[e.pk for e in entries]), EntryStatus.CANCELLED, ended_at=moment)
         for address in sorted(addresses):
             mail_after_commit(
                 "events/email/event_cancelled.txt",

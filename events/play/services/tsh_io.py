@@ -17,6 +17,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 
+from clubsite.kit.status import move_all
 from events.models import Event, EventStatus
 from events.play.core import results, tsh
 from events.play.core.standings import format_round_spread_caps
@@ -302,7 +303,7 @@ def import_tsh(
     Game.objects.bulk_create(games)
     report.games = len(games)
     done = {g.round_number for g in games if g.status != GameStatus.CONFIRMED}
-    Round.objects.filter(division=division).exclude(number__in=done).update(status=RoundStatus.COMPLETE)
+    move_all(Round.objects.filter(division=division).exclude(number__in=done), RoundStatus.COMPLETE)
     return report
 
 

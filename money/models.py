@@ -8,7 +8,9 @@ from decimal import Decimal
 
 from django.conf import settings
 from django.db import models
-from django.db.models import F, Q
+from django.db.models import ExpressionWrapper, F, Q
+
+from .balances import MONEY
 
 
 class Method(models.TextChoices):
@@ -17,6 +19,26 @@ class Method(models.TextChoices):
     CARD = "card", "Card"
     IN_PERSON = "in_person", "In person"
     CHEQUE = "cheque", "Cheque"
+
+
+# A fee let off: events and players record it as a way of "paying", but no money is received.
+WAIVED = "waived"
+# Money's ways of paying that another app's list names otherwise, and that name: a membership's "online" payment
+# is a card payment, and a list without PayNow records it as the bank transfer it is. The one translation between
+# money's methods and the other apps' (events' list has every one of money's).
+OTHER_NAMES = {Method.CARD: "online", Method.PAYNOW: Method.BANK_TRANSFER}
+
+
+def money_method(recorded: str) -> str:
+    """Money's method for a way of paying another app records ("online": card); money's own words are its own."""
+    if recorded in Method.values:
+        return recorded
+    return next((method for method, name in OTHER_NAMES.items() if name == recorded), recorded)
+
+
+def recorded_method(method: str, values) -> str:
+    """Money's `method` in another app's list of `values`: itself when the list has it, else its other name."""
+    return method if method in values else OTHER_NAMES.get(method, method)
 
 
 class ProxyType(models.TextChoices):
@@ -102,6 +124,7 @@ class Payment(models.Model):
     def __str__(self):
         return f"{self.number}: {self.currency} {self.amount}"
 
+    # What is held and what can still be refunded, here and in the database (HELD, REFUNDABLE below).
     @property
     def held(self) -> Decimal:
         return self.amount - self.applied - self.refunded
@@ -109,6 +132,10 @@ class Payment(models.Model):
     @property
     def refundable(self) -> Decimal:
         return self.amount - self.refunded
+
+
+HELD = ExpressionWrapper(F("amount") - F("applied") - F("refunded"), output_field=MONEY)
+REFUNDABLE = ExpressionWrapper(F("amount") - F("refunded"), output_field=MONEY)
 
 
 class Refund(models.Model):

@@ -1,4 +1,5 @@
 from datetime import date
+from decimal import Decimal
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
@@ -9,6 +10,8 @@ from django.db.models import F, Q, Value
 from django.db.models.functions import Coalesce, Lower, NullIf
 from django.urls import reverse
 from django.utils import timezone
+
+from money.balances import balance
 
 from . import names
 
@@ -300,3 +303,8 @@ class RenewalRequest(models.Model):
 
     def __str__(self):
         return f"{self.player} renewal ({self.get_status_display().lower()})"
+
+    @property
+    def balance(self) -> Decimal:
+        """What is left to pay of the renewal's fee (money.balances.balance)."""
+        return balance(self.amount, self.amount_paid)

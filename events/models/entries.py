@@ -6,6 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
+from money.balances import balance
+
 from .event import Category, Event, Fee, PaymentMethod
 
 __all__ = [
@@ -151,7 +153,8 @@ class Entry(models.Model):
 
     @property
     def balance(self) -> Decimal:
-        return max(self.amount_due - self.amount_paid, Decimal("0"))
+        """What is left to pay (money.balances.balance)."""
+        return balance(self.amount_due, self.amount_paid)
 
     @property
     def owed(self) -> Decimal:

@@ -13,6 +13,8 @@ from django.urls import reverse
 
 from events.play.core import pairing, prizes
 from events.play.core.standings import parse_round_spread_caps, round_spread_caps
+from money.models import WAIVED as MONEY_WAIVED
+from money.models import Method
 
 __all__ = [
     "EventKind",
@@ -54,12 +56,15 @@ PairingSystem = models.TextChoices(
 
 
 class PaymentMethod(models.TextChoices):
-    IN_PERSON = "in_person", "In person"
-    CHEQUE = "cheque", "Cheque"
-    BANK_TRANSFER = "bank_transfer", "Bank transfer"
-    PAYNOW = "paynow", "PayNow QR"
-    CARD = "card", "Card"
-    WAIVED = "waived", "Waived"
+    """Money's ways of paying (money.models.Method, by its values), in the order an entrant is offered them, and
+    a fee waived."""
+
+    IN_PERSON = Method.IN_PERSON.value, "In person"
+    CHEQUE = Method.CHEQUE.value, "Cheque"
+    BANK_TRANSFER = Method.BANK_TRANSFER.value, "Bank transfer"
+    PAYNOW = Method.PAYNOW.value, "PayNow QR"
+    CARD = Method.CARD.value, "Card"
+    WAIVED = MONEY_WAIVED, "Waived"
 
 
 # What an organiser records by hand (card payments arrive from the provider, never typed in).

@@ -7,7 +7,8 @@ from django.db import transaction
 
 from clubsite.kit.money import parse_amount
 from clubsite.kit.status import move
-from money.core.references import make_reference
+from money.core.references import ENTRY, GROUP, make_reference
+from money.models import money_method, recorded_method
 
 from ..models import ACTIVE_ENTRY_STATUSES, PAYABLE_STATUSES, Entry, EntryStatus, GroupEntry, Payment, PaymentMethod
 from .common import RegistrationError, lock_event, mail_after_commit, now, require_manager, site_url
@@ -32,12 +33,12 @@ def _check_payment(method: str, reference: str) -> None:
 
 def entry_reference(entry: Entry) -> str:
     """What the entrant quotes when paying for one entry (a bank transfer's reference, the PayNow bill number)."""
-    return make_reference("E", entry.pk)
+    return make_reference(ENTRY, entry.pk)
 
 
 def group_reference(group: GroupEntry) -> str:
     """One reference for a whole group entry: one payment settles all its entries."""
-    return make_reference("G", group.pk)
+    return make_reference(GROUP, group.pk)
 
 
 def credit_entry(actor, entry: Entry, payment, amount: Decimal) -> Payment:
@@ -46,7 +47,7 @@ def credit_entry(actor, entry: Entry, payment, amount: Decimal) -> Payment:
     row = Payment.objects.create(
         entry=entry,
         amount=amount,
-        method=payment.method,
+        method=recorded_method(payment.method, PaymentMethod.values),
         reference=(payment.payer_reference or payment.number)[:100],
         note=(payment.note or f"Receipt {payment.number}")[:200],
         recorded_by=actor if getattr(actor, "pk", None) else None,
@@ -120,7 +121,7 @@ def _receive(actor, reference: str, amount: Decimal, method: str, payer_referenc
         return receive(
             reference=reference,
             amount=amount,
-            method=method,
+            method=money_method(method),
             payer_reference=payer_reference,
             actor=actor,
             note=note,

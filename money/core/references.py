@@ -34,7 +34,12 @@ from __future__ import annotations
 
 import re
 
-KINDS = "EGM"
+# The kind letters, each written here once: every reference of an entry, a group entry or a membership renewal
+# is made with these (the kinds registered with money.payables take their `code` from here).
+ENTRY = "E"
+GROUP = "G"
+RENEWAL = "M"
+KINDS = ENTRY + GROUP + RENEWAL
 MIN_DIGITS = 6
 MAX_LENGTH = 25
 MAX_NUMBER = 10 ** (MAX_LENGTH - 2) - 1  # the kind letter and the check character take two places

@@ -132,6 +132,9 @@ TIME_ZONE = env("TIME_ZONE", default="Asia/Singapore")
 USE_I18N = True
 USE_TZ = True
 CURRENCY = env("CURRENCY", default="SGD")
+# The association (the tenant) whose money the money app keeps, named by its model label: money reads it through
+# money.association, never by importing the app that defines it.
+ASSOCIATION_MODEL = "players.Association"
 # Card payments through Stripe Checkout, offered only when both keys are set: the secret API key and the
 # webhook endpoint's signing secret (whsec_…) for /money/stripe/webhook/. STRIPE_API_BASE sends the API calls
 # elsewhere (a stand-in server in tests); empty means Stripe's own.

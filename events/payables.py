@@ -1,15 +1,20 @@
-"""Entries and group entries as things to pay for (money.payables): what is due, and how money received is
-credited to them. Registered in EventsConfig.ready."""
+"""Entries and group entries as things to pay for (money.payables): what is due, how money received is credited
+to them, what is still owed and why money is held; and the events themselves as money sees them (EVENTS).
+Registered in EventsConfig.ready."""
 
 from datetime import date
 from decimal import Decimal
 
 from django.db.models import Sum
+from django.urls import reverse
 from django.utils import timezone
 
-from money.payables import Due, Kind, Line
+from money.balances import balance_sql, owing
+from money.core.references import ENTRY as ENTRY_CODE
+from money.core.references import GROUP as GROUP_CODE
+from money.payables import Due, Events, HeldNote, Kind, Line, Owing
 
-from .models import Entry, EntryStatus, GroupEntry, Payment
+from .models import Entry, EntryStatus, Event, EventStatus, GroupEntry, Payment
 from .permissions import can_manage_event
 from .services.common import lock_event
 from .services.mine import own_entries
@@ -74,9 +79,44 @@ def _entries(**where):
     )
 
 
+class EventMoney(Events):
+    """The events as the money pages see them."""
+
+    def choices(self, ids):
+        return Event.objects.filter(pk__in=ids).order_by("-starts_on", "title")
+
+    def find(self, key: str):
+        rows = Event.objects.select_related("association", "owner")
+        event = rows.filter(slug=key).first()
+        if event is None and key.isascii() and key.isdigit() and len(key) < 16:
+            event = rows.filter(pk=int(key)).first()
+        return event
+
+    def may_manage(self, user, event) -> bool:
+        return can_manage_event(user, event)
+
+    def managed_by(self, user) -> list[int]:
+        """The events they own, by id (read first: a join to the events inside a condition on the payments
+        reads every payment)."""
+        if not (user and user.is_authenticated):
+            return []
+        return list(Event.objects.filter(owner=user).values_list("pk", flat=True))
+
+    def is_cancelled(self, event) -> bool:
+        return event.status == EventStatus.CANCELLED
+
+    def manage_url(self, event) -> str:
+        return reverse("events:manage", args=[event.slug])
+
+
+EVENTS = EventMoney()
+
+
 class EntryKind(Kind):
-    code = "E"
+    code = ENTRY_CODE
     label = "Entry"
+    events = EVENTS
+    owing_title = "entries"
 
     def _get(self, target_id: int, lock: bool) -> Entry | None:
         if lock:
@@ -132,13 +172,56 @@ class EntryKind(Kind):
         """Their own entries, those they made for others and those in the group entries they submitted."""
         return own_entries(user, entered_for_others=True).values("pk")
 
+    def owing(self, event_id: int | None = None):
+        """Entries holding a place with something still to pay, each with `balance_due`."""
+        rows = (
+            Entry.objects.filter(owing(), status__in=PAYABLE_STATUSES)
+            .select_related("event", "player", "category", "group")
+            .annotate(balance_due=balance_sql())
+        )
+        if event_id:
+            rows = rows.filter(event_id=event_id)
+        return rows.order_by("event__starts_on", "event_id", "accepted_at", "pk")
+
+    def owing_rows(self, rows) -> list[Owing]:
+        return [
+            Owing(
+                kind=self.code,
+                target_id=e.pk,
+                name=e.player.full_name,
+                what=e.category.name,
+                charged=e.amount_due,
+                paid=e.amount_paid,
+                note=e.group.contact_name if e.group_id else "",
+                status=e.status,
+                status_label=e.get_status_display(),
+                event_id=e.event_id,
+                event_title=e.event.title,
+                event_slug=e.event.slug,
+                record_url=reverse("events:record_payment", args=[e.pk]),
+            )
+            for e in rows
+        ]
+
+    def held_notes(self, target_ids) -> dict[int, HeldNote]:
+        notes = {}
+        for entry in Entry.objects.filter(pk__in=target_ids):
+            if entry.status == EntryStatus.LAPSED:
+                notes[entry.pk] = HeldNote("The entry lapsed before this payment arrived.", True)
+            elif entry.status in PAYABLE_STATUSES:
+                notes[entry.pk] = HeldNote("Paid more than was due.", entry.balance > 0)
+            else:
+                notes[entry.pk] = HeldNote(f"The entry is {entry.get_status_display().lower()}.", False)
+        return notes
+
 
 class GroupKind(Kind):
     """One reference and one total for a whole group entry; a payment settles its entries in the order they
     were entered, each in full before the next gets anything."""
 
-    code = "G"
+    code = GROUP_CODE
     label = "Group entry"
+    events = EVENTS
 
     def due(self, target_id: int, *, lock: bool = False) -> Due | None:
         group = GroupEntry.objects.select_related("event").filter(pk=target_id).first()
@@ -221,8 +304,30 @@ class GroupKind(Kind):
     def owned_by(self, user):
         return GroupEntry.objects.filter(submitted_by=user).values("pk")
 
+    def held_notes(self, target_ids) -> dict[int, HeldNote]:
+        """Money held on a group entry can be applied while any of its entries still owes something."""
+        owing_ids = set(
+            Entry.objects.filter(owing(), group_id__in=target_ids, status__in=PAYABLE_STATUSES)
+            .values_list("group_id", flat=True)
+            .distinct()
+        )
+        return {
+            target_id: HeldNote("Paid more than the group's entries owed.", target_id in owing_ids)
+            for target_id in target_ids
+        }
+
 
 ENTRY, GROUP = EntryKind(), GroupKind()
 
 
-__all__ = ["ENTRY", "GROUP", "EntryKind", "GroupKind", "EntryStatus", "entry_reference", "group_reference"]
+__all__ = [
+    "ENTRY",
+    "EVENTS",
+    "GROUP",
+    "EntryKind",
+    "EventMoney",
+    "GroupKind",
+    "EntryStatus",
+    "entry_reference",
+    "group_reference",
+]

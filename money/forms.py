@@ -7,9 +7,9 @@ from crispy_forms.layout import Submit
 from django import forms
 
 from clubsite.kit.ui import ServiceFormMixin, date_input
-from events.models import Event
 
 from .models import Method, Payment
+from .payables import events
 from .services.reports import Filters, this_month
 
 
@@ -37,7 +37,7 @@ class TreasurerFilterForm(forms.Form):
     start = forms.DateField(label="From", required=False, widget=date_input(**{"class": "form-control"}))
     end = forms.DateField(label="To", required=False, widget=date_input(**{"class": "form-control"}))
     event = forms.ModelChoiceField(
-        queryset=Event.objects.none(),
+        queryset=None,  # the events with payments (from the kinds that belong to events), set below
         required=False,
         empty_label="Every event",
         widget=forms.Select(attrs={"class": "form-select"}),
@@ -55,9 +55,7 @@ class TreasurerFilterForm(forms.Form):
         data.setdefault("end", end.isoformat())
         super().__init__(data, **kwargs)
         self.default_period = (start, end)
-        self.fields["event"].queryset = Event.objects.filter(
-            pk__in=Payment.objects.exclude(event=None).values("event_id")
-        ).order_by("-starts_on", "title")
+        self.fields["event"].queryset = events().choices(Payment.objects.exclude(event=None).values("event_id"))
 
     def clean(self):
         cleaned = super().clean()

@@ -1,13 +1,19 @@
 """What can be paid for. Each app that charges money (events: entries and group entries; players: membership
-renewals) registers a kind here in its AppConfig.ready; money's services reach what a reference names only
-through these, so money depends on no other app and every way to pay goes through the same door."""
+renewals) registers a kind here in its AppConfig.ready; money reaches what a reference names only through these,
+so money depends on no other app and every way to pay goes through the same door.
+
+A kind says everything money needs of its things: its reference, what is due and how money received is credited
+to it, who pays for it and who manages it, what is still owed (the organiser's and the treasurer's lists) and why
+money paid for it is held. The kinds whose things belong to events also carry `events`: what money needs of the
+events themselves (the treasurer's filter, one event's money page, which events' money a person manages)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from decimal import Decimal
 
+from money.balances import balance
 from money.core.references import make_reference, parse_reference
 
 
@@ -51,7 +57,7 @@ class Due:
 
     @property
     def balance(self) -> Decimal:
-        return max(self.total - self.paid, Decimal("0"))
+        return balance(self.total, self.paid)
 
     @property
     def owed(self) -> Decimal:
@@ -60,12 +66,107 @@ class Due:
         return self.balance if self.payable else Decimal("0")
 
 
-class Kind:
-    """A kind of thing to pay for. Subclasses implement every method; `lock` and `apply` run inside the
-    caller's transaction."""
+@dataclass(frozen=True)
+class Owing:
+    """One thing with something still to pay, as the organiser's and the treasurer's pages list it."""
 
-    code = ""  # one letter of the reference: E, G, M
+    kind: str
+    target_id: int
+    name: str  # whose it is: the player, the member
+    what: str  # the category, the membership
+    charged: Decimal
+    paid: Decimal
+    note: str = ""  # beside the name: a group's contact, a member number
+    status: str = ""
+    status_label: str = ""
+    asked_at: datetime | None = None  # when it was asked for (a renewal)
+    event_id: int | None = None
+    event_title: str = ""
+    event_slug: str = ""
+    record_url: str = ""  # where its manager records a payment by hand (none: not by hand)
+
+    @property
+    def reference(self) -> str:
+        return make_reference(self.kind, self.target_id)
+
+    @property
+    def balance(self) -> Decimal:
+        return balance(self.charged, self.paid)
+
+
+@dataclass(frozen=True)
+class HeldNote:
+    """Why money paid for something is held, and whether reinstating it could apply the money after all."""
+
+    why: str
+    can_reinstate: bool
+
+
+GONE = HeldNote("What it paid for is gone.", False)
+
+
+class Events:
+    """What money needs of the events payments belong to. The kinds whose things belong to events carry one
+    (Kind.events); money finds it with `events()`."""
+
+    def choices(self, ids):
+        """The events among `ids` (a values("event_id") queryset), newest first, as a queryset for a choice field."""
+        raise NotImplementedError
+
+    def find(self, key: str):
+        """The event with this slug, or this number; None when there is none."""
+        raise NotImplementedError
+
+    def may_manage(self, user, event) -> bool:
+        """Whether `user` manages the event, and so its money."""
+        raise NotImplementedError
+
+    def managed_by(self, user) -> list[int]:
+        """The ids of the events whose money `user` manages (association staff manage every event's)."""
+        raise NotImplementedError
+
+    def is_cancelled(self, event) -> bool:
+        raise NotImplementedError
+
+    def manage_url(self, event) -> str:
+        """The organiser's page of the event."""
+        raise NotImplementedError
+
+
+class NoEvents(Events):
+    """No kind belongs to events: there are none to filter by, find or manage."""
+
+    def choices(self, ids):
+        return ids.none()
+
+    def find(self, key: str):
+        return None
+
+    def may_manage(self, user, event) -> bool:
+        return False
+
+    def managed_by(self, user) -> list[int]:
+        return []
+
+    def is_cancelled(self, event) -> bool:
+        return False
+
+    def manage_url(self, event) -> str:
+        return ""
+
+
+class Kind:
+    """A kind of thing to pay for. Subclasses implement every method that raises NotImplementedError; `lock`
+    and `apply` run inside the caller's transaction."""
+
+    code = ""  # its letter in references: money.core.references.ENTRY, GROUP, RENEWAL
     label = ""
+    events: Events | None = None  # its things belong to events (entries); None: to the association alone
+    owing_title = ""  # the heading of its list of what is still owed ("entries"); empty: it lists none
+
+    def reference(self, target_id: int) -> str:
+        """What the payer quotes for thing `target_id` of this kind."""
+        return make_reference(self.code, target_id)
 
     def due(self, target_id: int, *, lock: bool = False) -> Due | None:
         """The amount due (None: no such thing). With lock, its rows stay locked until the transaction ends."""
@@ -97,12 +198,35 @@ class Kind:
         """Who sees what is due and what was paid for it (its page, receipts, the API): its payer and managers."""
         return self.may_view(user, target_id) or self.may_manage(user, target_id)
 
+    def owing(self, event_id: int | None = None):
+        """Its things with something still to pay (of one event, when given), in the order the pages list them,
+        as a queryset a page reads a slice of; None when it lists none of its own (a group's entries are listed
+        as entries)."""
+        return None
+
+    def owing_rows(self, rows: list) -> list[Owing]:
+        """A page of `owing()` as the pages show it (no query per row)."""
+        raise NotImplementedError
+
+    def held_notes(self, target_ids: set[int]) -> dict[int, HeldNote]:
+        """For each of these things money paid for is held on: why, and whether reinstating could apply it (one
+        query, whatever the number). A thing that is gone is left out."""
+        raise NotImplementedError
+
 
 KINDS: dict[str, Kind] = {}
 
 
 def register(kind: Kind) -> None:
     KINDS[kind.code] = kind
+
+
+def events() -> Events:
+    """What money needs of events, from the kinds that belong to them (NoEvents when none does)."""
+    for kind in KINDS.values():
+        if kind.events is not None:
+            return kind.events
+    return NoEvents()
 
 
 def resolve(reference: str) -> tuple[Kind, int] | None:

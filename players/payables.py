@@ -1,19 +1,23 @@
-"""Membership renewals as things to pay for (money.payables). Registered in PlayersConfig.ready."""
+"""Membership renewals as things to pay for (money.payables): what is due, how money received is credited, what is
+still owed and why money is held. Registered in PlayersConfig.ready."""
 
 from decimal import Decimal
 
 from django.urls import reverse
 
 from clubsite.kit.roles import is_association_staff
-from money.payables import Due, Kind, Line
+from money.balances import balance_sql, owing
+from money.core.references import RENEWAL as RENEWAL_CODE
+from money.payables import Due, HeldNote, Kind, Line, Owing
 
 from .models import RenewalRequest, RenewalStatus
 from .services import MemberError, credit_renewal
 
 
 class RenewalKind(Kind):
-    code = "M"
+    code = RENEWAL_CODE
     label = "Membership renewal"
+    owing_title = "membership renewals"
 
     def due(self, target_id: int, *, lock: bool = False) -> Due | None:
         rows = RenewalRequest.objects.select_related("player", "association")
@@ -41,7 +45,7 @@ class RenewalKind(Kind):
                     standard=renewal.amount,
                     amount=renewal.amount,
                     paid=renewal.amount_paid,
-                    balance=max(renewal.amount - renewal.amount_paid, Decimal("0")),
+                    balance=renewal.balance,
                 ),
             ),
         )
@@ -72,6 +76,43 @@ class RenewalKind(Kind):
 
     def owned_by(self, user):
         return RenewalRequest.objects.filter(player__user=user).values("pk")
+
+    def owing(self, event_id: int | None = None):
+        """Renewals asked for and not yet paid in full, each with `balance_due`; none for an event (a renewal
+        belongs to no event)."""
+        rows = (
+            RenewalRequest.objects.filter(owing("amount", "amount_paid"), status=RenewalStatus.REQUESTED)
+            .select_related("player")
+            .annotate(balance_due=balance_sql("amount", "amount_paid"))
+            .order_by("requested_at", "pk")
+        )
+        return rows.none() if event_id else rows
+
+    def owing_rows(self, rows) -> list[Owing]:
+        return [
+            Owing(
+                kind=self.code,
+                target_id=r.pk,
+                name=r.player.full_name,
+                what=r.get_type_display(),
+                charged=r.amount,
+                paid=r.amount_paid,
+                note=str(r.player.member_number),
+                status=r.status,
+                status_label=r.get_status_display(),
+                asked_at=r.requested_at,
+            )
+            for r in rows
+        ]
+
+    def held_notes(self, target_ids) -> dict[int, HeldNote]:
+        notes = {}
+        for renewal in RenewalRequest.objects.filter(pk__in=target_ids):
+            if renewal.status == RenewalStatus.REQUESTED:
+                notes[renewal.pk] = HeldNote("Paid more than the renewal's fee.", renewal.balance > 0)
+            else:
+                notes[renewal.pk] = HeldNote(f"The renewal is {renewal.get_status_display().lower()}.", False)
+        return notes
 
 
 RENEWAL = RenewalKind()

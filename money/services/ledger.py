@@ -16,11 +16,13 @@ from django.utils import timezone
 
 from clubsite.kit.errors import NotAllowed, ServiceError
 from clubsite.kit.money import format_money, parse_amount
+from clubsite.kit.roles import is_association_staff
 from clubsite.kit.sequences import next_in_sequence
-from players.models import Association
 
+from ..association import association_model
 from ..models import Action, Method, MoneyLog, Payment, PaymentSettings, Refund
-from ..payables import KINDS, Due, Kind, resolve
+from ..payables import KINDS, Due, Kind, events, resolve
+
 
 class MoneyError(ServiceError):
     """A refusal about a payment, a refund or a statement."""
@@ -38,7 +40,8 @@ def to_amount(value, field: str = "amount") -> Decimal:
     return parse_amount(value, field=field, error=MoneyError)
 
 
-def settings_for(association: Association) -> PaymentSettings:
+def settings_for(association) -> PaymentSettings:
+    """The association's payment settings (made, with a receipt prefix from its short name, the first time)."""
     found = PaymentSettings.objects.filter(association=association).first()
     if found is not None:
         return found
@@ -49,7 +52,7 @@ def settings_for(association: Association) -> PaymentSettings:
     return found
 
 
-def _number(association: Association, document: str, moment) -> tuple[str, int, int]:
+def _number(association, document: str, moment) -> tuple[str, int, int]:
     year = timezone.localdate(moment).year
     sequence = next_in_sequence(f"money:{document}:{association.pk}:{year}")
     prefix = settings_for(association).receipt_prefix
@@ -139,7 +142,7 @@ def receive(
             if existing is not None:
                 return Received(existing, duplicate=True)
         applied = min(amount, due.balance) if due.payable else Decimal("0")
-        association = Association.objects.get(pk=due.association_id)
+        association = association_model().objects.get(pk=due.association_id)
         number, year, sequence = _number(association, "receipt", moment)
         payment = Payment.objects.create(
             association=association,
@@ -290,23 +293,17 @@ def own_payments(user):
 
 
 def visible_payments(user):
-    """The payments `user` may read: staff all; an organiser those for their events; anyone their own. The
-    same people assert_may_view lets see one payment."""
-    from clubsite.kit.roles import is_association_staff
-
+    """Who may see a payment, its receipt and its refunds, the one rule: association staff every payment; anyone
+    else those for what they pay for (each kind's owned_by) and those of the events whose money they manage."""
     if is_association_staff(user):
         return Payment.objects.all()
     if not (user and user.is_authenticated):
         return Payment.objects.none()
-    from events.models import Event
-
-    # The organiser's events by id, like their own payments: a join to the events inside OR reads every payment.
-    organised = list(Event.objects.filter(owner=user).values_list("pk", flat=True))
-    return Payment.objects.filter(_own(user) | Q(event_id__in=organised))
+    # The managed events by id, like their own payments: a join to the events inside OR reads every payment.
+    return Payment.objects.filter(_own(user) | Q(event_id__in=events().managed_by(user)))
 
 
 def assert_may_view(user, payment: Payment) -> None:
-    """The payer (whoever may see what it paid for) and its managers see a payment, its receipt and refunds."""
-    kind = KINDS.get(payment.kind)
-    if kind is None or not kind.may_see(user, payment.target_id):
+    """One payment, by the rule of visible_payments."""
+    if not visible_payments(user).filter(pk=payment.pk).exists():
         raise NotAllowed("This payment is not yours to see.")

@@ -10,24 +10,16 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import Count, DecimalField, ExpressionWrapper, F, Q, QuerySet, Sum, Value
+from django.db.models import Count, F, Q, QuerySet, Sum, Value
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from events.models import Entry, EntryStatus, Event
-from events.services.payments import PAYABLE_STATUSES
-from players.models import RenewalRequest, RenewalStatus
-
-from ..core.references import make_reference
+from ..balances import MONEY
 from ..core.tax import tax_included
-from ..models import Method, Payment, PaymentSettings, Refund
+from ..models import HELD, REFUNDABLE, Method, Payment, PaymentSettings, Refund
+from ..payables import GONE, KINDS, HeldNote, Kind, Owing
 
 ZERO = Decimal("0")
-MONEY = DecimalField(max_digits=12, decimal_places=2)
-HELD = ExpressionWrapper(F("amount") - F("applied") - F("refunded"), output_field=MONEY)
-REFUNDABLE = ExpressionWrapper(F("amount") - F("refunded"), output_field=MONEY)
-BALANCE = ExpressionWrapper(F("amount_due") - F("amount_paid"), output_field=MONEY)
-RENEWAL_BALANCE = ExpressionWrapper(F("amount") - F("amount_paid"), output_field=MONEY)
 DEFAULT_GST_RATE = PaymentSettings._meta.get_field("gst_rate").default
 
 
@@ -103,100 +95,87 @@ def held(filters: Filters) -> QuerySet[Payment]:
     return payments(filters).filter(held_amount__gt=0).order_by("received_on", "recorded_at", "pk")
 
 
-def refunds_due(event: Event) -> QuerySet[Payment]:
+def refunds_due(event) -> QuerySet[Payment]:
     """For a cancelled event: every payment with something still to give back."""
     return (
         payments(Filters(event_id=event.pk)).filter(refundable_amount__gt=0).order_by("payer_name", "received_on", "pk")
     )
 
 
-def refunds_due_summary(event: Event) -> dict:
+def refunds_due_summary(event) -> dict:
     """How many payments for the event still have money to give back, and how much: {"count", "amount"}."""
     return Payment.objects.filter(event=event, amount__gt=F("refunded")).aggregate(
         count=Count("pk"), amount=_sum(REFUNDABLE)
     )
 
 
-def outstanding_entries(event_id: int | None = None) -> QuerySet[Entry]:
-    """Entries holding a place with something still to pay, each with `balance_due` and `reference`-ready pk."""
-    rows = (
-        Entry.objects.filter(status__in=PAYABLE_STATUSES, amount_due__gt=F("amount_paid"))
-        .select_related("event", "player", "category", "group")
-        .annotate(balance_due=BALANCE)
-    )
-    if event_id:
-        rows = rows.filter(event_id=event_id)
-    return rows.order_by("event__starts_on", "event_id", "accepted_at", "pk")
+class Owed:
+    """What the registered kinds of one sort still owe (those whose things belong to events, or those that belong
+    to the association alone), as one list a Paginator pages: each kind's rows in turn, read a page at a time (a
+    count and a slice of each kind's queryset), as money.payables.Owing rows."""
+
+    def __init__(self, parts: list[tuple[Kind, QuerySet]]):
+        self.parts = parts
+        self._counts: list[int] | None = None
+
+    @property
+    def title(self) -> str:
+        """What is listed, in words: "entries", "membership renewals"."""
+        return " and ".join(kind.owing_title for kind, _ in self.parts if kind.owing_title)
+
+    def counts(self) -> list[int]:
+        if self._counts is None:
+            self._counts = [rows.count() for _, rows in self.parts]
+        return self._counts
+
+    def count(self) -> int:
+        return sum(self.counts())
+
+    def __len__(self) -> int:
+        return self.count()
+
+    def __getitem__(self, index: slice) -> list[Owing]:
+        start, stop = index.start or 0, index.stop if index.stop is not None else self.count()
+        found: list[Owing] = []
+        for (kind, rows), n in zip(self.parts, self.counts(), strict=True):
+            if stop <= 0:
+                break
+            if start < n:
+                found += kind.owing_rows(list(rows[start : min(stop, n)]))
+            start, stop = max(start - n, 0), stop - n
+        return found
+
+    def totals(self) -> tuple[int, Decimal]:
+        """How many owe, and how much in all (a sum in the database per kind)."""
+        count, total = 0, ZERO
+        for _, rows in self.parts:
+            sums = rows.order_by().aggregate(n=Count("pk"), total=_sum("balance_due"))
+            count, total = count + sums["n"], total + sums["total"]
+        return count, total
 
 
-def outstanding_renewals() -> QuerySet[RenewalRequest]:
-    """Membership renewals asked for and not yet paid in full."""
-    return (
-        RenewalRequest.objects.filter(status=RenewalStatus.REQUESTED, amount__gt=F("amount_paid"))
-        .select_related("player")
-        .annotate(balance_due=RENEWAL_BALANCE)
-        .order_by("requested_at", "pk")
-    )
-
-
-def entry_reference(entry: Entry) -> str:
-    return make_reference("E", entry.pk)
-
-
-def renewal_reference(renewal: RenewalRequest) -> str:
-    return make_reference("M", renewal.pk)
+def owed(event_id: int | None = None, *, at_events: bool = True) -> Owed:
+    """What is still owed: for things of events (entries; of one event, when given), or with `at_events` False
+    for things of the association alone (membership renewals, which no event filter reaches)."""
+    parts = []
+    for kind in KINDS.values():
+        if (kind.events is not None) == at_events and (rows := kind.owing(event_id)) is not None:
+            parts.append((kind, rows))
+    return Owed(parts)
 
 
 # ---------------------------------------------------------------------------------------------------------
 # Why money is held, and whether it can be applied after all
 
 
-@dataclass(frozen=True)
-class HeldNote:
-    why: str
-    can_reinstate: bool
-
-
 def held_notes(rows: list[Payment]) -> dict[int, HeldNote]:
     """For each held payment (by pk): why its money is held, and whether reinstating could apply it. One query
     per kind of thing paid for, whatever the number of payments."""
-    entry_ids = {p.target_id for p in rows if p.kind == "E"}
-    group_ids = {p.target_id for p in rows if p.kind == "G"}
-    renewal_ids = {p.target_id for p in rows if p.kind == "M"}
-    entries = {e.pk: e for e in Entry.objects.filter(pk__in=entry_ids)} if entry_ids else {}
-    groups = (
-        dict(
-            Entry.objects.filter(group_id__in=group_ids, status__in=PAYABLE_STATUSES, amount_due__gt=F("amount_paid"))
-            .values("group_id")
-            .annotate(n=Count("pk"))
-            .values_list("group_id", "n")
-        )
-        if group_ids
-        else {}
-    )
-    renewals = {r.pk: r for r in RenewalRequest.objects.filter(pk__in=renewal_ids)} if renewal_ids else {}
-    notes = {}
+    wanted: dict[str, set[int]] = {}
     for p in rows:
-        if p.kind == "E" and p.target_id in entries:
-            entry = entries[p.target_id]
-            if entry.status == EntryStatus.LAPSED:
-                notes[p.pk] = HeldNote("The entry lapsed before this payment arrived.", True)
-            elif entry.status in PAYABLE_STATUSES:
-                notes[p.pk] = HeldNote("Paid more than was due.", entry.balance > 0)
-            else:
-                notes[p.pk] = HeldNote(f"The entry is {entry.get_status_display().lower()}.", False)
-        elif p.kind == "G":
-            owing = groups.get(p.target_id, 0)
-            notes[p.pk] = HeldNote("Paid more than the group's entries owed.", owing > 0)
-        elif p.kind == "M" and p.target_id in renewals:
-            renewal = renewals[p.target_id]
-            if renewal.status == RenewalStatus.REQUESTED:
-                notes[p.pk] = HeldNote("Paid more than the renewal's fee.", renewal.amount > renewal.amount_paid)
-            else:
-                notes[p.pk] = HeldNote(f"The renewal is {renewal.get_status_display().lower()}.", False)
-        else:
-            notes[p.pk] = HeldNote("What it paid for is gone.", False)
-    return notes
+        wanted.setdefault(p.kind, set()).add(p.target_id)
+    found = {code: KINDS[code].held_notes(ids) for code, ids in wanted.items() if code in KINDS}
+    return {p.pk: found.get(p.kind, {}).get(p.target_id, GONE) for p in rows}
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -275,7 +254,7 @@ def summary(filters: Filters) -> Summary:
     return Summary(overall=overall, events=events)
 
 
-def event_totals(event: Event) -> dict:
+def event_totals(event) -> dict:
     """One event's money, all time: received, applied, refunded, held (and how many payments), and what its
     entries still owe."""
     sums = Payment.objects.filter(event=event).aggregate(
@@ -300,15 +279,12 @@ def event_totals(event: Event) -> dict:
 
 
 def outstanding_totals(event_id: int | None = None, *, renewals: bool = False) -> dict:
-    """What entries (and, with `renewals`, membership renewals) still owe: counts and sums."""
-    owed = outstanding_entries(event_id).order_by().aggregate(outstanding_count=Count("pk"), outstanding=_sum(BALANCE))
+    """What things of events still owe (`outstanding_count`, `outstanding`) and, with `renewals`, what things of
+    the association alone owe (`renewals_count`, `renewals_outstanding`)."""
+    owing = dict(zip(("outstanding_count", "outstanding"), owed(event_id).totals(), strict=True))
     if renewals:
-        owed.update(
-            outstanding_renewals()
-            .order_by()
-            .aggregate(renewals_count=Count("pk"), renewals_outstanding=_sum(RENEWAL_BALANCE))
-        )
-    return owed
+        owing.update(zip(("renewals_count", "renewals_outstanding"), owed(at_events=False).totals(), strict=True))
+    return owing
 
 
 # ---------------------------------------------------------------------------------------------------------

@@ -27,7 +27,6 @@ from django.utils import timezone
 
 from clubsite.kit.errors import NotAllowed, ServiceError
 from clubsite.kit.roles import is_association_staff
-from players.models import Association
 
 from ..core.references import make_reference, near_misses, parse_reference
 from ..core.statements import PLAIN, LineError, Mapping, parse_mapping, parse_statement
@@ -141,9 +140,7 @@ def _refused(errors: list[LineError], lead: str, tail: str = "") -> MoneyError:
     return MoneyError(message, field="file", messages=[lead, *shown, *([tail] if tail else [])])
 
 
-def upload(
-    actor, association: Association | None, filename: str, data: bytes | str, mapping_spec: str = ""
-) -> Statement:
+def upload(actor, association, filename: str, data: bytes | str, mapping_spec: str = "") -> Statement:
     """Reads a bank statement and keeps it as a draft for review: nothing is counted. A file or mapping that
     cannot be read at all is refused, naming the line or column at fault; single unreadable lines are kept
     and listed by the review."""

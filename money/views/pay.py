@@ -12,9 +12,10 @@ from django.urls import path, reverse
 from django.utils.safestring import mark_safe
 
 from clubsite.kit.errors import NotAllowed
-from players.models import Association
 
+from ..association import association_model
 from ..core.documents import document_content, render_pdf
+from ..core.references import GROUP
 from ..models import Payment, Refund
 from ..payables import resolve
 from ..providers import online_instructions
@@ -37,7 +38,7 @@ def pay(request, reference: str):
     if reference != due.reference:  # typed in lower case or with spaces: show the reference as it is written
         target = _url("pay", due.reference)
         return redirect(f"{target}?{request.GET.urlencode()}" if request.GET else target)
-    settings = settings_for(Association.objects.get(pk=due.association_id))
+    settings = settings_for(association_model().objects.get(pk=due.association_id))
     ways = []
     if due.payable and due.balance > 0:
         for way in online_instructions(due, settings):
@@ -46,7 +47,7 @@ def pay(request, reference: str):
     context = {
         "due": due,
         "kind": kind,
-        "group": len(due.lines) > 1 or kind.code == "G",
+        "group": len(due.lines) > 1 or kind.code == GROUP,
         "ways": ways,
         "payments": payments,
         "card_pending": request.GET.get("card") == "done" and due.balance > 0,

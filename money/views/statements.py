@@ -11,8 +11,8 @@ from django.views.decorators.http import require_POST
 
 from clubsite.kit.roles import is_association_staff
 from clubsite.kit.ui import ServiceFormMixin, run_service
-from players.models import Association
 
+from ..association import association_model
 from ..core.statements import PLAIN
 from ..models import Statement
 from ..services import statements as service
@@ -35,7 +35,7 @@ BADGES = {
 
 class UploadForm(ServiceFormMixin, forms.Form):
     file = forms.FileField(label="Bank statement (CSV)")
-    association = forms.ModelChoiceField(queryset=Association.objects.order_by("name"), empty_label=None)
+    association = forms.ModelChoiceField(queryset=None, empty_label=None)  # every association, set below
     mapping = forms.CharField(
         label="Column mapping",
         required=False,
@@ -49,6 +49,7 @@ class UploadForm(ServiceFormMixin, forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["association"].queryset = association_model().objects.order_by("name")
         only = list(self.fields["association"].queryset[:2])
         if len(only) == 1:
             self.fields["association"].initial = only[0]

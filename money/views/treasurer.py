@@ -16,13 +16,11 @@ from clubsite.kit.csv import csv_response
 from clubsite.kit.money import format_money
 from clubsite.kit.roles import is_association_staff
 from clubsite.kit.ui import run_service
-from events.models import Event, EventStatus
-from events.permissions import can_manage_event
 
 from .. import services
 from ..forms import RefundForm, TreasurerFilterForm
 from ..models import Payment
-from ..payables import KINDS
+from ..payables import KINDS, events
 from ..services import reports
 
 PAGE_SIZE = 50
@@ -44,10 +42,6 @@ def credit_note_url(number: str) -> str:
     return document_url("credit_note", number, "/money/credit-notes/{}/")
 
 
-def pay_url(reference: str) -> str:
-    return document_url("pay", reference, "/money/pay/{}/")
-
-
 def _page(request, rows, param: str, size: int = PAGE_SIZE):
     """One page of a list, read at once; `query` keeps the page's other parameters for its links."""
     page = Paginator(rows, size).get_page(request.GET.get(param))
@@ -55,6 +49,7 @@ def _page(request, rows, param: str, size: int = PAGE_SIZE):
     query = request.GET.copy()
     query.pop(param, None)
     page.param, page.query = param, query.urlencode()
+    page.title = getattr(rows, "title", "")  # what is still owed: "entries", "membership renewals"
     return page
 
 
@@ -146,7 +141,7 @@ def reinstate(request, number: str):
 def refund_all(request, key: str):
     """A cancelled event: every refund due at once, each with its credit note."""
     event = _event(request, key)
-    if event.status != EventStatus.CANCELLED:
+    if not events().is_cancelled(event):
         messages.error(request, "Only a cancelled event's payments are all refunded at once.")
     else:
         reason = (request.POST.get("reason") or "").strip() or f"{event.title} is cancelled"
@@ -158,15 +153,12 @@ def refund_all(request, key: str):
     return redirect("money:event_money", event.slug)
 
 
-def _event(request, key: str) -> Event:
+def _event(request, key: str):
     """The event by its slug (or its number), for those who manage it."""
-    rows = Event.objects.select_related("association", "owner")
-    event = rows.filter(slug=key).first()
-    if event is None and key.isascii() and key.isdigit() and len(key) < 16:
-        event = rows.filter(pk=int(key)).first()
+    event = events().find(key)
     if event is None:
         raise Http404("No such event")
-    if not can_manage_event(request.user, event):
+    if not events().may_manage(request.user, event):
         raise PermissionDenied("Only the event's organiser or association staff can see its money.")
     return event
 
@@ -182,18 +174,16 @@ def event_money(request, key: str):
     notes = reports.held_notes(held.object_list)
     for payment in held.object_list:
         payment.note_held = notes[payment.pk]
-    owed = _page(request, reports.outstanding_entries(event.pk), "owed")
-    for entry in owed.object_list:
-        entry.reference = reports.entry_reference(entry)
-        entry.pay_url = pay_url(entry.reference)
+    owed = _page(request, reports.owed(event.pk), "owed")
     context = {
         "event": event,
+        "manage_url": events().manage_url(event),
         "totals": reports.event_totals(event),
         "held": held,
         "payments": _linked(_page(request, reports.payments(only_event), "page")),
         "credits": _linked(_page(request, reports.refunds(only_event), "credits")),
         "owed": owed,
-        "cancelled": event.status == EventStatus.CANCELLED,
+        "cancelled": events().is_cancelled(event),
         "is_staff": is_association_staff(request.user),
     }
     if context["cancelled"]:
@@ -213,16 +203,9 @@ def treasurer(request):
     _staff(request)
     form = TreasurerFilterForm(request.GET)
     filters = form.filters()
-    owed = _page(request, reports.outstanding_entries(filters.event_id), "owed")
-    for entry in owed.object_list:
-        entry.reference = reports.entry_reference(entry)
-        entry.pay_url = pay_url(entry.reference)
-    renewals = None
-    if not filters.event_id:
-        renewals = _page(request, reports.outstanding_renewals(), "renewals")
-        for renewal in renewals.object_list:
-            renewal.reference = reports.renewal_reference(renewal)
-            renewal.pay_url = pay_url(renewal.reference)
+    owed = _page(request, reports.owed(filters.event_id), "owed")
+    # What belongs to no event (membership renewals) is left out when one event is chosen.
+    renewals = None if filters.event_id else _page(request, reports.owed(at_events=False), "renewals")
     query = request.GET.copy()
     for param in ("page", "credits", "owed", "renewals"):
         query.pop(param, None)

@@ -15,8 +15,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from clubsite.kit.errors import ServiceError
-from players.models import Association
 
+from ...association import association_model
 from ...services import statements as service
 
 
@@ -32,7 +32,8 @@ def _actor(email: str | None):
     return user
 
 
-def _association(slug: str | None) -> Association:
+def _association(slug: str | None):
+    Association = association_model()
     if slug:
         found = Association.objects.filter(slug=slug).first()
         if found is None:

@@ -28,6 +28,7 @@ from django.db.models import (
 )
 from django.db.models.functions import ExtractYear
 
+from clubsite.kit.wins import format_record
 from events.models import EventStatus
 from events.play.models import Division, Game, GameKind, GameStatus, GcgRecord, Round, RoundStatus
 from players.models import Player, by_family_name
@@ -213,7 +214,7 @@ class Summary:
 
     @property
     def record(self) -> str:
-        return f"{self.wins}–{self.losses}" + (f"–{self.ties}" if self.ties else "")
+        return format_record(self.wins, self.losses, self.ties)
 
 
 def summary(games: QuerySet[Game]) -> Summary:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from clubsite.kit.wins import format_record
 from events.play.models import Division, Round
 
 from .reads import TableSeat, read_division
@@ -19,10 +20,7 @@ class Record:
     spread: int = 0
 
     def __str__(self):
-        def n(x):
-            return f"{x:g}"
-
-        return f"{n(self.wins)}–{n(self.losses)}, {self.spread:+d}"
+        return f"{format_record(self.wins, self.losses)}, {self.spread:+d}"
 
 
 @dataclass

@@ -9,6 +9,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from clubsite.kit.status import move
+from clubsite.kit.wins import format_wins
 from events.play.core import pairing
 from events.play.core import standings as pure_standings
 from events.play.models import Division, DivisionPlayer, Game, GameKind, GameStatus, Round, RoundStatus
@@ -157,7 +158,7 @@ def _gibson_note(
     rounds_left = (options.total_rounds or options.round) - options.standings_round
     first, second = table[0], table[1]
     lead = first.wins - second.wins
-    wins = f"{lead:g} win{'s' if lead != 1 else ''}"
+    wins = f"{format_wins(lead)} win{'s' if lead != 1 else ''}"
     why = f"{wins} ahead of {label.get(second.player)} with {rounds_left} round{'s' if rounds_left != 1 else ''} left"
     if lead == rounds_left:
         why += f" and {first.spread - second.spread} spread ahead (more than {options.gibson_spread} a round left)"

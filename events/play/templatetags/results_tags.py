@@ -1,10 +1,17 @@
-"""Showing results: overtime, audit-trail entries, the round's games without a board."""
+"""Showing results: wins, overtime, audit-trail entries, the round's games without a board."""
 
 from django import template
 
+from clubsite.kit.wins import format_wins
 from events.play.services import results as result_services
 
 register = template.Library()
+
+
+@register.filter
+def wins(value) -> str:
+    """Wins as every page shows them (clubsite.kit.wins): 7, 7.5; nothing for no value."""
+    return "" if value is None or value == "" else format_wins(value)
 
 
 @register.filter

@@ -1,6 +1,5 @@
 """Standings, cross-table, scorecards and prizes, all from one read of the division; finalising."""
 
-from functools import cache
 from html import escape  # what Django's escape calls, without its wrapping: thousands of names a page
 
 from django import forms
@@ -12,18 +11,13 @@ from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from clubsite.kit.ui import run_service
+from clubsite.kit.wins import format_record, format_wins
 from events.play import services as play
 from events.play.services import prizes as prizes_io
 from ratings.services.live import division_live_ratings
 from ratings.templatetags.live_tags import signed
 
 from .common import _directed_event, _division, _event, _rounds, _through, url_with_number
-
-
-@cache  # a few dozen values (whole and half wins), asked for thousands of times by a large division's tables
-def _score(value: float) -> str:
-    """Wins and losses as `floatformat:"-1"` shows them: 3, 2.5."""
-    return str(int(value)) if value == int(value) else f"{value:.1f}"
 
 
 def _live_cell(r) -> str:
@@ -57,8 +51,8 @@ def standings_rows_html(event, division, rows, live=None) -> str:
             f'    <td class="rank">{rank}</td>\n'
             f'    <td><a href="{scorecard_url(seat.number)}">{escape(seat.player.name)}</a> '
             f'<span class="small text-muted">#{seat.number}</span></td>\n'
-            f'    <td class="text-end wins">{_score(standing.wins)}</td>\n'
-            f'    <td class="text-end">{_score(standing.losses)}</td>\n'
+            f'    <td class="text-end wins">{format_wins(standing.wins)}</td>\n'
+            f'    <td class="text-end">{format_wins(standing.losses)}</td>\n'
             f'    <td class="text-end spread">{int(standing.spread):+d}</td>\n'
             f'    <td class="text-end d-none d-sm-table-cell">{rating}</td>\n'
             + (_live_cell(live.get(seat.player_id)) if live is not None else "")
@@ -100,7 +94,7 @@ def cross_table_rows_html(cross, seats) -> tuple[list[int], str]:
             "<tr>\n"
             f'    <td>{seat.number}</td><td class="text-nowrap">{escape(seat.player.name)}</td>\n'
             f"    {''.join(cells.get((player, r), EMPTY_CELL) for r in played)}\n"
-            f'    <td class="text-end text-nowrap">{_score(standing.wins)}–{_score(standing.losses)}</td>\n'
+            f'    <td class="text-end text-nowrap">{format_record(standing.wins, standing.losses)}</td>\n'
             f'    <td class="text-end">{int(standing.spread):+d}</td>\n'
             "  </tr>"
         )
@@ -190,7 +184,7 @@ def scorecard_rows_html(player_id: int, lines, labels: dict[int, str], notes: di
             f"      <td>{_FIRST[went_first]}</td>\n"
             f'      <td class="text-end">{score}{_time_note(note) if note else ""}</td>\n      <td>{result}</td>\n'
             f'      <td class="text-end">{int(spread):+d}</td>\n'
-            f'      <td class="text-end">{_score(wins)}–{_score(losses)}</td>\n'
+            f'      <td class="text-end">{format_record(wins, losses)}</td>\n'
             f'      <td class="text-end">{int(running):+d}</td>\n    </tr>'
         )
     return "".join(rows)

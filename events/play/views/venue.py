@@ -16,13 +16,13 @@ from django.views.decorators.http import require_POST
 
 from clubsite.kit.roles import player_of
 from clubsite.kit.ui import ServiceFormMixin, run_service
+from clubsite.kit.wins import format_wins
 from events.models import Entry
 from events.play.models import Division, Round, RoundStatus
 from events.play.services import checkin, luckydraw, printing, wall
 from events.play.services.reads import read_division
 
 from .common import _directed_event, _division, _event, _round
-from .tables import _score
 
 WALL_KINDS = {"pairings": ("Pairings", 10), "standings": ("Standings", 12), "find": ("Find my table", 24)}
 PRINT_KINDS = {"scorecards": "Scorecards", "pairings": "Pairings by name", "slips": "Result slips"}
@@ -209,8 +209,8 @@ def wall_standings_rows_html(rows) -> str:
             "<tr>\n"
             f'    <td class="num rank">{rank}</td>\n'
             f"    <td>{escape(row.seat.player.name)}{note}</td>\n"
-            f'    <td class="num wins">{_score(standing.wins)}</td>\n'
-            f'    <td class="num">{_score(standing.losses)}</td>\n'
+            f'    <td class="num wins">{format_wins(standing.wins)}</td>\n'
+            f'    <td class="num">{format_wins(standing.losses)}</td>\n'
             f'    <td class="num spread">{int(standing.spread):+d}</td>\n'
             "  </tr>"
         )

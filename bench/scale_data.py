@@ -64,9 +64,9 @@ def event_plan(events: int, games: int, rng: np.random.Generator) -> tuple[np.nd
 
 
 def generate(*, players: int, events: int, games: int, seed: int, log=print) -> ScaleReport:
+    from clubsite.kit.models import Counter
     from events.models import Category, Entry, EntryStatus, Event
     from events.play.models import Division, DivisionPlayer, Game, GameKind, GameStatus, Round, RoundStatus
-    from clubsite.kit.models import Counter
     from players.models import Association, Club, Membership, Player, User
     from players.services import MEMBER_NUMBER_COUNTER, MEMBER_NUMBER_START
     from ratings.models import RatingList

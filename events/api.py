@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from clubsite.kit.api import ApiView, Id, IdFilter, ModelSerializer
 from clubsite.kit.prepared import Prepared
 from clubsite.kit.roles import is_association_staff
-from money.core.references import make_reference
+from money.core.references import ENTRY, GROUP, make_reference
 from money.serializers import PAYNOW_PAYLOAD_HELP, paynow_payload, simple_due
 
 from . import services
@@ -216,12 +216,12 @@ class EntrySerializer(ModelSerializer):
         return entry_reference(entry)
 
     def get_group_payment_reference(self, entry) -> str | None:
-        return make_reference("G", entry.group_id) if entry.group_id else None
+        return make_reference(GROUP, entry.group_id) if entry.group_id else None
 
     def get_paynow_payload(self, entry) -> str | None:
         payable = entry.status in PAYABLE_STATUSES
         paid, pay_by = entry.amount_paid, entry_pay_by(entry)
-        due = simple_due("E", entry.pk, entry.event.association_id, entry.amount_due, paid, payable, pay_by)
+        due = simple_due(ENTRY, entry.pk, entry.event.association_id, entry.amount_due, paid, payable, pay_by)
         return paynow_payload(due, self.context)
 
 

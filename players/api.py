@@ -9,6 +9,7 @@ from rest_framework.response import Response
 
 from clubsite.kit.api import ApiView, ModelSerializer
 from clubsite.kit.errors import ServiceError
+from money.core.references import RENEWAL
 from money.serializers import PAYNOW_PAYLOAD_HELP, paynow_payload, simple_due
 
 from . import services, visibility
@@ -85,7 +86,7 @@ class RenewalSerializer(ModelSerializer):
 
     def _due(self, renewal):
         payable = renewal.status == RenewalStatus.REQUESTED
-        return simple_due("M", renewal.pk, renewal.association_id, renewal.amount, renewal.amount_paid, payable)
+        return simple_due(RENEWAL, renewal.pk, renewal.association_id, renewal.amount, renewal.amount_paid, payable)
 
     @extend_schema_field(serializers.DecimalField(max_digits=8, decimal_places=2))
     def get_balance(self, renewal) -> str:

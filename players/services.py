@@ -430,9 +430,9 @@ def _move(renewal: RenewalRequest, target: str) -> RenewalRequest:
 
 def renewal_reference(renewal: RenewalRequest) -> str:
     """What the member quotes when paying for a renewal (a transfer's reference, the PayNow bill number)."""
-    from money.core.references import make_reference
+    from money.core.references import RENEWAL, make_reference
 
-    return make_reference("M", renewal.pk)
+    return make_reference(RENEWAL, renewal.pk)
 
 
 @transaction.atomic
@@ -448,16 +448,17 @@ def record_renewal_payment(
     paid_on = paid_on or timezone.localdate()
     if paid_on > timezone.localdate():
         raise MemberError("The payment date cannot be in the future.", field="paid_on")
-    left = renewal.amount - renewal.amount_paid
+    left = renewal.balance
     if method == PaymentMethod.WAIVED or left <= 0:
         return complete_renewal(actor, renewal, method=method, reference=reference, paid_on=paid_on)
+    from money.models import money_method
     from money.services import MoneyError, receive
 
     try:
         receive(
             reference=renewal_reference(renewal),
             amount=left,
-            method={"online": "card"}.get(method, method),
+            method=money_method(method),
             payer_reference=reference,
             received_on=paid_on,
             actor=actor,
@@ -476,9 +477,9 @@ def credit_renewal(actor, renewal: RenewalRequest, payment, amount: Decimal) -> 
     renewal.amount_paid += amount
     renewal.save(update_fields=["amount_paid"])
     if renewal.amount_paid >= renewal.amount:
-        method = {"card": PaymentMethod.ONLINE, "paynow": PaymentMethod.BANK_TRANSFER}.get(
-            payment.method, payment.method
-        )
+        from money.models import recorded_method
+
+        method = recorded_method(payment.method, PaymentMethod.values)
         complete_renewal(
             actor,
             renewal,

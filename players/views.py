@@ -1,4 +1,3 @@
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -93,7 +92,6 @@ def _account_page(request, player: Player, claim_form: ClaimForm | None = None):
         "claim_form": claim_form or ClaimForm(),
         "may_claim": services.may_claim(request.user),
         "open_renewal": open_renewal,
-        "CURRENCY": settings.CURRENCY,
     }
     context.update(collect("account_page_context", request, player))
     return render(request, "players/me.html", context)
@@ -165,7 +163,6 @@ def renew(request):
         .order_by("-starts_on")
         .first(),
         "history": player.renewals.exclude(status=RenewalStatus.REQUESTED)[:10],
-        "CURRENCY": settings.CURRENCY,
     }
     return render(request, "players/renew.html", context)
 
@@ -181,7 +178,7 @@ def renewals(request):
     _staff_only(request)
     open_requests = RenewalRequest.objects.filter(status=RenewalStatus.REQUESTED).select_related("player")
     rows = [(r, RenewalPaymentForm(prefix=f"r{r.pk}")) for r in open_requests.order_by("requested_at")]
-    return render(request, "players/renewals.html", {"rows": rows, "CURRENCY": settings.CURRENCY})
+    return render(request, "players/renewals.html", {"rows": rows})
 
 
 @login_required

@@ -11,6 +11,7 @@ from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
+from clubsite.kit.money import format_money
 from events.play.core import pairing, prizes
 from events.play.core.standings import parse_round_spread_caps, round_spread_caps
 from money.models import WAIVED as MONEY_WAIVED
@@ -320,8 +321,6 @@ class Event(models.Model):
 
         A yes/no rule appears only when it is on; spread for byes and forfeits always applies to play.
         """
-        from events.templatetags.events_tags import format_money
-
         if self.kind == EventKind.WORKSHOP:
             return []
         rules = []
@@ -452,7 +451,7 @@ class Fee(models.Model):
         constraints = [models.CheckConstraint(condition=Q(amount__gte=0), name="fee_not_negative")]
 
     def __str__(self):
-        return f"{self.name} {settings.CURRENCY} {self.amount}"
+        return f"{self.name} {format_money(self.amount, code=True)}"
 
 
 class PrizeKind(models.TextChoices):

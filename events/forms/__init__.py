@@ -14,7 +14,7 @@ from events.play.core.standings import format_round_spread_caps, parse_round_spr
 from players.models import Club
 
 from ..models import BY_HAND_PAYMENT_METHODS, Category, Event, EventKind, PaymentMethod, PrizeKind, PrizeTies
-from ..models.event import validate_sensible_date
+from ..models.event_parts import validate_sensible_date
 from ..services import AUDIENCES, CATEGORY_FIELDS, EVENT_FIELDS
 from ..templatetags.events_tags import format_money
 

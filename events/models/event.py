@@ -2,20 +2,33 @@
 
 import re
 from decimal import Decimal
-from zoneinfo import ZoneInfo
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
 
 from clubsite.kit.money import format_money
-from events.play.core import pairing, prizes
-from events.play.core.standings import parse_round_spread_caps, round_spread_caps
+from events.play.core import prizes
 from money.models import WAIVED as MONEY_WAIVED
 from money.models import Method
+
+# The validators are imported here too because earlier migrations name them as this module's.
+from .event_parts import (  # noqa: F401
+    PRIZE_TIES_RULE,
+    EventPayment,
+    EventPlayRules,
+    EventPrizes,
+    EventRating,
+    EventRegistration,
+    EventWhenAndWhere,
+    PairingSystem,
+    PrizeTies,
+    validate_one_line,
+    validate_round_spread_caps,
+    validate_sensible_date,
+)
 
 __all__ = [
     "EventKind",
@@ -50,12 +63,6 @@ class EventStatus(models.TextChoices):
     CANCELLED = "cancelled", "Cancelled"
 
 
-# The event's pairing system is one of the systems the site pairs with: the one list in events.play.core.pairing.
-PairingSystem = models.TextChoices(
-    "PairingSystem", [(key.upper(), (key, label)) for key, label in pairing.SYSTEMS.items()]
-)
-
-
 class PaymentMethod(models.TextChoices):
     """Money's ways of paying (money.models.Method, by its values), in the order an entrant is offered them, and
     a fee waived."""
@@ -70,52 +77,6 @@ class PaymentMethod(models.TextChoices):
 
 # What an organiser records by hand (card payments arrive from the provider, never typed in).
 BY_HAND_PAYMENT_METHODS = [(v, label) for v, label in PaymentMethod.choices if v != PaymentMethod.CARD]
-
-
-# Dates an event may carry: anything outside is a typing slip (year 1 broke every page showing it).
-FIRST_YEAR, LAST_YEAR = 2000, 2100
-# The longest an unpaid place or an offered place may be held: 30 days.
-MAX_HOLD_HOURS = 720
-
-
-def validate_sensible_date(value) -> None:
-    """A date or moment between the years 2000 and 2100."""
-    if value is not None and not FIRST_YEAR <= value.year <= LAST_YEAR:
-        raise ValidationError(f"Enter a date between the years {FIRST_YEAR} and {LAST_YEAR}.")
-
-
-def validate_one_line(text: str) -> None:
-    """Text shown in email subjects and headers: no line breaks or other control characters."""
-    if any(ord(c) < 32 or ord(c) == 127 for c in text or ""):
-        raise ValidationError("Write this on one line, without line breaks or tabs.")
-
-
-def bounded(low: int, high: int) -> list:
-    return [MinValueValidator(low), MaxValueValidator(high)]
-
-
-def validate_round_spread_caps(text: str) -> None:
-    try:
-        parse_round_spread_caps(text)
-    except ValueError as error:
-        raise ValidationError(f"Per-round spread caps: {error}. Write them like 200,100,100.") from None
-
-
-class PrizeTies(models.TextChoices):
-    """How players tied for a place share the prizes their tie covers (seed 000: ties are not broken)."""
-
-    SPLIT = prizes.TIE_SPLIT, "Share the money of the places they cover equally"
-    HIGHER = prizes.TIE_HIGHER, "Each receives the higher prize"
-    DIRECTOR = prizes.TIE_DIRECTOR, "The director decides who receives each prize"
-
-
-# How the public rules say each tie policy, in plain words.
-PRIZE_TIES_RULE = {
-    PrizeTies.SPLIT: "Players tied for a place share the prize money of the places their tie covers equally "
-    "(two players tied for 2nd share the 2nd and 3rd prizes).",
-    PrizeTies.HIGHER: "Players tied for a place each receive the prize of the highest place their tie covers.",
-    PrizeTies.DIRECTOR: "The director decides how players tied for a place share the prizes their tie covers.",
-}
 
 
 def _rounds_text(first: int, last: int) -> str:
@@ -141,7 +102,7 @@ def spread_caps_rule(caps: int | tuple[int | None, ...] | None) -> str:
     return f"A game counts for at most this much spread: {', '.join(parts)}."
 
 
-class Event(models.Model):
+class Event(EventWhenAndWhere, EventRegistration, EventPayment, EventPlayRules, EventPrizes, EventRating, models.Model):
     """An announced event. Its status moves only through events.services (see TRANSITIONS)."""
 
     TRANSITIONS = {
@@ -177,109 +138,11 @@ class Event(models.Model):
     kind = models.CharField(max_length=20, choices=EventKind.choices, default=EventKind.TOURNAMENT)
     status = models.CharField(max_length=20, choices=EventStatus.choices, default=EventStatus.DRAFT)
 
-    # Where and when
-    venue = models.CharField(max_length=200, blank=True)
-    address = models.CharField(max_length=300, blank=True)
-    starts_on = models.DateField(validators=[validate_sensible_date])
-    ends_on = models.DateField(validators=[validate_sensible_date])
-    time_zone = models.CharField(max_length=60, default=settings.TIME_ZONE)
-    reporting_time = models.TimeField(null=True, blank=True)
-    reporting_until = models.TimeField(null=True, blank=True)
-    start_time = models.TimeField(null=True, blank=True)
-    estimated_end_time = models.TimeField(null=True, blank=True)
-    prize_presentation_time = models.TimeField(null=True, blank=True)
-    prize_presentation_until = models.TimeField(null=True, blank=True)
-
-    # Who may play, and how
     eligibility = models.CharField(max_length=300, blank=True, help_text="For example: primary and secondary students")
     attire = models.CharField(max_length=200, blank=True)
-    number_of_games = models.PositiveSmallIntegerField(default=5, validators=bounded(1, 100))
-    pairing_system = models.CharField(max_length=20, choices=PairingSystem.choices, default=PairingSystem.KOTH)
-    time_control_minutes = models.PositiveSmallIntegerField(default=25, validators=bounded(1, 600))
-    lexicon = models.CharField(max_length=40, blank=True, default="CSW")
     rules_reference = models.CharField(max_length=300, blank=True)
     contact = models.CharField(max_length=300, blank=True)
     description = models.TextField(blank=True, help_text="Markdown")
-
-    # Rating and scoring conventions used by the tournament software
-    rated = models.BooleanField(default=True)
-    rating_list = models.ForeignKey(
-        "ratings.RatingList", null=True, blank=True, on_delete=models.PROTECT, related_name="events"
-    )
-    third_rated = models.BooleanField("1/3-rated", default=False)
-    bye_spread = models.PositiveSmallIntegerField(default=50, validators=bounded(0, 1000))
-    forfeit_spread = models.PositiveSmallIntegerField(default=50, validators=bounded(0, 1000))
-    ties_stand = models.BooleanField(default=True, help_text="Tied players share the rank (no tie-break)")
-    overrun_forfeit = models.BooleanField(
-        "overrun forfeit (APSP)",
-        default=False,
-        help_text="Overrunning the time by 15 minutes forfeits the game, by the margin then "
-        "(after time penalties) or 150, whichever is greater",
-    )
-    ties_by_score_before_tiles = models.BooleanField(
-        "ties broken by the score before the tile adjustment",
-        default=False,
-        help_text="A tied game is won by the player who was ahead before the end-of-game tile adjustment",
-    )
-    spread_cap = models.PositiveSmallIntegerField(
-        null=True,
-        blank=True,
-        validators=bounded(1, 1000),
-        help_text="The most spread one game counts for in the standings",
-    )
-    round_spread_caps = models.CharField(
-        "per-round spread caps",
-        max_length=300,
-        blank=True,
-        validators=[validate_round_spread_caps],
-        help_text="Caps by round from round 1, separated by commas, e.g. 200,100; "
-        "an empty entry, or a later round, uses the spread cap above",
-    )
-
-    # Registration
-    registration_opens_at = models.DateTimeField(null=True, blank=True, validators=[validate_sensible_date])
-    registration_closes_at = models.DateTimeField(null=True, blank=True, validators=[validate_sensible_date])
-    max_entrants = models.PositiveIntegerField(
-        null=True, blank=True, validators=bounded(1, 100_000), help_text="Places in the whole event"
-    )
-    keeps_waiting_list = models.BooleanField(default=True)
-    payment_hold_hours = models.PositiveIntegerField(
-        default=72,
-        validators=bounded(1, MAX_HOLD_HOURS),
-        help_text="How long an unpaid entry holds its place before it lapses (at most 720 hours)",
-    )
-    offer_hold_hours = models.PositiveIntegerField(
-        default=48,
-        validators=bounded(1, MAX_HOLD_HOURS),
-        help_text="How long a place offered from the waiting list is held (at most 720 hours)",
-    )
-    max_group_size = models.PositiveSmallIntegerField(default=15, validators=bounded(1, 200))
-    payment_methods = models.JSONField(default=list, blank=True)
-    payment_instructions = models.TextField(blank=True, help_text="Markdown")
-    rules_agreement = models.TextField(blank=True, help_text="The rules and indemnity entrants must agree to")
-    refund_policy = models.TextField(blank=True)
-    one_prize_per_player = models.BooleanField(default=True, help_text="A player wins at most one prize")
-    prize_ties = models.CharField(
-        "tied places",
-        max_length=10,
-        choices=PrizeTies.choices,
-        default=PrizeTies.SPLIT,
-        help_text="How players tied for a place share the prizes of the places their tie covers",
-    )
-    prize_fund = models.DecimalField(
-        max_digits=10,
-        decimal_places=2,
-        null=True,
-        blank=True,
-        validators=[MinValueValidator(Decimal("0.01"))],
-        help_text="The whole event's prize money, if it is divided between divisions",
-    )
-    prize_fund_by_fees = models.BooleanField(
-        "divide the prize fund by fees",
-        default=False,
-        help_text="Each division's part of the prize fund is in proportion to the fees its players paid (APSP)",
-    )
-    entrants_public = models.BooleanField(default=True, help_text="Show the list of entrants on the event page")
 
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -306,10 +169,6 @@ class Event(models.Model):
 
     def get_absolute_url(self):
         return reverse("events:detail", args=[self.slug])
-
-    @property
-    def zone(self) -> ZoneInfo:
-        return ZoneInfo(self.time_zone)
 
     def clean(self):
         super().clean()
@@ -351,14 +210,6 @@ class Event(models.Model):
         if self.one_prize_per_player:
             rules.append("A player wins at most one prize.")
         return rules
-
-    @property
-    def prize_ties_rule(self) -> str:
-        return PRIZE_TIES_RULE.get(self.prize_ties, "") if self.ties_stand else ""
-
-    def standings_spread_cap(self) -> int | tuple[int | None, ...] | None:
-        """The spread cap the standings apply: one value, or one per round (index 0 = round 1)."""
-        return round_spread_caps(parse_round_spread_caps(self.round_spread_caps), self.spread_cap, self.number_of_games)
 
     @property
     def is_public(self) -> bool:

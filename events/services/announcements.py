@@ -24,7 +24,7 @@ from ..models import (
     Prize,
     PrizeKind,
 )
-from ..models.event import validate_sensible_date
+from ..models.event_parts import validate_sensible_date
 from .common import EventError, lock_event, require_manager
 from .notify import mail_event_changed
 from .offers import offer_free_places

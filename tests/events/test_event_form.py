@@ -51,7 +51,7 @@ def test_the_event_keeps_caps_for_the_standings():
     from django.core.exceptions import ValidationError
 
     from events.models import Event
-    from events.models.event import validate_round_spread_caps
+    from events.models.event_parts import validate_round_spread_caps
 
     event = Event(number_of_games=4, spread_cap=300, round_spread_caps="200,,100")
     assert event.standings_spread_cap() == (200, 300, 100, 300)

@@ -4,8 +4,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from django.utils.html import escape
 
+from clubsite.kit.html import escape
 from events.models import Event, EventStatus
 from events.permissions import can_direct_event
 from events.play.models import Division, Round, RoundStatus

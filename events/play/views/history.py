@@ -8,11 +8,10 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.formats import date_format
-from django.utils.html import escape
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from clubsite.kit.errors import NotAllowed, ServiceError
+from clubsite.kit.html import CELLS, cell, escape, row_format, safe
 from events.play.core import gcg
 from events.play.models import Game, GameKind, RoundStatus
 from events.play.services import game_records, history
@@ -45,6 +44,8 @@ def _page(request, games, player, count: int | None = None, *, hide_opponent: bo
 
 
 BADGES = {history.WIN: "bg-success", history.LOSS: "bg-danger"}
+# Date, event, round, the opponent's cell (none on a head-to-head page), score, result, spread, the game.
+GAMES_ROW = row_format("text-nowrap", "", "", CELLS, "text-end text-nowrap", "", "text-end", "")
 
 
 def games_rows_html(games: list[dict], player: Player, *, hide_opponent: bool = False) -> str:
@@ -69,23 +70,25 @@ def games_rows_html(games: list[dict], player: Player, *, hide_opponent: bool = 
             name = escape(g["opponent"].name)
             if g["opponent_visible"]:
                 name = f'<a href="{versus(g["opponent"].member_number)}" title="Head to head with {name}">{name}</a>'
-            opponent = f"<td>{name}</td>"
+            opponent = cell(name)
         spread = g["my_spread"]
         record = "Moves" if g["has_record"] else "Details"
         rows.append(
-            "<tr>"
-            f'<td class="text-nowrap">{date_format(g["starts_on"], "j M Y")}</td>'
-            f'<td><a href="{links[0]}">{title}</a> <span class="text-muted small">'
-            f"{escape(g['division_name'])}{lexicon}</span></td>"
-            f"<td>{number}</td>{opponent}"
-            f'<td class="text-end text-nowrap">{g["my_score"]}–{g["opponent_score"]}</td>'
-            f'<td><span class="badge {BADGES.get(g["result"], "bg-secondary")}">{g["result_label"]}</span></td>'
-            f'<td class="text-end">{"+" if spread > 0 else ""}{spread}</td>'
-            f'<td><a href="{links[1](g["pk"])}">{record}<span class="visually-hidden"> of round {number}, '
-            f"{title}</span></a></td>"
-            "</tr>\n"
+            GAMES_ROW(
+                "",
+                date_format(g["starts_on"], "j M Y"),
+                f'<a href="{links[0]}">{title}</a> <span class="text-muted small">'
+                f"{escape(g['division_name'])}{lexicon}</span>",
+                number,
+                opponent,
+                f"{g['my_score']}–{g['opponent_score']}",
+                f'<span class="badge {BADGES.get(g["result"], "bg-secondary")}">{g["result_label"]}</span>',
+                f"{'+' if spread > 0 else ''}{spread}",
+                f'<a href="{links[1](g["pk"])}">{record}<span class="visually-hidden"> of round {number}, '
+                f"{title}</span></a>",
+            )
         )
-    return mark_safe("".join(rows))  # every text above is escaped, a number or a fixed label
+    return safe(rows)
 
 
 def player_games(request, member_number: int):

@@ -4,11 +4,10 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.backends.utils import csrf_input
-from django.utils.html import escape
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
 from clubsite.kit.errors import ServiceError
+from clubsite.kit.html import cell, escape, row, safe
 from clubsite.kit.ui import run_service
 from events.models import Entry, EntryStatus, Event, EventStatus
 from events.play import services as play
@@ -147,12 +146,15 @@ def _who(seat) -> str:
     return escape(seat.player.name) if seat is not None else ""
 
 
+NO_SCORE = cell("", "text-end")
+
+
 def _score_cell(game: Game, score, side: str) -> str:
     if not (game.show_scores and score is not None):
-        return '<td class="text-end"></td>'
+        return NO_SCORE
     penalty = game.penalty(side)
     note = f'<div class="small text-muted penalty">played {game.played(side)}, −{penalty} time</div>' if penalty else ""
-    return f'<td class="text-end">{score}{note}</td>'
+    return cell(f"{score}{note}", "text-end")
 
 
 def board_rows_html(request, event, rnd, board: list[Game]) -> str:
@@ -177,9 +179,9 @@ def board_rows_html(request, event, rnd, board: list[Game]) -> str:
                 text += f": {_who(g.seat_a)}"
             if g.spread_a is not None:
                 text += f" ({g.spread_a:+d})"
-            scores = f'<td colspan="2" class="text-center small">{text}</td>'
+            scores = [cell(text, "text-center small", ' colspan="2"')]
         else:
-            scores = f"{_score_cell(g, fs, fside)}\n  {_score_cell(g, ss, sside)}"
+            scores = [_score_cell(g, fs, fside), _score_cell(g, ss, sside)]
         badges = ""
         if g.show_scores and g.overrun:
             who = _who(g.seat_a if g.overrun == "a" else g.seat_b)
@@ -190,34 +192,29 @@ def board_rows_html(request, event, rnd, board: list[Game]) -> str:
                 who = _who(g.seat_a if tie == "a" else g.seat_b)
                 badges += f' <span class="badge bg-info text-dark">tie won by {who} (before tiles)</span>'
         second_text = f"{second.number}. {_who(second)}" if second else ""
-        unplayed = "" if kind == GameKind.NORMAL else ' class="unplayed"'
-        row = (
-            f'<tr id="game-{g.pk}"{unplayed}>\n'
-            f"  <td>{g.board or '–'}</td>\n"
-            f"  <td>{first.number if first else ''}. {_who(first)}</td>\n"
-            f"  {scores}\n"
-            f"  <td>{second_text}{badges}</td>\n"
-        )
+        cells = [
+            cell(g.board or "–"),
+            cell(f"{first.number if first else ''}. {_who(first)}"),
+            *scores,
+            cell(f"{second_text}{badges}"),
+        ]
         if not drafted:
             status = g.status
-            row += (
-                f'  <td class="d-print-none"><span class="badge bg-{badge(status)}">'
-                f"{STATUS_LABELS.get(status, escape(status))}</span></td>\n"
-            )
+            label = STATUS_LABELS.get(status, escape(status))
+            cells.append(cell(f'<span class="badge bg-{badge(status)}">{label}</span>', "d-print-none"))
         if acting:
             action = "Enter" if g.status == GameStatus.PAIRED else "Correct"
-            row += (
-                '  <td class="text-nowrap d-print-none">\n'
-                f'    <a class="btn btn-sm btn-outline-primary" href="{result_url(g.pk)}">{action}</a>\n'
-            )
+            buttons = f'<a class="btn btn-sm btn-outline-primary" href="{result_url(g.pk)}">{action}</a>'
             if g.status in (GameStatus.SUBMITTED, GameStatus.DISPUTED):
-                row += (
-                    f'    <form method="post" action="{confirm_url(g.pk)}" class="d-inline">{token}'
-                    '<button class="btn btn-sm btn-outline-success">Confirm</button></form>\n'
+                # A space between the two, as between any two words.
+                buttons += (
+                    f' <form method="post" action="{confirm_url(g.pk)}" class="d-inline">{token}'
+                    '<button class="btn btn-sm btn-outline-success">Confirm</button></form>'
                 )
-            row += "  </td>\n"
-        rows.append(row + "</tr>\n")
-    return mark_safe("".join(rows))  # every text above is escaped, a number or a fixed label
+            cells.append(cell(buttons, "text-nowrap d-print-none"))
+        unplayed = "" if kind == GameKind.NORMAL else ' class="unplayed"'
+        rows.append(row(cells, f' id="game-{g.pk}"{unplayed}'))
+    return safe(rows)
 
 
 def _draft_action(request, slug, pk, number, call, success):

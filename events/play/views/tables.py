@@ -1,15 +1,13 @@
 """Standings, cross-table, scorecards and prizes, all from one read of the division; finalising."""
 
-from html import escape  # what Django's escape calls, without its wrapping: thousands of names a page
-
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
-from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_POST
 
+from clubsite.kit.html import CELLS, cell, escape, head, row, row_format, safe, table
 from clubsite.kit.ui import run_service
 from clubsite.kit.wins import format_record, format_wins
 from events.play import services as play
@@ -19,19 +17,28 @@ from ratings.templatetags.live_tags import signed
 
 from .common import _directed_event, _division, _event, _rounds, _through, url_with_number
 
+LIVE = "text-end text-nowrap live-rating"
+NO_LIVE_RATING = cell("–", LIVE)
+
 
 def _live_cell(r) -> str:
-    """The live rating cell (as templates/events/play/_live_rating_cell.html draws it)."""
+    """A player's live rating, and its change (or "new" for a newcomer who has played)."""
     if not (r and r.rating):
-        return '    <td class="text-end text-nowrap live-rating">–</td>\n'
+        return NO_LIVE_RATING
     after = ""
     if r.change is not None:
         after = f' <span class="small live-change">{signed(r.change)}</span>'
     elif r.is_newcomer and r.games:
         after = ' <span class="small">new</span>'
-    return (
-        f'    <td class="text-end text-nowrap live-rating"><span class="live-now">{int(r.rating)}</span>{after}</td>\n'
-    )
+    return cell(f'<span class="live-now">{int(r.rating)}</span>{after}', LIVE)
+
+
+# Rank, name, won, lost, spread, seed rating, then the live rating's cell while play goes on.
+STANDINGS_ROW = row_format(
+    "rank", "", "text-end wins", "text-end", "text-end spread", "text-end d-none d-sm-table-cell", CELLS
+)
+MUTED = ' class="text-muted"'
+WITHDRAWN = '<span class="text-muted small">withdrawn</span>'
 
 
 def standings_rows_html(event, division, rows, live=None) -> str:
@@ -40,38 +47,39 @@ def standings_rows_html(event, division, rows, live=None) -> str:
     every text escaped."""
     scorecard_url = url_with_number("events:play_scorecard", event.slug, division.pk)
     lines = []
-    for row in rows:
-        standing, seat = row.standing, row.seat
-        muted = ' class="text-muted"' if seat.withdrawn_after_round is not None else ""
+    for line in rows:
+        standing, seat = line.standing, line.seat
         # The rank ("=3") and the rating are numbers or fixed words: only names need escaping.
-        rank = standing.rank_label if standing.rank is not None else WITHDRAWN
-        rating = seat.rating or "unrated"  # as the divisions page and the scorecards say it
-        lines.append(
-            f"<tr{muted}>\n"
-            f'    <td class="rank">{rank}</td>\n'
-            f'    <td><a href="{scorecard_url(seat.number)}">{escape(seat.player.name)}</a> '
-            f'<span class="small text-muted">#{seat.number}</span></td>\n'
-            f'    <td class="text-end wins">{format_wins(standing.wins)}</td>\n'
-            f'    <td class="text-end">{format_wins(standing.losses)}</td>\n'
-            f'    <td class="text-end spread">{int(standing.spread):+d}</td>\n'
-            f'    <td class="text-end d-none d-sm-table-cell">{rating}</td>\n'
-            + (_live_cell(live.get(seat.player_id)) if live is not None else "")
-            + "  </tr>"
+        name = (
+            f'<a href="{scorecard_url(seat.number)}">{escape(seat.player.name)}</a> '
+            f'<span class="small text-muted">#{seat.number}</span>'
         )
-    return mark_safe("".join(lines))  # every value above is escaped or a number
+        lines.append(
+            STANDINGS_ROW(
+                MUTED if seat.withdrawn_after_round is not None else "",
+                standing.rank_label if standing.rank is not None else WITHDRAWN,
+                name,
+                format_wins(standing.wins),
+                format_wins(standing.losses),
+                f"{int(standing.spread):+d}",
+                seat.rating or "unrated",  # as the divisions page and the scorecards say it
+                _live_cell(live.get(seat.player_id)) if live is not None else "",
+            )
+        )
+    return safe(lines)
 
 
-WITHDRAWN = '<span class="text-muted small">withdrawn</span>'
-
-
-EMPTY_CELL = '<td class="text-center text-nowrap"></td>'
+CROSS = "text-center text-nowrap"
+EMPTY_CELL = cell("", CROSS)
+# Number, name, a cell per round played, the record and the spread.
+CROSS_ROW = row_format("", "text-nowrap", CELLS, "text-end text-nowrap", "text-end")
 
 
 def _cross_cell(opponent, c) -> str:
     number = f" {opponent.number}" if opponent else ""
     score = f"{c.own_score}–{c.opp_score}" if c.own_score is not None else f"{int(c.spread):+d}"
     # The letter is one of W, L, T, B, F, V: nothing to escape.
-    return f'<td class="text-center text-nowrap"><strong>{c.letter}</strong>{number}<br>{score}</td>'
+    return cell(f"<strong>{c.letter}</strong>{number}<br>{score}", CROSS)
 
 
 def cross_table_rows_html(cross, seats) -> tuple[list[int], str]:
@@ -91,14 +99,16 @@ def cross_table_rows_html(cross, seats) -> tuple[list[int], str]:
     for standing in cross.standings:  # the standings the cross-table is ordered by, not worked out again
         seat, player = seats[standing.player], standing.player
         rows.append(
-            "<tr>\n"
-            f'    <td>{seat.number}</td><td class="text-nowrap">{escape(seat.player.name)}</td>\n'
-            f"    {''.join(cells.get((player, r), EMPTY_CELL) for r in played)}\n"
-            f'    <td class="text-end text-nowrap">{format_record(standing.wins, standing.losses)}</td>\n'
-            f'    <td class="text-end">{int(standing.spread):+d}</td>\n'
-            "  </tr>"
+            CROSS_ROW(
+                "",
+                seat.number,
+                escape(seat.player.name),
+                "".join(cells.get((player, r), EMPTY_CELL) for r in played),
+                format_record(standing.wins, standing.losses),
+                f"{int(standing.spread):+d}",
+            )
         )
-    return played, mark_safe("".join(rows))  # every value above is escaped or a number
+    return played, safe(rows)
 
 
 def standings(request, slug: str, pk: int):
@@ -167,12 +177,17 @@ def opponent_labels(seats) -> dict[int, str]:
 _FIRST = {True: "1st", False: "2nd", None: ""}  # who went first, from the scorecard's side
 
 
+# Round, opponent, who went first, score, result, spread, record, cumulative spread.
+SCORECARD_ROW = row_format("", "", "", "text-end", "", "text-end", "text-end", "text-end")
+NO_RESULTS = row([cell("No confirmed results yet.", "text-muted", ' colspan="8"')])
+
+
 def scorecard_rows_html(player_id: int, lines, labels: dict[int, str], notes: dict) -> str:
     """A scorecard's rows as HTML, built here for the standings' reason: every scorecard of a 300-player,
     15-round division is 4,500 rows, which the template language took a third of a second to draw. Names
     are escaped (`opponent_labels`); the rest are numbers and fixed words. `notes`: the read's `time_notes`."""
     if not lines:
-        return '<tr><td colspan="8" class="text-muted">No confirmed results yet.</td></tr>'
+        return NO_RESULTS
     rows = []
     # Unpacked, each line's fields are locals: 4,500 rows a page.
     for rnd, opponent, went_first, own, opp, result, spread, wins, losses, running in lines:
@@ -180,20 +195,30 @@ def scorecard_rows_html(player_id: int, lines, labels: dict[int, str], notes: di
         score = f'<span class="text-nowrap">{own}–{opp}</span>' if own is not None else ""
         note = notes.get((rnd, player_id)) if notes else None
         rows.append(
-            f"<tr>\n      <td>{rnd}</td>\n      <td>{labels[opponent] if opponent else '—'}</td>\n"
-            f"      <td>{_FIRST[went_first]}</td>\n"
-            f'      <td class="text-end">{score}{_time_note(note) if note else ""}</td>\n      <td>{result}</td>\n'
-            f'      <td class="text-end">{int(spread):+d}</td>\n'
-            f'      <td class="text-end">{format_record(wins, losses)}</td>\n'
-            f'      <td class="text-end">{int(running):+d}</td>\n    </tr>'
+            SCORECARD_ROW(
+                "",
+                rnd,
+                labels[opponent] if opponent else "—",
+                _FIRST[went_first],
+                f"{score}{_time_note(note)}" if note else score,
+                result,
+                f"{int(spread):+d}",
+                format_record(wins, losses),
+                f"{int(running):+d}",
+            )
         )
     return "".join(rows)
 
 
-SCORECARD_HEAD = (
-    '<thead><tr><th scope="col">Rd</th><th scope="col">Opponent</th><th scope="col">1st/2nd</th>'
-    '<th scope="col" class="text-end">Score</th><th scope="col">Result</th><th scope="col" class="text-end">Spread</th>'
-    '<th scope="col" class="text-end">Record</th><th scope="col" class="text-end">Cum. spread</th></tr></thead>'
+SCORECARD_HEAD = head(
+    "Rd",
+    "Opponent",
+    "1st/2nd",
+    ("Score", "text-end"),
+    "Result",
+    ("Spread", "text-end"),
+    ("Record", "text-end"),
+    ("Cum. spread", "text-end"),
 )
 
 
@@ -205,17 +230,15 @@ def scorecards_html(cards, read) -> str:
     sections = []
     for seat, lines in cards:
         rating = seat.rating or "unrated"
+        rows = scorecard_rows_html(seat.player_id, lines, labels, notes)
         sections.append(
             '<section class="scorecard mb-4">\n'
             f'  <h2 class="h5">{seat.number}. {escape(seat.player.name)} '
             f'<span class="small text-muted">{rating}</span></h2>\n'
-            '  <div class="table-responsive"><table class="table table-sm align-middle">\n'
-            f"    {SCORECARD_HEAD}\n"
-            f"    <tbody>{scorecard_rows_html(seat.player_id, lines, labels, notes)}</tbody>\n"
-            "  </table></div>\n"
+            f'  <div class="table-responsive">{table(SCORECARD_HEAD, rows, "table table-sm align-middle")}</div>\n'
             "</section>\n"
         )
-    return mark_safe("".join(sections))  # every value above is escaped or a number
+    return safe(sections)
 
 
 def scorecard(request, slug: str, pk: int, number: int):

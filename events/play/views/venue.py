@@ -1,8 +1,6 @@
 """Pages for the day at the venue: check-in at reporting time, the wall displays, printed round material and
 the lucky draw. Thin as every page: reads, forms and a call to events.play.services for each write."""
 
-from html import escape  # what Django's escape calls, without its wrapping: thousands of names a page
-
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -10,10 +8,10 @@ from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.safestring import mark_safe
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from clubsite.kit.html import cell, escape, head, row, row_format, safe, table
 from clubsite.kit.roles import player_of
 from clubsite.kit.ui import ServiceFormMixin, run_service
 from clubsite.kit.wins import format_wins
@@ -196,25 +194,29 @@ def wall_display(request, slug: str, pk: int, kind: str):
     return render(request, f"events/play/wall_{kind}.html", context)
 
 
+# Rank, name, won, lost, spread.
+WALL_STANDINGS_ROW = row_format("num rank", "", "num wins", "num", "num spread")
+
+
 def wall_standings_rows_html(rows) -> str:
     """One page of the wall's standings as table rows, drawn here as the standings page's are (a 300-player
     division's rows cost the template language several milliseconds). Names escaped; the rest numbers."""
     lines = []
-    for row in rows:
-        standing = row.standing
+    for line in rows:
+        standing = line.standing
         withdrawn = standing.rank is None
-        rank = "–" if withdrawn else escape(standing.rank_label)
         note = ' <span class="small">(withdrawn)</span>' if withdrawn else ""
         lines.append(
-            "<tr>\n"
-            f'    <td class="num rank">{rank}</td>\n'
-            f"    <td>{escape(row.seat.player.name)}{note}</td>\n"
-            f'    <td class="num wins">{format_wins(standing.wins)}</td>\n'
-            f'    <td class="num">{format_wins(standing.losses)}</td>\n'
-            f'    <td class="num spread">{int(standing.spread):+d}</td>\n'
-            "  </tr>"
+            WALL_STANDINGS_ROW(
+                "",
+                "–" if withdrawn else standing.rank_label,  # "=3": a number
+                f"{escape(line.seat.player.name)}{note}",
+                format_wins(standing.wins),
+                format_wins(standing.losses),
+                f"{int(standing.spread):+d}",
+            )
         )
-    return mark_safe("".join(lines))  # every value above is escaped or a number
+    return safe(lines)
 
 
 @never_cache
@@ -242,12 +244,10 @@ def print_latest(request, slug: str, pk: int):
     return redirect("events:play_print", event.slug, division.pk, rnd.number, "scorecards")
 
 
-# The blank turn rows every printed scorecard has.
-TURN_ROWS = "".join(f"<tr><td>{t}</td>{'<td></td>' * 6}</tr>" for t in range(1, 14))
-TURN_HEAD = (
-    '<thead><tr><th scope="col">Turn</th><th scope="col">My move</th><th scope="col">Score</th>'
-    '<th scope="col">Total</th><th scope="col">Opponent\'s move</th><th scope="col">Score</th>'
-    '<th scope="col">Total</th></tr></thead>'
+# The blank table of turns every printed scorecard has.
+TURNS = table(
+    head("Turn", "My move", "Score", "Total", "Opponent's move", "Score", "Total"),
+    "".join(row([cell(turn), *[cell("")] * 6]) for turn in range(1, 14)),
 )
 
 
@@ -255,7 +255,7 @@ def print_cards_html(event, division, rnd, cards) -> str:
     """The printed scorecards, one section per player, drawn here: hundreds of cards cost the template language
     more than the rest of the page. Names and titles escaped; records and numbers are numbers."""
     if not cards:
-        return mark_safe('<p class="text-muted">No games to play in this round.</p>')
+        return safe(['<p class="text-muted">No games to play in this round.</p>'])
     heading = f"{escape(event.title)} · {escape(division.name)} · Round {rnd.number}"
     sections = []
     for sheet, me, them in cards:
@@ -271,11 +271,11 @@ def print_cards_html(event, division, rnd, cards) -> str:
             f"  <h2>{heading} · Board {sheet.board}</h2>\n"
             f'  <p class="who"><strong>#{me.seat.number} {mine}</strong> ({me.record}){start}</p>\n'
             f'  <p class="who">against #{them.seat.number} {theirs} ({them.record})</p>\n'
-            f"  <table>\n    {TURN_HEAD}\n    <tbody>{TURN_ROWS}</tbody>\n  </table>\n"
+            f"  {TURNS}\n"
             f'  <p class="who mt-1">Final: {mine} ______ &nbsp; {theirs} ______ &nbsp; Signed: ____________</p>\n'
             "</section>\n"
         )
-    return mark_safe("".join(sections))  # every value above is escaped or a number
+    return safe(sections)
 
 
 def print_round(request, slug: str, pk: int, number: int, kind: str):

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from clubsite.kit.errors import ServiceError
+from clubsite.kit.wins import format_wins
 from ratings.engine.common import DEFAULT_CAREER_GAMES, expected_score, segment_bounds, wespa_expected_score
 from ratings.engine.naspa import FEEDBACK_DIVISOR
 
@@ -125,7 +126,10 @@ def _results(lines: list[OpponentLine], wins: float | None, system: str) -> list
     if all(r is not None for r in given):
         if wins is not None and not math.isclose(wins, sum(given)):
             total = sum(given)
-            raise ServiceError(f"The results add up to {total:g} wins, not {wins:g}; give one or the other.", "wins")
+            raise ServiceError(
+                f"The results add up to {format_wins(total)} wins, not {format_wins(wins)}; give one or the other.",
+                "wins",
+            )
         return given
     if any(r is not None for r in given):
         raise ServiceError("Give a result on every line, or on none and the total of wins below.", "games")

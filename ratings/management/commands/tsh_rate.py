@@ -5,6 +5,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from clubsite.kit.wins import format_wins
 from events.play.core.tsh import TshParseError, read_t
 from ratings.engine.common import DEFAULT_CAREER_GAMES
 from ratings.engine.tshrate import SYSTEMS, rate_tsh
@@ -80,6 +81,6 @@ class Command(BaseCommand):
                     row.old_rating,
                     row.new_rating,
                     "" if row.expected_wins is None else f"{row.expected_wins:.4f}",  # ABSP has none
-                    f"{row.actual_wins:g}",
+                    format_wins(row.actual_wins),
                 ]
             )

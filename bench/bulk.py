@@ -25,7 +25,7 @@ def fill_defaults(model, columns: list[str], now: datetime) -> tuple[list[str], 
     if unknown:
         raise UnfilledColumn(f"{model.__name__} has no column {', '.join(unknown)}")
     given = {by_name[c].column for c in columns}
-    rest, values = [], []
+    rest, values, unfilled = [], [], []
     for field in fields:
         if field.column in given or field.db_default is not NOT_PROVIDED:
             continue  # a column with a database default is left to the database
@@ -34,11 +34,15 @@ def fill_defaults(model, columns: list[str], now: datetime) -> tuple[list[str], 
         else:
             value = field.get_default()
         if value is None and not field.null:
-            raise UnfilledColumn(
-                f"{model.__name__}.{field.name} may not be null and has no default: give the generator a value for it"
-            )
+            unfilled.append(f"{model.__name__}.{field.name}")
+            continue
         rest.append(field.column)
         values.append(field.get_db_prep_save(value, connection))
+    if unfilled:  # every one named at once, not one per run of the generator
+        raise UnfilledColumn(
+            f"{', '.join(unfilled)} may not be null and {'have' if len(unfilled) > 1 else 'has'} no default: "
+            "give the generator a value for each"
+        )
     return [by_name[c].column for c in columns] + rest, tuple(values)
 
 

@@ -62,7 +62,8 @@ def test_member_finds_rating_history_chart_and_last_event_report(journey, member
     expect(page.get_by_role("heading", name=re.compile("Mona Member"))).to_be_visible()
     chart = page.get_by_role("img", name="Rating history chart of Mona Member")
     chart.scroll_into_view_if_needed()
-    assert chart.evaluate("img => img.complete && img.naturalWidth > 0")
+    # Waits for the image to load (it may still be on its way after the scroll); times out if it never does.
+    page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=chart.element_handle())
     svg = page.request.get(chart.evaluate("img => img.src"))
     assert svg.ok and svg.headers["content-type"].startswith("image/svg+xml")
     assert "<svg" in svg.text() and "Mona Member" in svg.text()

@@ -10,12 +10,15 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --upgrade pip >/dev/null
 
+# Quietly (-qq: errors only): a first `make run` printed hundreds of lines of pip's progress before the site.
 $(VENV)/.runtime: requirements.txt | $(BIN)/python
-	$(BIN)/pip install -r requirements.txt
+	@echo "Installing the site's Python packages (a few minutes the first time) ..."
+	$(BIN)/pip install -qq -r requirements.txt
 	touch $@
 
 $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
-	$(BIN)/pip install -r requirements-dev.txt
+	@echo "Installing the Python packages the tests need (a few minutes the first time) ..."
+	$(BIN)/pip install -qq -r requirements-dev.txt
 	touch $@
 
 # Links in the site's mails (confirming an address, paying) point where it is served, unless SITE_URL says otherwise.

@@ -39,6 +39,10 @@ class EventAdmin(admin.ModelAdmin):
     inlines = [CategoryInline]
     actions = ["publish", "open_registration", "close_registration", "cancel"]
 
+    def save_model(self, request, obj, form, change):
+        services.render_texts(obj)  # the pages show the texts as rendered when saved
+        super().save_model(request, obj, form, change)
+
     @admin.action(description="Publish")
     def publish(self, request, queryset):
         _each(request, queryset, services.publish_event, "Published")

@@ -10,6 +10,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import ExpressionWrapper, F, Q
 
+from clubsite.kit.text import NOTE_TEXT, TextLimit
+
 from .balances import MONEY
 
 
@@ -53,7 +55,9 @@ class PaymentSettings(models.Model):
     receipt_prefix = models.CharField(
         max_length=10, help_text="Starts every receipt and credit note number, for example SSA"
     )
-    address = models.TextField(blank=True, help_text="Printed on receipts")
+    address = models.TextField(
+        blank=True, validators=[TextLimit(NOTE_TEXT, "address")], help_text="Printed on receipts"
+    )
     paynow_proxy_type = models.CharField(max_length=6, choices=ProxyType.choices, default=ProxyType.UEN)
     paynow_proxy = models.CharField(
         "PayNow UEN or mobile", max_length=20, blank=True, help_text="Empty: no PayNow QR code is shown"

@@ -11,6 +11,7 @@ from django.db.models.functions import Coalesce, Lower, NullIf
 from django.urls import reverse
 from django.utils import timezone
 
+from clubsite.kit.text import NOTE_TEXT, SHORT_TEXT, TextLimit
 from money.balances import balance
 
 from . import names
@@ -34,7 +35,9 @@ class Association(models.Model):
     country = models.CharField(max_length=2, default="SG", help_text="ISO 3166 country code")
     website = models.URLField(blank=True)
     renewal_payment_instructions = models.TextField(
-        blank=True, help_text="Shown to members who ask to renew: how to pay (bank account, PayNow, in person)."
+        blank=True,
+        validators=[TextLimit(SHORT_TEXT, "renewal payment instructions")],
+        help_text="Shown to members who ask to renew: how to pay (bank account, PayNow, in person).",
     )
 
     def __str__(self):
@@ -239,7 +242,7 @@ class PlayerClaim(models.Model):
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="claims")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="claims")
     status = models.CharField(max_length=10, choices=ClaimStatus.choices, default=ClaimStatus.PENDING)
-    message = models.TextField(blank=True)
+    message = models.TextField(blank=True, validators=[TextLimit(NOTE_TEXT, "message")])
     created_at = models.DateTimeField(auto_now_add=True)
     decided_at = models.DateTimeField(null=True, blank=True)
     decided_by = models.ForeignKey(

@@ -17,6 +17,7 @@ from clubsite.kit.prepared import Prepared
 from clubsite.kit.roles import is_association_staff
 from clubsite.kit.sequences import next_in_sequence
 from clubsite.kit.status import TransitionRefused, move
+from clubsite.kit.text import check_text
 from outbox.services import queue_email
 
 from . import names
@@ -254,6 +255,7 @@ def _refuse_claim_over_history(user, target: Player) -> None:
 @transaction.atomic
 def request_claim(user, member_number: int | str, message: str = "") -> PlayerClaim:
     """Ask to be linked to an existing player record (found by member number)."""
+    check_text(PlayerClaim, "message", message, MemberError)
     try:
         number = int(str(member_number).strip())
         player = Player.objects.select_for_update().get(member_number=number)

@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.urls import reverse
 
 from clubsite.kit.money import format_money
+from clubsite.kit.text import LONG_TEXT, NOTE_TEXT, TextLimit
 from events.play.core import prizes
 from money.models import WAIVED as MONEY_WAIVED
 from money.models import Method
@@ -142,14 +143,15 @@ class Event(EventWhenAndWhere, EventRegistration, EventPayment, EventPlayRules, 
     attire = models.CharField(max_length=200, blank=True)
     rules_reference = models.CharField(max_length=300, blank=True)
     contact = models.CharField(max_length=300, blank=True)
-    description = models.TextField(blank=True, help_text="Markdown")
+    description = models.TextField(blank=True, validators=[TextLimit(LONG_TEXT, "description")], help_text="Markdown")
+    description_html = models.TextField(blank=True, editable=False, help_text="The description as the page shows it")
 
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     published_at = models.DateTimeField(null=True, blank=True)
     registration_closed_at = models.DateTimeField(null=True, blank=True)
     cancelled_at = models.DateTimeField(null=True, blank=True)
-    cancellation_reason = models.TextField(blank=True)
+    cancellation_reason = models.TextField(blank=True, validators=[TextLimit(NOTE_TEXT, "reason for cancelling")])
 
     class Meta:
         ordering = ["starts_on", "title"]
@@ -163,6 +165,13 @@ class Event(EventWhenAndWhere, EventRegistration, EventPayment, EventPlayRules, 
                 name="event_registration_opens_before_close",
             ),
         ]
+
+    # The texts written in Markdown, each with the field that keeps it as the pages show it (rendered when saved).
+    MARKDOWN_FIELDS = {
+        "description": "description_html",
+        "rules_agreement": "rules_agreement_html",
+        "payment_instructions": "payment_instructions_html",
+    }
 
     def __str__(self):
         return self.title

@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
+from clubsite.kit.text import LONG_TEXT, MEDIUM_TEXT, SHORT_TEXT, TextLimit
 from events.play.core import pairing, prizes
 from events.play.core.standings import parse_round_spread_caps, round_spread_caps
 
@@ -107,7 +108,12 @@ class EventRegistration(models.Model):
         help_text="How long a place offered from the waiting list is held (at most 720 hours)",
     )
     max_group_size = models.PositiveSmallIntegerField(default=15, validators=bounded(1, 200))
-    rules_agreement = models.TextField(blank=True, help_text="The rules and indemnity entrants must agree to")
+    rules_agreement = models.TextField(
+        blank=True,
+        validators=[TextLimit(LONG_TEXT, "rules and indemnity")],
+        help_text="The rules and indemnity entrants must agree to",
+    )
+    rules_agreement_html = models.TextField(blank=True, editable=False, help_text="The rules as the page shows them")
     entrants_public = models.BooleanField(default=True, help_text="Show the list of entrants on the event page")
 
     class Meta:
@@ -118,8 +124,13 @@ class EventPayment(models.Model):
     """How entrants pay: the ways the organiser takes, the instructions, the refund policy."""
 
     payment_methods = models.JSONField(default=list, blank=True)
-    payment_instructions = models.TextField(blank=True, help_text="Markdown")
-    refund_policy = models.TextField(blank=True)
+    payment_instructions = models.TextField(
+        blank=True, validators=[TextLimit(MEDIUM_TEXT, "payment instructions")], help_text="Markdown"
+    )
+    payment_instructions_html = models.TextField(
+        blank=True, editable=False, help_text="The payment instructions as the page shows them"
+    )
+    refund_policy = models.TextField(blank=True, validators=[TextLimit(SHORT_TEXT, "refund policy")])
 
     class Meta:
         abstract = True

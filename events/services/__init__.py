@@ -10,6 +10,7 @@ from .announcements import (
     EVENT_FIELDS,
     create_event,
     delete_category,
+    render_texts,
     save_category,
     update_event,
 )
@@ -110,6 +111,7 @@ __all__ = [
     "remove_director",
     "registration_refusal",
     "remind_expiring_offers",
+    "render_texts",
     "replace_group_student",
     "save_category",
     "set_directors",

@@ -12,6 +12,7 @@ from django.utils.text import slugify
 from clubsite.kit.errors import NotAllowed
 from clubsite.kit.money import parse_amount
 from clubsite.kit.roles import is_organiser
+from clubsite.kit.text import markdown_html
 from players.models import Association
 
 from ..models import (
@@ -183,6 +184,13 @@ def _check_event(event: Event) -> None:
         raise EventError(messages[0], field=None if field == "__all__" else field) from None
 
 
+def render_texts(event: Event) -> None:
+    """The event's Markdown texts as its pages show them, rendered once here when the event is saved (never on a
+    view): each stored beside its source (Event.MARKDOWN_FIELDS). Every door that saves an event's texts calls it."""
+    for source, rendered in Event.MARKDOWN_FIELDS.items():
+        setattr(event, rendered, markdown_html(getattr(event, source)))
+
+
 @transaction.atomic
 def create_event(actor, **fields) -> Event:
     """An organiser drafts a new event (only they and staff see it until it is published)."""
@@ -200,6 +208,7 @@ def create_event(actor, **fields) -> Event:
     event = Event(owner=actor, status=EventStatus.DRAFT, **fields)
     event.slug = _unique_slug(event.title, event.starts_on)
     _check_event(event)
+    render_texts(event)
     event.save()
     return event
 
@@ -229,6 +238,7 @@ def update_event(actor, event: Event, **fields) -> Event:
             raise EventError(
                 f"{taken.total} entrants already hold places; the limit cannot be lower.", field="max_entrants"
             )
+        render_texts(event)
         event.save()
         sync_status(event)
         offer_free_places(event)

@@ -6,6 +6,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 
 from clubsite.kit.status import move, move_all
+from clubsite.kit.text import check_text
 from events.models import ACTIVE_ENTRY_STATUSES, Entry, EntryStatus, Event, EventStatus
 
 from .common import EventError, lock_event, mail_after_commit, now, require_manager, site_url
@@ -148,13 +149,15 @@ def complete_event(actor, event: Event) -> Event:
 
 def cancel_event(actor, event: Event, reason: str = "") -> Event:
     """Cancels the event and every entry in it; each entrant is told."""
+    reason = (reason or "").strip()
+    check_text(Event, "cancellation_reason", reason, EventError)
     with transaction.atomic():
         event = lock_event(event.pk)
         require_manager(actor, event, "cancel it")
         move(event, EventStatus.CANCELLED)
         moment = now()
         event.cancelled_at = moment
-        event.cancellation_reason = (reason or "").strip()
+        event.cancellation_reason = reason
         event.save()
         entries = list(
             Entry.objects.select_for_update(of=("self",))

@@ -9,6 +9,7 @@ from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from clubsite.kit.roles import ORGANISERS_GROUP
+from clubsite.kit.text import markdown_html
 from events.models import Category, Entry, EntryStatus, Event, EventStatus, Fee, Prize
 from tests.factories import AssociationFactory, PlayerFactory, UserFactory
 
@@ -39,6 +40,13 @@ class EventFactory(factory.django.DjangoModelFactory):
     payment_methods = factory.LazyFunction(lambda: ["in_person", "cheque"])
     payment_hold_hours = 72
     offer_hold_hours = 48
+    description = ""
+    rules_agreement = ""
+    payment_instructions = ""
+    # Rendered as events.services.render_texts renders them when an event is saved: the HTML its pages show.
+    description_html = factory.LazyAttribute(lambda o: markdown_html(o.description))
+    rules_agreement_html = factory.LazyAttribute(lambda o: markdown_html(o.rules_agreement))
+    payment_instructions_html = factory.LazyAttribute(lambda o: markdown_html(o.payment_instructions))
 
 
 class CategoryFactory(factory.django.DjangoModelFactory):

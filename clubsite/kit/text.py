@@ -1,0 +1,150 @@
+"""Text people type and the site shows: the one Markdown renderer, its plain-text reading for emails, and the
+length limits of free text.
+
+Markdown is rendered by markdown-it-py in CommonMark mode, whose time grows in step with the text whatever it
+holds (Python-Markdown took half a minute over a few thousand nested brackets), then cleaned by nh3, which keeps
+only harmless HTML. Texts are rendered once, when they are saved (the HTML is stored beside the source), never on
+every view of a page.
+"""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from html.parser import HTMLParser
+
+import nh3
+from django.core.exceptions import ValidationError
+from django.utils.deconstruct import deconstructible
+from markdown_it import MarkdownIt
+
+from .errors import ServiceError
+
+# CommonMark, with raw HTML passed to the sanitiser (which keeps the harmless tags and drops the rest).
+_MARKDOWN = MarkdownIt("commonmark")
+LINK_REL = "nofollow noopener"
+
+# Length limits of free text, in characters: long enough for any real announcement, short enough that no text
+# costs a page anything worth noticing.
+LONG_TEXT = 20_000  # an event's description, its rules and indemnity
+MEDIUM_TEXT = 10_000  # payment instructions
+SHORT_TEXT = 5_000  # a refund policy, a renewal's payment instructions
+NOTE_TEXT = 2_000  # a reason, a message to staff, an address
+
+
+def markdown_html(text: str) -> str:
+    """Markdown as safe HTML: the one renderer of text people type (an event's description, rules, payment
+    instructions). The answer is stored beside its source and shown as it is."""
+    if not text:
+        return ""
+    return nh3.clean(_MARKDOWN.render(text), link_rel=LINK_REL)
+
+
+class _PlainText(HTMLParser):
+    """Rendered Markdown back to the plain text an email reader expects: words without ** or _,
+    links as "text (address)", list items on their own lines with "-" or their number."""
+
+    BLOCKS = {"p", "div", "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "pre", "blockquote", "table", "tr"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.out: list[str] = []
+        self.lists: list[int | None] = []  # per open list: the next number, or None for bullets
+        self.href: str | None = None
+        self.link_text: list[str] = []
+        self.in_pre = False
+
+    def handle_starttag(self, tag, attrs):
+        self.in_pre = self.in_pre or tag == "pre"
+        if tag in self.BLOCKS and not (tag in ("ul", "ol") and self.lists):  # a nested list stays in its item
+            self.out.append("\n\n")
+        if tag == "br":
+            self.out.append("\n")
+        elif tag in ("ul", "ol"):
+            start = dict(attrs).get("start") if tag == "ol" else None
+            self.lists.append((int(start) if start and start.isdigit() else 1) if tag == "ol" else None)
+        elif tag == "li":
+            number = self.lists[-1] if self.lists else None
+            indent = "  " * max(len(self.lists) - 1, 0)
+            self.out.append(f"\n{indent}{'- ' if number is None else f'{number}. '}")
+            if number is not None:
+                self.lists[-1] = number + 1
+        elif tag == "a":
+            self.href = dict(attrs).get("href") or ""
+            self.link_text = []
+
+    def handle_endtag(self, tag):
+        self.in_pre = self.in_pre and tag != "pre"
+        if tag in ("ul", "ol") and self.lists:
+            self.lists.pop()
+        if tag == "a" and self.href is not None:
+            text = "".join(self.link_text).strip()
+            href, self.href = self.href, None
+            href = href.removeprefix("mailto:")
+            self.out.append(text if not href or href == text else f"{text} ({href})" if text else href)
+        elif tag in self.BLOCKS and not (tag in ("ul", "ol") and self.lists):
+            self.out.append("\n\n")
+
+    def handle_data(self, data):
+        if not self.in_pre:
+            # Outside <pre>, line breaks in the HTML are just spaces (the ones between tags are nothing).
+            if not data.strip():
+                return
+            data = re.sub(r"\s*\n\s*", " ", data)
+            if not self.out or self.out[-1].endswith("\n"):
+                data = data.lstrip()
+        (self.link_text if self.href is not None else self.out).append(data)
+
+    def text(self) -> str:
+        text = "".join(self.out)
+        text = re.sub(r"[ \t]+\n", "\n", text)
+        return re.sub(r"\n{3,}", "\n\n", text).strip()
+
+
+def html_text(html: str) -> str:
+    """HTML made by markdown_html as the plain text of an email: what the page shows, without the marks."""
+    parser = _PlainText()
+    parser.feed(html or "")
+    parser.close()
+    return unescape(parser.text())
+
+
+def markdown_text(text: str) -> str:
+    """Markdown as plain text for an email, read through the one renderer."""
+    return html_text(markdown_html(text))
+
+
+@deconstructible
+class TextLimit:
+    """A validator of free text: at most `limit` characters, refused with a message naming the field (`what`) and
+    the limit. Forms, the API and the admin all reach it through the model field."""
+
+    code = "max_length"
+
+    def __init__(self, limit: int, what: str):
+        self.limit = limit
+        self.what = what
+
+    def __call__(self, value) -> None:
+        length = len(value or "")
+        if length > self.limit:
+            raise ValidationError(
+                f"The {self.what} can be at most {self.limit:,} characters long; this one has {length:,}.",
+                code=self.code,
+                params={"limit_value": self.limit, "show_value": length},
+            )
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, TextLimit) and (self.limit, self.what) == (other.limit, other.what)
+
+    def __hash__(self) -> int:
+        return hash((self.limit, self.what))
+
+
+def check_text(model, field: str, value: str, error: type[ServiceError] = ServiceError) -> None:
+    """A service's check of text it is given for `model.field`: the field's own validators (its TextLimit), a
+    refusal as `error` naming the field."""
+    try:
+        model._meta.get_field(field).run_validators(value)
+    except ValidationError as refusal:
+        raise error(refusal.messages[0], field=field) from None

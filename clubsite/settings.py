@@ -191,8 +191,10 @@ ACCOUNT_LOGIN_METHODS = {"email"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 ACCOUNT_UNIQUE_EMAIL = True
-# Members are told plainly that an address is already registered, rather than mailed about it.
-ACCOUNT_PREVENT_ENUMERATION = False
+# Nobody learns from the site whether an address has an account: signing up with a registered address answers as a
+# new one does (the address is mailed that it has an account), and a password reset for an unknown address as for a
+# known one (the address is mailed that there is no account).
+ACCOUNT_PREVENT_ENUMERATION = True
 ACCOUNT_CONFIRM_EMAIL_ON_GET = True
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_ADAPTER = "players.adapters.AccountAdapter"

@@ -54,6 +54,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a body over MAX_REQUEST_BYTES is refused (413) before anything reads it.
+    "clubsite.kit.middleware.RequestSizeLimit",
+    # A view failing because the database does not answer gets a 503 page, not a server error.
+    "clubsite.kit.middleware.DatabaseUnavailable",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -65,6 +69,15 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "csp.middleware.CSPMiddleware",
 ]
+
+# The largest request body the site reads: a little above its largest upload (a word list for the judge, at most
+# 20 MB; bank statements and rating files, 5 MB; tsh files, 2 MB), so a 1 GB body is refused at once rather than
+# written to disk. The proxy in front refuses larger bodies before they reach the site (README: production).
+MAX_REQUEST_BYTES = env.int("MAX_REQUEST_BYTES", default=21 * 1024 * 1024)
+# Form fields other than files, together (Django's default): the longest texts people type are 20,000 characters.
+DATA_UPLOAD_MAX_MEMORY_SIZE = env.int("DATA_UPLOAD_MAX_MEMORY_SIZE", default=int(2.5 * 1024 * 1024))
+# Every upload the site takes fits under MAX_REQUEST_BYTES: it is kept in memory, never in a temporary file.
+FILE_UPLOAD_MAX_MEMORY_SIZE = MAX_REQUEST_BYTES
 
 ROOT_URLCONF = "clubsite.urls"
 WSGI_APPLICATION = "clubsite.wsgi.application"

@@ -61,4 +61,4 @@ urlpatterns = [
 
 # Under /api/ errors answer JSON; elsewhere the site's pages.
 handler404 = "clubsite.kit.api.not_found"
-handler500 = "clubsite.kit.api.server_error"
+handler500 = "clubsite.kit.middleware.server_error"  # a 503 while the database does not answer

@@ -27,6 +27,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
 from clubsite.kit.errors import NotAllowed, ServiceError
+from clubsite.kit.health import database_unavailable
 
 logger = logging.getLogger("django.request")
 
@@ -47,15 +48,16 @@ def service_error_response(error: ServiceError):
 
 def exception_handler(exc, context):
     """Service errors as 400/403; DRF's own errors as DRF answers them; a request Django refuses to read (too
-    many fields, too large) as a 400, as Django answers it elsewhere; anything else as a JSON 500."""
+    many fields, too large) as a 400, as Django answers it elsewhere; the database not answering raised on to the
+    site's middleware (a 503); anything else as a JSON 500."""
     if isinstance(exc, ServiceError):
         return service_error_response(exc)
     if isinstance(exc, SuspiciousOperation):
         logging.getLogger(f"django.security.{exc.__class__.__name__}").error(str(exc))
         return Response({"detail": f"The request could not be read: {exc}"}, status=status.HTTP_400_BAD_REQUEST)
     response = drf_exception_handler(exc, context)
-    if response is not None or settings.DEBUG:
-        return response
+    if response is not None or settings.DEBUG or database_unavailable(exc):
+        return response  # the database not answering is left to clubsite.kit.middleware's 503
     request = context.get("request")
     logger.error(
         "Internal Server Error: %s",

@@ -3,7 +3,7 @@ monitoring: 200 when every part answers, 503 naming the parts that do not."""
 
 import logging
 
-from django.db import connection
+from django.db import InterfaceError, OperationalError, connection
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
 
@@ -22,6 +22,13 @@ def _database() -> tuple[bool, str]:
     except Exception as error:
         return False, f"{type(error).__name__}: {error}".strip()
     return True, "ok"
+
+
+def database_unavailable(error: BaseException | None) -> bool:
+    """Whether `error` is the database not answering: a connection error (OperationalError or InterfaceError)
+    while the database refuses a connection now too. An error of one query (a lock timeout, say) is not. Pages and
+    the API answer such an error with a 503 (clubsite.kit.middleware)."""
+    return isinstance(error, (OperationalError, InterfaceError)) and not _database()[0]
 
 
 def _broker() -> tuple[bool, str]:

@@ -1,5 +1,6 @@
 """CSV files people open in a spreadsheet: every download of one goes through `csv_response`, which makes every
-cell safe, so text a person typed (a name, a school) can never run as a formula on the organiser's computer."""
+cell safe, so text a person typed (a name, a school) can never run as a formula on the organiser's computer, and
+which no cache keeps (the files hold entrants' and payers' details)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import csv
 from collections.abc import Iterable
 
 from django.http import HttpResponse
+from django.utils.cache import patch_cache_control
 
 # A spreadsheet reads a cell beginning with one of these as a formula (or a command): such text is written
 # with a leading apostrophe, which spreadsheets show as plain text.
@@ -27,9 +29,10 @@ def safe_row(row: Iterable) -> list:
 
 
 def csv_response(filename: str, rows: Iterable[Iterable]) -> HttpResponse:
-    """A CSV attachment named `filename`: `rows` (the header first), every cell made safe."""
+    """A CSV attachment named `filename`: `rows` (the header first), every cell made safe; never cached."""
     response = HttpResponse(content_type=CONTENT_TYPE)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    patch_cache_control(response, private=True, no_store=True)  # kept by no shared cache, nor by the browser
     writer = csv.writer(response)
     for row in rows:
         writer.writerow(safe_row(row))

@@ -9,6 +9,7 @@ from django.db.models import Prefetch
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
+from django.utils.cache import patch_cache_control
 from django.utils.safestring import mark_safe
 
 from clubsite.kit.errors import NotAllowed
@@ -76,15 +77,22 @@ def _refund(request, number: str) -> Refund:
     return refund
 
 
+def _private(response: HttpResponse) -> HttpResponse:
+    """A receipt or credit note (page or PDF) names the payer and what they paid: kept by no shared cache, nor by
+    the browser."""
+    patch_cache_control(response, private=True, no_store=True)
+    return response
+
+
 def _document_page(request, doc, pdf_url: str, back_url: str):
     context = {"doc": doc, "content": document_content(doc), "pdf_url": pdf_url, "back_url": back_url}
-    return render(request, "money/receipt.html", context)
+    return _private(render(request, "money/receipt.html", context))
 
 
 def _pdf(doc) -> HttpResponse:
     response = HttpResponse(render_pdf(doc), content_type="application/pdf")
     response["Content-Disposition"] = f'attachment; filename="{doc.number}.pdf"'
-    return response
+    return _private(response)
 
 
 @login_required

@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
+from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_POST
 
 from clubsite.kit.roles import is_association_staff
@@ -95,6 +96,7 @@ def statements(request):
 
 
 @login_required
+@cache_control(private=True, no_store=True)  # the bank's lines: kept by no cache, as receipts are not
 def statement(request, pk: int):
     _staff_only(request)
     found = get_object_or_404(Statement.objects.select_related("association", "uploaded_by", "confirmed_by"), pk=pk)

@@ -68,6 +68,7 @@ def _free_port() -> int:
 
 def _members(count: int) -> list[str]:
     """`count` members with accounts, player records and API tokens (made once); their tokens."""
+    from allauth.account.models import EmailAddress
     from django.contrib.auth.hashers import make_password
     from rest_framework.authtoken.models import Token
 
@@ -99,6 +100,11 @@ def _members(count: int) -> list[str]:
                 ]
             )
             Token.objects.bulk_create([Token(user=u, key=Token.generate_key()) for u in users])
+    # A token works only for an account whose email address is confirmed (players.access).
+    unconfirmed = User.objects.filter(username__in=names).exclude(emailaddress__verified=True)
+    EmailAddress.objects.bulk_create(
+        [EmailAddress(user=u, email=u.email, verified=True, primary=True) for u in unconfirmed]
+    )
     tokens = dict(Token.objects.filter(user__username__in=names).values_list("user__username", "key"))
     return [tokens[n] for n in names]
 

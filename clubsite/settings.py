@@ -5,6 +5,8 @@ from pathlib import Path
 import environ
 from celery.schedules import crontab
 
+from clubsite.kit.ip import trusted_proxies
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 env = environ.Env(
@@ -213,9 +215,21 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_ADAPTER = "players.adapters.AccountAdapter"
 ACCOUNT_USER_DISPLAY = "players.adapters.user_display"
 ACCOUNT_FORMS = {"signup": "players.forms.SignupForm"}
-# Failed log-ins, counted in the shared cache for the log-in form and the API token alike
-# (players.services.authenticate): 5 per address in 5 minutes, 10 a minute from one IP address.
+# Failed log-ins, counted in the shared cache for the log-in form and the API token alike (players.access): 5 for
+# one account in 5 minutes, whatever the address or name it is tried with, and 10 a minute from one client address.
 ACCOUNT_RATE_LIMITS = {"login_failed": "10/m/ip,5/5m/key"}
+# Who may get in, by the log-in page, the API's token endpoint and every request with a token: one rule.
+ACCESS_POLICY = "players.access.check_access"
+# The client's address for the lockout and every other counter (clubsite.kit.ip.client_ip): the direct peer, unless
+# it is one of TRUSTED_PROXIES (addresses or CIDR ranges, e.g. 127.0.0.1 for a proxy on the same machine); then the
+# rightmost address in CLIENT_IP_HEADER that is not a trusted proxy.
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+CLIENT_IP_HEADER = env("CLIENT_IP_HEADER", default="X-Forwarded-For")
+trusted_proxies(tuple(TRUSTED_PROXIES))  # a malformed entry stops the site at start-up, not at a log-in
+# allauth asks the account adapter for the address (players.adapters, the same client_ip), so its own header
+# settings stay at "believe no header".
+ALLAUTH_TRUSTED_PROXY_COUNT = 0
+ALLAUTH_TRUSTED_CLIENT_IP_HEADER = None
 LOGIN_REDIRECT_URL = "players:me"
 ACCOUNT_LOGOUT_REDIRECT_URL = "home"
 
@@ -223,9 +237,10 @@ CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"
 
 REST_FRAMEWORK = {
+    # The token first: a refused token is answered 401 with WWW-Authenticate (clubsite.kit.authentication).
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.SessionAuthentication",
         "clubsite.kit.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_PAGINATION_CLASS": "clubsite.kit.api.PageNumberPagination",

@@ -4,6 +4,9 @@ from allauth.account.adapter import DefaultAccountAdapter
 from django.conf import settings
 from django.urls import reverse
 
+from clubsite.kit.ip import client_ip
+
+from . import access
 from .emails import absolute_url, site_context
 
 
@@ -13,7 +16,32 @@ class AccountAdapter(DefaultAccountAdapter):
 
     Its links start with SITE_URL and it names the site by SITE_NAME, like every other email of the site,
     whichever host the request came in on.
+
+    Who may log in is players.access.check_access, the rule the API applies too; failed passwords count per client
+    address as clubsite.kit.ip.client_ip finds it (for every one of allauth's rate limits) and per account.
     """
+
+    def pre_login(self, request, user, **kwargs):
+        try:
+            access.check_access(user, email=kwargs.get("email"))
+        except access.EmailUnverified:
+            # The page answers an unconfirmed address with allauth's verification stage, which comes next: it
+            # mails a new link and says so.
+            pass
+        except access.AccessRefused:
+            from allauth.account.internal.stagekit import clear_login
+
+            clear_login(request)
+            return self.respond_user_inactive(request, user)
+        return super().pre_login(request, user, **kwargs)
+
+    def get_client_ip(self, request):
+        return client_ip(request)
+
+    def _get_login_attempts_cache_key(self, request, **credentials):
+        # allauth's own key is the login as typed, prefixed with the request's host name: one account would have a
+        # counter per address, per user name and per port in the Host header.
+        return access.lockout_key(credentials.get("email") or credentials.get("username") or "")
 
     def format_email_subject(self, subject):
         return f"[{settings.SITE_NAME}] {subject}"

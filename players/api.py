@@ -12,7 +12,7 @@ from clubsite.kit.errors import ServiceError
 from money.core.references import RENEWAL
 from money.serializers import PAYNOW_PAYLOAD_HELP, paynow_payload, simple_due
 
-from . import services, visibility
+from . import access, services, visibility
 from .models import Club, Player, RenewalRequest, RenewalStatus
 
 
@@ -153,8 +153,9 @@ class TokenSerializer(serializers.Serializer):
 
 
 class TokenView(ApiView, generics.GenericAPIView):
-    """Your API token, for a correct email and password. Failed attempts count toward the same
-    lockout as the log-in page (429 when locked out)."""
+    """Your API token, for a correct email and password of an active account whose email address is confirmed
+    (the log-in page's rule, players.access). Failed attempts count toward the same lockout as the log-in page
+    (429 when locked out); an account that may not log in is answered 403."""
 
     serializer_class = TokenRequestSerializer
     authentication_classes = []
@@ -166,9 +167,11 @@ class TokenView(ApiView, generics.GenericAPIView):
         serializer.is_valid(raise_exception=True)
         data = serializer.validated_data
         try:
-            user = services.authenticate_login(request._request, data["username"], data["password"])
-        except services.LoginLocked as error:
+            user = access.password_login(request._request, data["username"], data["password"])
+        except access.LoginLocked as error:
             return Response({"detail": error.message}, status=status.HTTP_429_TOO_MANY_REQUESTS)
+        except access.AccessRefused as error:
+            return Response({"detail": error.message}, status=status.HTTP_403_FORBIDDEN)
         except ServiceError as error:
             return Response({"non_field_errors": [error.message]}, status=status.HTTP_400_BAD_REQUEST)
         token, _ = Token.objects.get_or_create(user=user)

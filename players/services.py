@@ -154,35 +154,6 @@ def update_profile(actor, player: Player, **fields) -> Player:
     return player
 
 
-# --- logging in ---------------------------------------------------------------------------------
-
-
-class LoginLocked(MemberError):
-    pass
-
-
-def authenticate_login(request, login: str, password: str):
-    """A password log-in outside the log-in page (the API token). It counts against the same lockout
-    as the page: allauth's "login_failed" limit (ACCOUNT_RATE_LIMITS), kept in the shared cache, so
-    the limit holds across the page, the API and every worker process."""
-    from allauth.account.adapter import get_adapter
-
-    from .models import User
-
-    login = (login or "").strip()
-    if "@" not in login:
-        # One counter per account, whichever of its names is used.
-        login = User.objects.filter(username=login).values_list("email", flat=True).first() or login
-    credentials = {"email": login} if "@" in login else {"username": login}
-    try:
-        user = get_adapter(request).authenticate(request, password=password or "", **credentials)
-    except ValidationError:
-        raise LoginLocked("Too many failed log-in attempts. Wait a few minutes, then try again.") from None
-    if user is None or not user.is_active:
-        raise MemberError("Unable to log in with the email and password given.")
-    return user
-
-
 def ensure_own_player(user) -> Player:
     """The account's player record, created on first need from the account's email."""
     existing = Player.objects.filter(user=user).select_related("club").first()

@@ -1,4 +1,5 @@
 import factory
+from allauth.account.models import EmailAddress
 from django.utils import timezone
 
 from players import services as player_services
@@ -12,6 +13,19 @@ class UserFactory(factory.django.DjangoModelFactory):
     username = factory.Sequence(lambda n: f"user{n}")
     email = factory.Sequence(lambda n: f"user{n}@example.org")
     password = factory.django.Password("a-good-passphrase-42")
+
+
+def confirmed(user: User) -> User:
+    """The account with its email address confirmed, as an account must be to log in or use an API token."""
+    EmailAddress.objects.update_or_create(user=user, email=user.email, defaults={"verified": True, "primary": True})
+    return user
+
+
+def api_token(user: User) -> str:
+    """An API token for the account, its address confirmed."""
+    from rest_framework.authtoken.models import Token
+
+    return Token.objects.get_or_create(user=confirmed(user))[0].key
 
 
 class AssociationFactory(factory.django.DjangoModelFactory):

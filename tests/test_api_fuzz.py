@@ -17,7 +17,6 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import Unsatisfiable
-from rest_framework.authtoken.models import Token
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import content_type_conformance, response_schema_conformance
@@ -34,7 +33,7 @@ from tests.events.factories import (
     open_event,
     player_with_account,
 )
-from tests.factories import AssociationFactory, PlayerFactory, UserFactory
+from tests.factories import AssociationFactory, PlayerFactory, UserFactory, api_token
 from tests.ratings.factories import PlayerRatingFactory, RatingListFactory
 
 pytestmark = pytest.mark.django_db
@@ -133,7 +132,7 @@ def test_the_api_keeps_to_its_schema(api_schema, world, who, mode):
     """Valid requests answer as documented; invalid ones (wrong types, out of range) a 4xx, never a 5xx."""
     users, values = world
     user = users[who]
-    headers = {"Authorization": f"Token {Token.objects.create(user=user).key}"} if user else {}
+    headers = {"Authorization": f"Token {api_token(user)}"} if user else {}
     operations = [result.ok() for result in api_schema.get_all_operations()]
     assert len(operations) > 30
 

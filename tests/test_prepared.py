@@ -20,6 +20,7 @@ from tests.events.factories import (
     open_event,
     player_with_account,
 )
+from tests.factories import api_token
 
 pytestmark = pytest.mark.django_db
 
@@ -208,9 +209,8 @@ def test_registration_by_token_keeps_the_apis_answers():
     body = {"event": event.slug, "category": category.pk, "accept_rules": True}
     api.credentials(HTTP_AUTHORIZATION="Token not-a-token")
     refused = api.post("/api/my/entries/", body, format="json")
-    assert refused.status_code == 403 and refused.json() == {"detail": "Invalid token."}
-    token = Token.objects.create(user=player.user)
-    api.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    assert refused.status_code == 401 and refused.json() == {"detail": "Invalid token."}
+    api.credentials(HTTP_AUTHORIZATION=f"Token {api_token(player.user)}")
     unknown = api.post("/api/my/entries/", {**body, "event": "no-such-event"}, format="json")
     assert unknown.status_code == 400
     assert unknown.json() == {"event": ["Object with slug=no-such-event does not exist."]}
@@ -220,4 +220,4 @@ def test_registration_by_token_keeps_the_apis_answers():
     player.user.is_active = False
     player.user.save(update_fields=["is_active"])
     inactive = api.post("/api/my/entries/", body, format="json")
-    assert inactive.status_code == 403 and inactive.json() == {"detail": "User inactive or deleted."}
+    assert inactive.status_code == 401 and inactive.json() == {"detail": "This account is inactive."}

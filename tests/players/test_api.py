@@ -2,7 +2,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from players import services
-from tests.factories import ClubFactory, PlayerFactory, UserFactory
+from tests.factories import ClubFactory, PlayerFactory, UserFactory, confirmed
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +22,7 @@ def test_players_and_clubs_are_public_read(api):
 
 
 def test_me_with_token_auth_reads_and_updates(api):
-    user = UserFactory(email="me@example.org")
+    user = confirmed(UserFactory(email="me@example.org"))
     token = api.post("/api/auth/token/", {"username": user.username, "password": "a-good-passphrase-42"}).json()
     api.credentials(HTTP_AUTHORIZATION=f"Token {token['token']}")
     me = api.get("/api/me/").json()

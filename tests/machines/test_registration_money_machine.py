@@ -1,0 +1,463 @@
+"""Registration and money as a state machine: random sequences of what entrants, teachers, organisers and the
+treasurer do, through the services (never the pages), with the money and the places checked after every step.
+
+The steps: open an event with two categories, each with a standard fee (S$3) and a Passion Card concession (S$2),
+a quota and a waiting list; a member enters themselves (standard or concession); the organiser enters a member on
+their behalf; a teacher sends a group, typed or as a pasted class list under each header the site itself uses
+for the card number (with and without card numbers), sometimes naming a student another group already entered;
+the organiser moves an entry to the other fee or the other category; money arrives for an entry (in full, in
+part, more than due) by a PayNow line on a confirmed bank statement, by the card webhook's service, in person,
+by cheque, or once for a whole group; a payment is refunded (in part or whole); an entry is withdrawn; the
+organiser lapses unpaid entries; a waiting-list place is offered and accepted; a quota is raised or lowered;
+the event is cancelled and everything refunded.
+
+What must hold after every step:
+
+1. Money balances out. For every payment: received = applied + refunded + held, none negative. For every entry
+   (or a group with its entries): what the ledger applied to it equals what the entry counts as paid, and an
+   entry never counts as paid more than it is charged: money beyond the charge is held on the ledger, where
+   the organiser refunds or keeps it. Nothing charged, paid or held is negative.
+2. Receipts and credit notes are numbered 1, 2, 3 … without gaps, and their amounts sum to what the ledger
+   (and the treasurer's summary) says was received and refunded.
+3. Places held in a category are never more than its quota, and the waiting list is in the order people
+   entered (first come, first served), numbered 1, 2, 3 ….
+4. Nobody holds two active entries in one event: not the same player record, and not the same child (same name,
+   same date of birth) entered twice under two records.
+5. What the site shows equals the ledger, computed by the functions the pages use: each entry's and each
+   group's amount due (money.payables: paid, balance, owed); the organiser's money page for the event
+   (money.services.reports.event_totals: received, applied, refunded, held, outstanding); the treasurer's
+   summary for the event (reports.summary); what is still owed (reports.outstanding_totals) equals the sum of
+   the entries' balances.
+
+Bounded to run in `make test` in well under a minute."""
+
+from __future__ import annotations
+
+import itertools
+import unicodedata
+from datetime import date
+from decimal import Decimal
+
+import pytest
+from django.db import transaction
+from django.db.models import Sum
+from django.utils import timezone
+from hypothesis import HealthCheck, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
+
+from clubsite.kit.errors import ServiceError
+from events import services as events
+from events.forms.entering import parse_class_list
+from events.models import ACTIVE_ENTRY_STATUSES, Entry, EntryStatus, EventStatus, GroupEntry
+from events.payables import ENTRY, GROUP
+from events.services.payments import PAYABLE_STATUSES, entry_reference, group_reference
+from money import services as money
+from money.models import Method, Payment, PaymentSettings, Refund
+from money.services import reports
+from money.services import statements as reconcile
+from tests.events.factories import CategoryFactory, EventFactory, FeeFactory, player_with_account
+from tests.factories import PlayerFactory, UserFactory
+
+pytestmark = pytest.mark.django_db(transaction=False)
+
+ZERO = Decimal("0")
+# The site's own words for the card number column: the entry form's labels, the class list's help text, the
+# proof a concession asks for (events.services.announcements, events.demo).
+CARD_HEADERS = (
+    "Passion Card",
+    "Passion Card number",
+    "Concession card",
+    "Concession card no",
+    "Concession card no.",
+    "Concession card number",
+)
+NAMES = ("Tan Wei Ling", "Lim Jun Jie", "Nur Aisyah", "Ravi Kumar", "Ong Bee Lean", "Chua Kai Xin", "Lee Min")
+
+
+class FakeCard:
+    """The card provider's refund (the real one calls Stripe)."""
+
+    def __init__(self):
+        self.n = itertools.count(1)
+
+    def refund(self, payment, amount):
+        return f"re_test_{next(self.n)}"
+
+
+def child_key(player) -> tuple:
+    name = unicodedata.normalize("NFKC", player.full_name or "").casefold()
+    return " ".join(name.split()), player.date_of_birth
+
+
+class RegistrationMoneyMachine(RuleBasedStateMachine):
+    def __init__(self):
+        super().__init__()
+        self._atomic = transaction.atomic()
+        self._atomic.__enter__()
+        self.lines = itertools.count(1)
+        self.card = FakeCard()
+        self.used = []  # (name, date of birth) of students groups entered
+
+    def teardown(self):
+        transaction.set_rollback(True)
+        self._atomic.__exit__(None, None, None)
+
+    # --- the event -------------------------------------------------------------------------------
+
+    @initialize(quota=st.integers(min_value=1, max_value=4))
+    def open_event(self, quota):
+        self.event = EventFactory(
+            payment_methods=["paynow", "bank_transfer", "card", "in_person", "cheque"], max_group_size=15
+        )
+        self.owner = self.event.owner
+        self.staff = UserFactory(is_staff=True)
+        PaymentSettings.objects.create(association=self.event.association, receipt_prefix="SSA")
+        self.categories = []
+        for name in ("Secondary", "Primary"):
+            category = CategoryFactory(event=self.event, name=name, quota=quota)
+            FeeFactory(category=category, name="Standard", amount=Decimal("3.00"))
+            FeeFactory(
+                category=category,
+                name="Passion Card holder",
+                amount=Decimal("2.00"),
+                is_concession=True,
+                proof_label="Passion Card number",
+            )
+            self.categories.append(category)
+
+    def fee(self, category, concession: bool):
+        return category.fees.get(is_concession=concession)
+
+    def entries(self):
+        return list(Entry.objects.filter(event=self.event).select_related("player", "fee", "category").order_by("pk"))
+
+    def active(self, statuses=ACTIVE_ENTRY_STATUSES):
+        return [e for e in self.entries() if e.status in statuses]
+
+    @property
+    def open(self) -> bool:
+        self.event.refresh_from_db()
+        return self.event.status != EventStatus.CANCELLED
+
+    def attempt(self, action):
+        try:
+            return action()
+        except ServiceError:
+            return None
+
+    # --- entering --------------------------------------------------------------------------------
+
+    @rule(which=st.integers(0, 1), concession=st.booleans())
+    def enter_myself(self, which, concession):
+        player = player_with_account()
+        category = self.categories[which]
+        proof = "PC1234" if concession else ""
+        self.attempt(
+            lambda: events.register_entry(
+                player.user, self.event, category=category, fee=self.fee(category, concession), concession_proof=proof
+            )
+        )
+
+    @rule(which=st.integers(0, 1), concession=st.booleans())
+    def enter_a_member_for_them(self, which, concession):
+        member = PlayerFactory(date_of_birth=date(2012, 5, 4))
+        category = self.categories[which]
+        self.attempt(
+            lambda: events.register_entry(
+                self.owner,
+                self.event,
+                category=category,
+                fee=self.fee(category, concession),
+                concession_proof="PC555" if concession else "",
+                player=member,
+                date_of_birth=member.date_of_birth,
+            )
+        )
+
+    @rule(
+        size=st.integers(1, 3),
+        which=st.integers(0, 1),
+        header=st.sampled_from(CARD_HEADERS),
+        cards=st.lists(st.booleans(), min_size=3, max_size=3),
+        again=st.booleans(),
+        data=st.data(),
+    )
+    def a_teacher_pastes_a_class_list(self, size, which, header, cards, again, data):
+        """A class list under one of the site's headers; a card number on a line means the concession fee."""
+        rows = []
+        for i in range(size):
+            if again and self.used and i == 0:
+                name, born = data.draw(st.sampled_from(self.used), label="entered before")
+            else:
+                name, born = f"{NAMES[next(self.lines) % len(NAMES)]} {next(self.lines)}", date(2013, 1 + i, 10)
+            rows.append((name, born, f"77{next(self.lines):04d}" if cards[i] else ""))
+        category = self.categories[which]
+        text = "\n".join(
+            [f"Name\tDate of birth\tCategory\t{header}"]
+            + [f"{name}\t{born:%d/%m/%Y}\t{category.name}\t{card}" for name, born, card in rows]
+        )
+        students = parse_class_list(text, self.categories)
+        for (_name, _born, card), student in zip(rows, students, strict=True):
+            assert student["concession_proof"] == card, f"the {header!r} column was not read as the card number"
+        group = self.attempt(lambda: events.register_group(self.owner, self.event, contact=CONTACT, students=students))
+        if group is not None:
+            for (name, born, card), entry in zip(rows, group.entries.order_by("pk"), strict=True):
+                assert entry.concession_proof == card
+                assert entry.amount_due == (Decimal("2.00") if card else Decimal("3.00"))
+                self.used.append((name, born))
+
+    # --- changing an entry -----------------------------------------------------------------------
+
+    @rule(data=st.data(), other_category=st.booleans())
+    def move_an_entry(self, data, other_category):
+        entries = self.active()
+        if not entries:
+            return
+        entry = data.draw(st.sampled_from(entries), label="entry")
+        category = self.categories[1 - self.categories.index(entry.category)] if other_category else entry.category
+        concession = not entry.fee.is_concession if not other_category else data.draw(st.booleans())
+        self.attempt(
+            lambda: events.move_entry(
+                self.owner, entry, category, self.fee(category, concession), concession_proof="PC999"
+            )
+        )
+
+    @rule(data=st.data())
+    def withdraw(self, data):
+        entries = self.active()
+        if entries:
+            entry = data.draw(st.sampled_from(entries), label="entry")
+            self.attempt(lambda: events.withdraw_entry(self.owner, entry))
+
+    @rule()
+    def lapse_unpaid(self):
+        self.attempt(lambda: events.lapse_unpaid_now(self.owner, self.event))
+
+    @rule(data=st.data())
+    def accept_an_offer(self, data):
+        offered = self.active((EntryStatus.OFFERED,))
+        if offered:
+            entry = data.draw(st.sampled_from(offered), label="offer")
+            self.attempt(lambda: events.accept_offer(self.owner, entry))
+
+    @rule(which=st.integers(0, 1), change=st.integers(-2, 2))
+    def change_the_quota(self, which, change):
+        category = self.categories[which]
+        category.refresh_from_db()
+        quota = max((category.quota or 0) + change, 0)
+        self.attempt(lambda: events.save_category(self.owner, self.event, category, quota=quota))
+
+    @precondition(lambda self: self.open)
+    @rule(refund_all=st.booleans())
+    def cancel_the_event(self, refund_all):
+        self.attempt(lambda: events.cancel_event(self.owner, self.event, "The hall is flooded."))
+        if refund_all:
+            self.attempt(
+                lambda: money.refund_all(self.owner, reports.refunds_due(self.event), reason="Event cancelled")
+            )
+
+    # --- money -----------------------------------------------------------------------------------
+
+    def amount(self, balance: Decimal, how: str) -> Decimal:
+        if how == "part":
+            return Decimal("1.00") if balance > Decimal("1.00") else Decimal("0.50")
+        if how == "over":
+            return balance + Decimal("1.00")
+        return balance if balance > 0 else Decimal("1.00")
+
+    @rule(
+        data=st.data(),
+        how=st.sampled_from(("full", "part", "over")),
+        way=st.sampled_from(("statement", "card", "in_person", "cheque")),
+    )
+    def pay_an_entry(self, data, how, way):
+        entries = self.entries()
+        if not entries:
+            return
+        entry = data.draw(st.sampled_from(entries), label="entry")
+        amount = self.amount(entry.balance, how)
+        self.pay(entry_reference(entry), amount, way, entry=entry)
+
+    @rule(
+        data=st.data(),
+        how=st.sampled_from(("full", "part", "over")),
+        way=st.sampled_from(("statement", "card", "cheque")),
+    )
+    def pay_for_a_group(self, data, how, way):
+        groups = list(GroupEntry.objects.filter(event=self.event).order_by("pk"))
+        if not groups:
+            return
+        group = data.draw(st.sampled_from(groups), label="group")
+        due = GROUP.due(group.pk)
+        amount = self.amount(due.balance, how)
+        if way == "cheque":
+            self.attempt(
+                lambda: events.record_group_payment(
+                    self.owner, group, amount=amount, method="cheque", reference=f"4001{next(self.lines)}"
+                )
+            )
+        else:
+            self.pay(group_reference(group), amount, way)
+
+    def pay(self, reference: str, amount: Decimal, way: str, entry=None):
+        n = next(self.lines)
+        if way == "statement":
+            today = timezone.localdate()
+            csv = f"date,amount,description\n{today:%Y-%m-%d},{amount},PAYNOW TRF FROM TAN OTHR {reference}\n"
+            statement = self.attempt(
+                lambda: reconcile.upload(self.staff, self.event.association, f"s{n}.csv", csv.encode())
+            )
+            if statement is not None:
+                self.attempt(lambda: reconcile.confirm(self.staff, statement, with_errors=True))
+        elif way == "card":
+            self.attempt(
+                lambda: money.receive(
+                    reference=reference, amount=amount, method=Method.CARD, external_id=f"cs_test_{n}"
+                )
+            )
+        else:
+            self.attempt(
+                lambda: events.record_payment(
+                    self.owner, entry, amount=amount, method=way, reference=f"4001{n}" if way == "cheque" else ""
+                )
+            )
+
+    @rule(data=st.data(), whole=st.booleans())
+    def refund(self, data, whole):
+        payments = [p for p in Payment.objects.filter(event=self.event).order_by("pk") if p.refundable > 0]
+        if not payments:
+            return
+        payment = data.draw(st.sampled_from(payments), label="payment")
+        amount = payment.refundable if whole else min(payment.refundable, Decimal("0.50"))
+        self.attempt(
+            lambda: money.refund(self.owner, payment, amount=amount, reason="Asked for it back", provider=self.card)
+        )
+
+    # --- what must hold --------------------------------------------------------------------------
+
+    @invariant()
+    def money_balances_out(self):
+        entries = self.entries()
+        for entry in entries:
+            assert entry.amount_due >= 0 and entry.amount_paid >= 0, entry
+            assert entry.amount_paid <= entry.amount_due, (
+                f"{entry.player.full_name} ({entry.get_status_display()}) is charged {entry.amount_due} but counts "
+                f"{entry.amount_paid} as paid: the {entry.amount_paid - entry.amount_due} over is not held"
+            )
+        payments = list(Payment.objects.filter(event=self.event))
+        for p in payments:
+            assert p.applied >= 0 and p.refunded >= 0 and p.held >= 0 and p.amount == p.applied + p.refunded + p.held
+        # What the ledger applied to each entry (or group with its entries) is what they count as paid.
+        applied: dict[tuple, Decimal] = {}
+        for p in payments:
+            key = ("G", p.target_id) if p.kind == GROUP.code else ("E", p.target_id)
+            applied[key] = applied.get(key, ZERO) + p.applied
+        counted: dict[tuple, Decimal] = {}
+        for entry in entries:
+            counted[("E", entry.pk)] = counted.get(("E", entry.pk), ZERO) + entry.amount_paid
+        for key in [k for k in applied if k[0] == "G"]:
+            mine = [e for e in entries if e.group_id == key[1]]
+            counted[key] = sum((counted.pop(("E", e.pk), ZERO) for e in mine), ZERO)
+            applied[key] += sum((applied.pop(("E", e.pk), ZERO) for e in mine), ZERO)
+        for key in set(applied) | set(counted):
+            assert applied.get(key, ZERO) == counted.get(key, ZERO), key
+
+    @invariant()
+    def documents_are_numbered_without_gaps_and_sum_to_the_ledger(self):
+        association = self.event.association
+        receipts = sorted(Payment.objects.filter(association=association).values_list("sequence", flat=True))
+        credits = sorted(Refund.objects.filter(payment__association=association).values_list("sequence", flat=True))
+        assert receipts == list(range(1, len(receipts) + 1))
+        assert credits == list(range(1, len(credits) + 1))
+        received = Payment.objects.filter(event=self.event).aggregate(s=Sum("amount"))["s"] or ZERO
+        refunded = Refund.objects.filter(payment__event=self.event).aggregate(s=Sum("amount"))["s"] or ZERO
+        assert refunded == (Payment.objects.filter(event=self.event).aggregate(s=Sum("refunded"))["s"] or ZERO)
+        totals = reports.event_totals(self.event)
+        assert (totals["received"], totals["refunded"]) == (received, refunded)
+
+    @invariant()
+    def places_within_quota_and_the_waiting_list_in_order(self):
+        taken = events.places(self.event).taken
+        for category in self.categories:
+            category.refresh_from_db()
+            held = [e for e in self.active() if e.category_id == category.pk and e.holds_place]
+            assert taken.get(category.pk, 0) == len(held)
+            if category.quota is not None:
+                assert len(held) <= category.quota, f"{category.name}: {len(held)} places, quota {category.quota}"
+            waiting = sorted(
+                (e for e in self.active((EntryStatus.WAITLISTED,)) if e.category_id == category.pk),
+                key=lambda e: (e.accepted_at, e.pk),
+            )
+            assert [events.waitlist_position(e) for e in waiting] == list(range(1, len(waiting) + 1))
+
+    @invariant()
+    def nobody_is_entered_twice(self):
+        active = self.active()
+        players = [e.player_id for e in active]
+        assert len(players) == len(set(players))
+        seen = {}
+        for entry in active:
+            key = child_key(entry.player)
+            if key[1] is None:
+                continue
+            assert key not in seen, f"{entry.player.full_name}, born {key[1]}, is entered twice (entries {seen[key]})"
+            seen[key] = entry.pk
+
+    @invariant()
+    def what_the_pages_show_is_the_ledger(self):
+        entries = self.entries()
+        for entry in entries:
+            due = ENTRY.due(entry.pk)
+            assert (due.total, due.paid, due.balance) == (entry.amount_due, entry.amount_paid, entry.balance)
+            assert due.paid <= due.total, f"entry {entry.pk} shows paid {due.paid} of {due.total}, nothing held"
+            assert due.lines[0].balance == entry.owed
+        for group in GroupEntry.objects.filter(event=self.event):
+            due = GROUP.due(group.pk)
+            payable = [e for e in entries if e.group_id == group.pk and e.status in PAYABLE_STATUSES]
+            assert due.total == sum((e.amount_due for e in payable), ZERO)
+            assert due.paid == sum((e.amount_paid for e in payable), ZERO)
+            assert due.paid <= due.total, f"group {group.pk} shows paid {due.paid} of {due.total}, nothing held"
+        payments = list(Payment.objects.filter(event=self.event))
+        totals = reports.event_totals(self.event)
+        assert totals["applied"] == sum((p.applied for p in payments), ZERO)
+        assert totals["held"] == sum((p.held for p in payments), ZERO)
+        assert totals["received"] == totals["applied"] + totals["refunded"] + totals["held"]
+        owed = sum((e.owed for e in entries), ZERO)
+        assert totals["outstanding"] == owed == reports.outstanding_totals(self.event.pk)["outstanding"]
+        mine = [t for t in reports.summary(reports.Filters(event_id=self.event.pk)).events if t.event_id]
+        if payments:
+            [treasurer] = mine
+            assert (treasurer.received, treasurer.refunded, treasurer.held) == (
+                totals["received"],
+                totals["refunded"],
+                totals["held"],
+            )
+
+
+CONTACT = {
+    "role": GroupEntry.Role.TEACHER,
+    "contact_name": "Mrs Tan",
+    "school": "Yuhua Primary",
+    "address": "1 Jurong West Ave",
+    "phone": "61234567",
+    "email": "teacher@example.org",
+}
+
+SETTINGS = settings(
+    max_examples=20,
+    stateful_step_count=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+
+
+def test_registration_and_money_keep_their_rules():
+    run_state_machine_as_test(RegistrationMoneyMachine, settings=SETTINGS)

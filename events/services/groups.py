@@ -95,6 +95,8 @@ def register_group(
             except RegistrationError as refusal:
                 raise RegistrationError(f"{prefix}: {refusal.message}", field="students") from None
             student = {**student, "school": (student.get("school") or "").strip() or group.school}
+            if not str(student.get("member_number") or "").strip():
+                _refuse_child_already_entered(event, student, prefix)
             player = _student_player(event, category, student, prefix)
             prefix = f"{label} ({player.full_name})"
             if Entry.objects.filter(event=event, player=player, status__in=ACTIVE_ENTRY_STATUSES).exists():
@@ -175,6 +177,25 @@ def _refuse_same_child_twice(students: list[dict]) -> None:
                 field="students",
             )
         seen[key] = label
+
+
+def _refuse_child_already_entered(event: Event, student: dict, prefix: str) -> None:
+    """A new child with the same name and date of birth as someone already entered in the event (by another group,
+    or on their own) is that person: a second entry would take a second place and a second fee."""
+    key = _same_child_key(student)
+    if not key[0] or key[1] is None:
+        return
+    entered = Entry.objects.filter(
+        event=event, status__in=ACTIVE_ENTRY_STATUSES, player__date_of_birth=key[1]
+    ).select_related("player", "group")
+    for entry in entered:
+        if _same_child_key({"full_name": entry.player.full_name, "date_of_birth": entry.player.date_of_birth}) == key:
+            by = f" by {entry.group.contact_name}" if entry.group_id else ""
+            raise RegistrationError(
+                f"{prefix} is already entered in this event{by} (same name and date of birth): "
+                "take this line out, or ask the organiser if it is a different child.",
+                field="students",
+            )
 
 
 def _student_player(event: Event, category: Category, student: dict, prefix: str) -> Player:

@@ -75,6 +75,7 @@ def upcoming_event(slug: str, entrants: int, rating_list, *, title: str):
     """An upcoming rated event, registration open, with `entrants` confirmed entries (made once)."""
     from django.utils import timezone
 
+    from clubsite.kit.text import markdown_html
     from events.models import Category, Entry, EntryStatus, Event, EventStatus
     from players.models import User
     from ratings.models import PlayerRating
@@ -102,6 +103,7 @@ def upcoming_event(slug: str, entrants: int, rating_list, *, title: str):
         registration_closes_at=now + timedelta(days=50),
         payment_methods=["in_person", "bank_transfer"],
         description="A two-day rated open.",
+        description_html=markdown_html("A two-day rated open."),  # as the event's service renders it on save
         published_at=now - timedelta(days=2),
     )
     category = Category.objects.create(event=event, name="Open", position=0)

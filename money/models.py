@@ -173,6 +173,7 @@ class Action(models.TextChoices):
     RECEIVED = "received", "Received"
     REFUNDED = "refunded", "Refunded"
     REINSTATED = "reinstated", "Held money applied"
+    HELD = "held", "Applied money held"
     STATEMENT = "statement", "Statement imported"
 
 

@@ -20,6 +20,7 @@ from .common import RegistrationError, lock_event, now, require_manager
 from .eligibility import category_refusal, refusal_for
 from .notify import mail_entered_for_you, mail_entry_cancelled, mail_entry_received
 from .offers import offer_free_places
+from .payments import hold_overpayment
 from .places import (
     insert_entry,
     new_entry_status,
@@ -370,10 +371,13 @@ def move_entry(actor, entry: Entry, category, fee=None, concession_proof: str = 
         entry.fee = fee
         entry.concession_proof = proof
         entry.amount_due = fee.amount if fee else Decimal("0")
+        hold_overpayment(actor, entry, f"{entry.player.full_name} moved to {fee.name if fee else category.name}")
         if entry.status == EntryStatus.PENDING_PAYMENT and entry.balance <= 0:
             move(entry, EntryStatus.CONFIRMED)
             entry.confirmed_at = now()
-        entry.save(update_fields=["category", "fee", "concession_proof", "amount_due", "status", "confirmed_at"])
+        entry.save(
+            update_fields=["category", "fee", "concession_proof", "amount_due", "amount_paid", "status", "confirmed_at"]
+        )
         offer_free_places(event)
     return entry
 

@@ -4,10 +4,12 @@ paid entry is confirmed."""
 from decimal import Decimal
 
 from django.db import transaction
+from django.db.models import Sum
 
 from clubsite.kit.money import parse_amount
 from clubsite.kit.status import move
 from money.core.references import ENTRY, GROUP, make_reference
+from money.models import Payment as MoneyPayment
 from money.models import money_method, recorded_method
 
 from ..models import ACTIVE_ENTRY_STATUSES, PAYABLE_STATUSES, Entry, EntryStatus, GroupEntry, Payment, PaymentMethod
@@ -70,6 +72,31 @@ def debit_entry(entry: Entry, amount: Decimal) -> None:
     entry.amount_paid = max(entry.amount_paid - amount, Decimal("0"))
     entry.amount_due = max(entry.amount_due - amount, Decimal("0"))
     entry.save(update_fields=["amount_paid", "amount_due"])
+
+
+def hold_overpayment(actor, entry: Entry, why: str) -> Decimal:
+    """When an entry (locked by the caller) now costs less than was paid towards it (moved to a cheaper fee), the
+    difference stops counting as paid: it goes back to the payments that paid it, newest first, and is held there
+    for the organiser to refund or keep, on the entry's, the group's and the money pages alike. What was held."""
+    excess = entry.amount_paid - entry.amount_due
+    if excess <= 0:
+        return Decimal("0")
+    from money.services import hold
+
+    left = excess
+    paid = (
+        Payment.objects.filter(entry=entry, money_payment__isnull=False)
+        .values("money_payment")
+        .annotate(total=Sum("amount"))
+        .order_by("-money_payment__recorded_at", "-money_payment")
+    )
+    for row in paid:
+        if left <= 0:
+            break
+        payment = MoneyPayment.objects.get(pk=row["money_payment"])
+        left -= hold(actor, payment, min(left, row["total"]), why)
+    entry.amount_paid -= excess - left
+    return excess - left
 
 
 def reinstate_entry(actor, entry: Entry) -> Entry:

@@ -271,6 +271,18 @@ def reinstate(actor, payment: Payment) -> Payment:
     return payment
 
 
+def hold(actor, payment: Payment, amount: Decimal, why: str) -> Decimal:
+    """Takes back up to `amount` of what `payment` applied (what it paid for now costs less, as an entry moved to a
+    cheaper fee): that money is held, for the organiser to refund or apply again. The caller has locked what the
+    payment paid for and lowers what it counts as paid by the amount returned."""
+    payment = Payment.objects.select_for_update().get(pk=payment.pk)
+    taken = min(amount, payment.applied)
+    if taken > 0:
+        Payment.objects.filter(pk=payment.pk).update(applied=F("applied") - taken)
+        _log(actor, Action.HELD, payment, taken, why)
+    return taken
+
+
 def payments_for(kind: str, target_id: int):
     return Payment.objects.filter(kind=kind, target_id=target_id).prefetch_related("refunds").order_by("recorded_at")
 

@@ -1,5 +1,6 @@
 from csp.decorators import csp_exempt
 from django.contrib import admin
+from django.contrib.auth.decorators import login_required
 from django.urls import include, path
 from django.utils.decorators import method_decorator
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
@@ -28,6 +29,10 @@ class SchemaView(ApiView, SpectacularAPIView):
 class DocsView(ApiView, SpectacularSwaggerView):
     """Swagger UI starts itself with an inline script, so its page alone goes without the CSP."""
 
+
+# Staff log in through the site's own log-in page, which applies the account policy (a confirmed address, the
+# lockout per account and per client); Django's admin form would skip both.
+admin.site.login = login_required(admin.site.login)
 
 router = DefaultRouter()
 router.APIRootView = RootView

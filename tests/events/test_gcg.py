@@ -153,3 +153,20 @@ def test_premium_squares_of_the_standard_board():
     assert gcg.premium(3, 14) == "DL" and gcg.premium(8, 12) == "DL" and gcg.premium(11, 7) == "DL"
     assert gcg.premium(7, 6) == ""
     assert sum(1 for r in range(15) for c in range(15) if gcg.premium(r, c)) == 8 + 17 + 12 + 24
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("#player1 a Ann\n#note a\x00b\n", "line 2: this line has a NUL \\(a zero byte\\), which no text file has"),
+        ("#player1 a Ann\x00\n", "line 1: this line has a NUL"),
+        ("#player1 a Ann\n#player2 b Ben\n>a: C\x01T 8H CAT +10 10\n", "line 3: .*the control character U\\+0001"),
+        ("\x1b[31m#player1 a Ann\n", "line 1: .*the control character U\\+001B"),
+    ],
+)
+def test_a_nul_or_another_control_character_is_refused_naming_the_line(text, message):
+    """The database refuses to store a NUL (a 500 from the game's page, before): it never gets that far."""
+    with pytest.raises(gcg.GcgError, match=message):
+        gcg.parse(text)
+    with pytest.raises(gcg.GcgError, match=message):
+        gcg.parse(gcg.decode(text.encode()))

@@ -18,7 +18,8 @@ A row number then a column letter (`8D`) is a play across, a column letter then 
 a play down. A `.` in a word is a tile already on the board; a lower-case letter is a blank.
 
 Pure module: text in, dataclasses out. A file that cannot be read is refused with a `GcgError`
-naming the line, so a damaged or hostile upload never reaches the database.
+naming the line, so a damaged or hostile upload never reaches the database (a NUL or another control
+character, which the database would refuse to store, included).
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ _DOWN = re.compile(r"^([A-Oa-o])(1[0-5]|[1-9])$")
 _SIGNED = re.compile(r"^[-+]?[0-9]{1,4}$")
 _RACK = re.compile(r"^[A-Za-z?]{0,7}$")
 _TILES = re.compile(r"^[A-Za-z?]{1,7}$")
+# Control characters other than tab and the line breaks: no text file has them (a NUL, a binary file read as text).
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 class GcgError(ValueError):
@@ -274,6 +277,9 @@ def parse(text: str) -> GameRecord:
             game_notes.append(text[:MAX_NOTE_LENGTH])
 
     for number, raw in enumerate(lines, start=1):
+        if control := _CONTROL.search(raw):
+            name = "a NUL (a zero byte)" if control[0] == "\x00" else f"the control character U+{ord(control[0]):04X}"
+            raise GcgError(f"this line has {name}, which no text file has: is this the game's .gcg file?", number)
         line = raw.strip()
         if not line:
             in_note = False

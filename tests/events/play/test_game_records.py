@@ -116,3 +116,22 @@ def test_the_game_page_says_who_went_first(client, game):
     assert f"{game.player_b.name} went first" in page and f"{game.player_a.name} went first" not in page
     Game.objects.filter(pk=game.pk).update(first="")
     assert "went first" not in client.get(page_url(game)).content.decode()
+
+
+@pytest.mark.parametrize("door", ["file", "text"])
+def test_a_file_with_a_nul_byte_is_refused_with_the_line_and_nothing_stored(client, game, door):
+    """PostgreSQL cannot store a NUL: such a file made the game's page answer 500."""
+    client.force_login(game.player_a.user)
+    bad = GCG.replace("#note Bingo to open.", "#note Bingo\x00 to open.")
+    if door == "file":
+        data = {"file": SimpleUploadedFile("game.gcg", bad.encode(), content_type="application/octet-stream")}
+    else:
+        data = {"text": bad}
+    response = client.post(record_url(game), data)
+    assert response.status_code == 400
+    page = response.content.decode()
+    if door == "file":
+        assert "This is not a game record we can read: line 4: this line has a NUL (a zero byte)" in page
+    else:  # a form's text field refuses it before the service sees it
+        assert "Null characters are not allowed." in page
+    assert not GcgRecord.objects.exists()

@@ -1,7 +1,7 @@
 """Entry forms: one player, a group of students (typed, pasted or uploaded as a class list), a name change."""
 
 import csv
-import io
+import re
 from datetime import date, datetime
 
 from django import forms
@@ -69,7 +69,11 @@ class ClassListForm(forms.Form):
         "school level or category, member no. (if any), concession card no. (if any), phone. "
         "A first line of column names is fine.",
     )
-    class_file = forms.FileField(required=False, label="or upload it as a CSV file")
+    class_file = forms.FileField(
+        required=False,
+        label="or upload it as a CSV file",
+        help_text="At most 200 kB, saved as CSV UTF-8 (or plain CSV from a spreadsheet on Windows).",
+    )
 
     def __init__(self, *args, categories=(), **kwargs):
         super().__init__(*args, **kwargs)
@@ -79,16 +83,18 @@ class ClassListForm(forms.Form):
         data = super().clean()
         upload = data.get("class_file")
         text = data.get("class_list") or ""
-        if upload:
-            raw = upload.read(200_000)
-            try:
-                text = raw.decode("utf-8-sig")
-            except UnicodeDecodeError:
-                text = raw.decode("cp1252", errors="replace")
-            self.data = self.data.copy()
-            self.data["class_list"] = text  # shown back, so a refused row can be fixed in place
         try:
+            if upload:
+                if upload.size > MAX_CLASS_LIST_BYTES:
+                    raise ValueError(_too_large(f"The file {upload.name}", upload.size))
+                text = read_class_file(upload.read(MAX_CLASS_LIST_BYTES + 1))
+                self.data = self.data.copy()
+                self.data["class_list"] = text  # shown back, so a refused line can be fixed in place
+            elif len(text.encode()) > MAX_CLASS_LIST_BYTES:
+                raise ValueError(_too_large("The class list", len(text.encode())))
             data["rows"] = parse_class_list(text, self.categories)
+        except ClassListError as error:
+            raise forms.ValidationError(error.problems) from None
         except ValueError as error:
             raise forms.ValidationError(str(error)) from None
         return data
@@ -111,6 +117,52 @@ LEVEL_WORDS = {
     "secondary": SchoolLevelRequirement.SECONDARY,
     "sec": SchoolLevelRequirement.SECONDARY,
 }
+
+
+MAX_CLASS_LIST_BYTES = 200_000  # a class of forty is under 4 kB
+MAX_PROBLEMS_SHOWN = 20
+# Control characters other than tab and the line breaks: no class list has them (a NUL, a binary file read as text).
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+class ClassListError(ValueError):
+    """Lines of a class list that cannot be read, each named by its line number (`problems`)."""
+
+    def __init__(self, problems: list[str]):
+        shown = problems[:MAX_PROBLEMS_SHOWN]
+        if len(problems) > len(shown):
+            shown.append(f"and {len(problems) - len(shown)} more lines.")
+        super().__init__(" ".join(shown))
+        self.problems = shown
+
+
+def _too_large(what: str, size: int) -> str:
+    return (
+        f"{what} is {size:,} bytes; a class list may be at most {MAX_CLASS_LIST_BYTES:,} bytes "
+        f"({MAX_CLASS_LIST_BYTES // 1000} kB). Nothing was entered: send the students in several group entries."
+    )
+
+
+def read_class_file(data: bytes) -> str:
+    """The text of an uploaded class list, its encoding decided on the whole file: UTF-8, with or without a
+    byte-order mark; UTF-16 with its byte-order mark (a spreadsheet's "Unicode text"); else Windows-1252 (a
+    spreadsheet's plain "CSV" on Windows), tried only when the file is not UTF-8, so UTF-8 is never misread.
+    A file over MAX_CLASS_LIST_BYTES, or in none of these, is refused (ValueError)."""
+    if len(data) > MAX_CLASS_LIST_BYTES:
+        raise ValueError(_too_large("The file", len(data)))
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        encodings = ("utf-16",)
+    else:
+        encodings = ("utf-8-sig", "cp1252")
+    for encoding in encodings:
+        try:
+            return data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise ValueError(
+        "The file is not text we can read (neither UTF-8 nor Windows-1252): in the spreadsheet, save it as "
+        "“CSV UTF-8” and upload that."
+    )
 
 
 def _read_date(text: str) -> date | None:
@@ -163,43 +215,74 @@ def _fee_for(category: Category, proof: str):
     return (wanted or fees)[0]
 
 
+def _cells(line: str, number: int, delimiter: str) -> list[str]:
+    """One line's cells; a line is one student, so a quote must close on the line it opens."""
+    if control := _CONTROL.search(line):
+        name = "a NUL (a zero byte)" if control[0] == "\x00" else f"the control character U+{ord(control[0]):04X}"
+        raise ValueError(f"Line {number} has {name}, which no class list has: is this the right file?")
+    try:
+        return next(csv.reader([line], delimiter=delimiter, strict=True), [])
+    except csv.Error as error:
+        if str(error) == "unexpected end of data":
+            raise ValueError(
+                f'Line {number}: a quote (") opened on this line is never closed: close it, or take it out.'
+            ) from None
+        raise ValueError(
+            f'Line {number}: a quote (") stands inside a cell: put the whole cell in quotes, or take it out.'
+        ) from None
+
+
 def parse_class_list(text: str, categories) -> list[dict]:
     """Student rows (as the group entry service takes them) from a pasted or uploaded class list.
 
     Tab-separated (copied from a spreadsheet) or comma-separated; the first line may name the columns,
     otherwise they are: name, date of birth, school level or category, member no., card no., phone.
-    A line that cannot be read is refused by its row number."""
+    Every line that cannot be read (a quote never closed, no name, no date of birth or a wrong one, no
+    category) is refused by its line number, all of them at once (ClassListError); then no row is given."""
     categories = list(categories)
-    lines = [line for line in (text or "").splitlines() if line.strip(" \t,;")]
+    lines = [(number, line) for number, line in enumerate((text or "").splitlines(), start=1) if line.strip(" \t,;")]
     if not lines:
         return []
-    delimiter = "\t" if any("\t" in line for line in lines) else ("," if any("," in line for line in lines) else ";")
-    records = list(csv.reader(io.StringIO("\n".join(lines)), delimiter=delimiter))
+    delimiter = (
+        "\t" if any("\t" in line for _, line in lines) else ("," if any("," in line for _, line in lines) else ";")
+    )
+    problems: list[tuple[int, str]] = []
+    records = []
+    for number, line in lines:
+        try:
+            records.append((number, _cells(line, number, delimiter)))
+        except ValueError as error:
+            problems.append((number, str(error)))
     columns = list(POSITIONAL)
-    header = [cell.strip().lower().rstrip(":") for cell in records[0]]
-    if any(cell in CLASS_LIST_COLUMNS["full_name"] for cell in header):
+    header = [cell.strip().lower().rstrip(":") for cell in records[0][1]] if records else []
+    if records and records[0][0] == lines[0][0] and any(cell in CLASS_LIST_COLUMNS["full_name"] for cell in header):
         columns = [next((k for k, names in CLASS_LIST_COLUMNS.items() if cell in names), "") for cell in header]
         records = records[1:]
     names = ", ".join(c.name for c in categories)
     rows = []
-    for number, record in enumerate(records, start=1):
+    for number, record in records:
         cells = {key: value.strip() for key, value in zip(columns, record, strict=False) if key}
         name = cells.get("full_name", "")
-        label = f"Row {number}"
+        label = f"Line {number}"
         who = f"{label} ({name})" if name else label
         if not name and not cells.get("member_number"):
-            raise ValueError(f"{label}: give the student's name as on the ID.")
+            problems.append((number, f"{label}: give the student's name as on the ID."))
+            continue
+        given = cells.get("date_of_birth", "")
         try:
-            born = _read_date(cells.get("date_of_birth", ""))
+            born = _read_date(given)
         except ValueError:
-            raise ValueError(
-                f"{who}: “{cells.get('date_of_birth')}” is not a date; write it like 2014-03-25 or 25/03/2014."
-            ) from None
+            problems.append((number, f"{who}: “{given}” is not a date; write it like 2014-03-25 or 25/03/2014."))
+            continue
+        if born is None:
+            problems.append((number, f"{who}: give the date of birth, like 2014-03-25 or 25/03/2014."))
+            continue
         category = _category_for(cells.get("level", ""), categories)
         if category is None:
-            given = cells.get("level", "")
-            shown = f"“{given}” matches no category" if given else "give the school level or category"
-            raise ValueError(f"{who}: {shown} (the categories are: {names}).")
+            level = cells.get("level", "")
+            shown = f"“{level}” matches no category" if level else "give the school level or category"
+            problems.append((number, f"{who}: {shown} (the categories are: {names})."))
+            continue
         proof = cells.get("concession_proof", "")
         fee = _fee_for(category, proof)
         rows.append(
@@ -215,6 +298,8 @@ def parse_class_list(text: str, categories) -> list[dict]:
                 "fee": fee.pk if fee else None,
             }
         )
+    if problems:
+        raise ClassListError([problem for _, problem in sorted(problems)])
     return rows
 
 

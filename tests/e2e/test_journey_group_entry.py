@@ -63,7 +63,7 @@ def test_teacher_pastes_a_class_list_organiser_takes_one_cheque_member_withdraws
     page.get_by_role("button", name="Enter these students").click()
     refusal = page.locator("#group-error")
     expect(refusal).to_contain_text(
-        "Row 3 (Old Hand): Category B – Primary School Student is for primary school students", use_inner_text=True
+        "Line 4 (Old Hand): Category B – Primary School Student is for primary school students", use_inner_text=True
     )
     assert not Entry.objects.exists()
     j.shot("refused with the row named")

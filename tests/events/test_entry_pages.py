@@ -64,12 +64,12 @@ def test_a_refused_row_is_named_and_the_list_kept_to_fix(client):
     client.force_login(UserFactory())
     text = class_list(event, ("Alice Ong", 9, "P4", ""), ("Old Hand", 21, "P6", ""))
     page = client.post(reverse("events:enter_group", args=[event.slug]), group_form(class_list=text)).content.decode()
-    assert "Row 2 (Old Hand): Category B – Primary School Student is for primary school students" in page
+    assert "Line 3 (Old Hand): Category B – Primary School Student is for primary school students" in page
     assert "Alice Ong\t" in page or "Alice Ong" in page  # the pasted list is shown back
     assert not Entry.objects.exists()
     bad_date = "Alice Ong, 31/02/2016, P4"
     page = client.post(reverse("events:enter_group", args=[event.slug]), group_form(class_list=bad_date))
-    assert "Row 1 (Alice Ong): “31/02/2016” is not a date" in page.content.decode()
+    assert "Line 1 (Alice Ong): “31/02/2016” is not a date" in page.content.decode()
 
 
 def test_a_class_list_can_be_uploaded_as_csv(client):

@@ -1,13 +1,14 @@
 """The tournament play API at the venue: check-in, no-shows and places filled from the waiting list."""
 
 from django.utils import timezone
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import Throttled, ValidationError
 from rest_framework.response import Response
 
 from clubsite.kit.api import ApiView
+from clubsite.kit.ip import client_ip
 from events.models import Entry, Event
 from events.play import services as play
 from events.play.models import Division
@@ -63,13 +64,23 @@ class EventPlayViewSet(ApiView, Visible, viewsets.GenericViewSet):
         }
         return Response(CheckInListSerializer(data).data)
 
-    @extend_schema(request=CheckInRequestSerializer, responses=CheckInSerializer)
+    @extend_schema(
+        request=CheckInRequestSerializer,
+        responses={
+            200: CheckInSerializer,
+            429: OpenApiResponse(description="Too many wrong venue codes: try again after Retry-After seconds."),
+        },
+    )
     @check_in.mapping.post
     def mark_checked_in(self, request, slug=None):
         """A director ticks an entrant off; a player checks in their own entry with the venue code, on the day."""
         event = self.get_object()
         data = _valid(CheckInRequestSerializer, request)
-        made = checkin.check_in(request.user, self._entry(event, data["entry"]), code=data["code"])
+        entry = self._entry(event, data["entry"])
+        try:
+            made = checkin.check_in(request.user, entry, code=data["code"], address=client_ip(request))
+        except checkin.TooManyGuesses as error:
+            raise Throttled(wait=error.wait.total_seconds(), detail=error.message) from None
         return Response(CheckInSerializer(made).data)
 
     @extend_schema(request=EntryRequestSerializer, responses={204: None})

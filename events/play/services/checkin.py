@@ -1,7 +1,9 @@
 """Check-in at reporting time (seed 004): entrants report at the venue; a player not there ten minutes after
 reporting closes gives up their place, which goes to people on the waiting list who are present.
 
-A director ticks players off (or a player checks in on their phone with the code shown at the venue).
+A director ticks players off (or a player checks in on their phone with the code shown at the venue; wrong codes
+are counted, per account and per client address, and too many in GUESS_WINDOW make the player wait, so the six
+characters cannot be guessed).
 Once the grace time has passed, the director withdraws the missing entrants in one step: each entry
 becomes withdrawn and, as round 1 is not paired yet, its division seat is removed (so the player is
 neither paired nor listed). The freed places then go to present waiting-list entrants, first come first
@@ -19,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -35,6 +38,11 @@ from events.services.places import place_entry, places, player_ratings
 from .common import PlayError, check_open, lock_division, require_director
 
 GRACE = timedelta(minutes=10)  # seed 004: "fails to turn up ten minutes after the reporting time has lapsed"
+# Wrong venue codes allowed in GUESS_WINDOW: per account, and per client address (generous, as a venue's players may
+# share one network). Counted in the site's shared cache, as the log-in lockout is.
+GUESS_WINDOW = timedelta(minutes=15)
+ACCOUNT_GUESSES = 5
+ADDRESS_GUESSES = 30
 ENTRANT_STATUSES = (EntryStatus.CONFIRMED, EntryStatus.PENDING_PAYMENT)
 WAITING_STATUSES = (EntryStatus.WAITLISTED, EntryStatus.OFFERED)
 
@@ -143,18 +151,85 @@ def _entry(event: Event, entry_id: int) -> Entry:
     return entry
 
 
-@transaction.atomic
-def check_in(actor, entry: Entry, *, code: str | None = None) -> CheckIn:
+class WrongCode(PlayError):
+    """A venue code that is not the event's: counted toward the limit on guesses."""
+
+
+class TooManyGuesses(PlayError):
+    """Too many wrong venue codes lately; `wait` is how long until the next try counts (a timedelta)."""
+
+    def __init__(self, message: str, wait: timedelta):
+        super().__init__(message, field="code")
+        self.wait = wait
+
+
+def _guess_counters(actor, address: str) -> list[tuple[str, int]]:
+    counters = [(f"play:check-in-guesses:account:{actor.pk}", ACCOUNT_GUESSES)]
+    if address:
+        counters.append((f"play:check-in-guesses:address:{address}", ADDRESS_GUESSES))
+    return counters
+
+
+def _recent(key: str, now: float) -> list[float]:
+    """When the wrong codes counted under `key` were given, those within GUESS_WINDOW."""
+    found = cache.get(key)
+    since = now - GUESS_WINDOW.total_seconds()
+    return [t for t in found if isinstance(t, float) and t > since] if isinstance(found, list) else []
+
+
+def _wait_for_guesses(actor, address: str) -> timedelta:
+    """How long until a venue code may be tried again (nothing: now)."""
+    now = timezone.now().timestamp()
+    wait = 0.0
+    for key, limit in _guess_counters(actor, address):
+        recent = _recent(key, now)
+        if len(recent) >= limit:
+            wait = max(wait, recent[-limit] + GUESS_WINDOW.total_seconds() - now)
+    return timedelta(seconds=wait)
+
+
+def _count_wrong_code(actor, address: str) -> None:
+    now = timezone.now().timestamp()
+    for key, limit in _guess_counters(actor, address):
+        cache.set(key, [*_recent(key, now), now][-limit:], int(GUESS_WINDOW.total_seconds()))
+
+
+def _too_many(wait: timedelta, lead: str = "") -> TooManyGuesses:
+    minutes = max(1, -(-int(wait.total_seconds()) // 60))
+    return TooManyGuesses(
+        f"{lead}Too many wrong codes: try again in {minutes} minute{'s' if minutes != 1 else ''}, or ask a "
+        "tournament director to check you in.",
+        wait,
+    )
+
+
+def check_in(actor, entry: Entry, *, code: str | None = None, address: str = "") -> CheckIn:
     """Marks an entrant (or a waiting-list entrant) present. A director may tick anyone off; a player checks
-    in their own entry with the code shown at the venue, until their place is given up."""
+    in their own entry with the code shown at the venue, until their place is given up. A wrong code counts
+    against the player's account and the client `address` (clubsite.kit.ip.client_ip); after ACCOUNT_GUESSES
+    (or ADDRESS_GUESSES) of them in GUESS_WINDOW, codes are refused (TooManyGuesses, saying how long to wait)."""
+    try:
+        return _check_in(actor, entry, code=code, address=address)
+    except WrongCode as wrong:
+        _count_wrong_code(actor, address)  # after the rollback, so that it stays counted
+        wait = _wait_for_guesses(actor, address)
+        if wait:
+            raise _too_many(wait, f"{wrong.message} ") from None
+        raise
+
+
+@transaction.atomic
+def _check_in(actor, entry: Entry, *, code: str | None, address: str) -> CheckIn:
     event = lock_event(entry.event_id)
     entry = _entry(event, entry.pk)
     director = can_direct_event(actor, event)
     if not director:
         if not (actor and actor.is_authenticated and entry.player.user_id == actor.id):
             raise NotAllowed("Only a director can check someone else in.")
+        if wait := _wait_for_guesses(actor, address):
+            raise _too_many(wait)
         if (code or "").strip().upper() != venue_code(event):
-            raise PlayError("That is not the code shown at the venue.", field="code")
+            raise WrongCode("That is not the code shown at the venue.", field="code")
         if timezone.localdate(timezone.now(), event.zone) != event.starts_on:
             raise PlayError("Check-in is open on the day of the event.")
         due = reporting(event).places_given_up_at

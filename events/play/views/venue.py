@@ -12,6 +12,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from clubsite.kit.html import cell, escape, head, row, row_format, safe, table
+from clubsite.kit.ip import client_ip
 from clubsite.kit.roles import player_of
 from clubsite.kit.ui import ServiceFormMixin, run_service
 from clubsite.kit.wins import format_wins
@@ -132,7 +133,7 @@ def my_check_in(request, slug: str):
     if request.method == "POST" and entry and form.is_valid():
         done = run_service(
             request,
-            lambda: checkin.check_in(request.user, entry, code=form.cleaned_data["code"]),
+            lambda: checkin.check_in(request.user, entry, code=form.cleaned_data["code"], address=client_ip(request)),
             "You are checked in. Good luck!",
             form=form,
         )

@@ -10,3 +10,5 @@ class MoneyConfig(AppConfig):
         from .providers.card import Card
 
         register(Card())  # offered only when the Stripe keys are set (Card.available)
+
+        from .services import statement_matching  # noqa: F401  (its task, for the worker to know)

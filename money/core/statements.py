@@ -15,8 +15,9 @@ A mapping can be written as a short spec (`parse_mapping`), e.g. for a DBS/POSB 
     description=Transaction Ref1,Transaction Ref2,Transaction Ref3; skip=6; date_format=%d %b %Y
 
 `parse_statement` reads a file into `Line`s and `LineError`s: a line that cannot be read is reported with
-its line number in the file and the rest still count. Credits are positive, debits negative (callers
-skip those). Amounts are `Decimal`, never float.
+its line number in the file and the rest still count. A file no bank writes is refused whole, naming the
+line: a line longer than `MAX_LINE` characters, or a quoted cell running on past csv's field limit. Credits
+are positive, debits negative (callers skip those). Amounts are `Decimal`, never float.
 
 Each line has a fingerprint, so importing the same statement twice, or next month's statement that
 overlaps this one, counts no transfer twice: the SHA-256 of the date, the amount, the description
@@ -33,6 +34,7 @@ import io
 import re
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import lru_cache
 
 from money.core.references import find_references
 
@@ -41,6 +43,7 @@ DELIMITERS = (",", ";", "\t")
 _SAMPLE_DATE = datetime.date(2024, 1, 31)  # shown in messages as an example of each date format
 _MAX_DIGITS = 20  # more is no bank transfer, and would outgrow Decimal's default precision
 _HEADER_SEARCH = 50  # lines looked through for a header when the expected one is not where the mapping says
+MAX_LINE = 10_000  # characters in one line of the file: a bank's line is a few hundred at most
 
 
 @dataclass(frozen=True)
@@ -204,6 +207,7 @@ def _decode(data: bytes | str) -> str:
     return text.removeprefix("\ufeff").replace("\x00", "")
 
 
+@lru_cache(maxsize=256)
 def _key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
@@ -234,6 +238,7 @@ def _sniff(header: str, mapping: Mapping) -> str:
 _CURRENCY = re.compile(r"^(?:S\$|SGD|US\$|USD|\$)|(?:SGD|USD)$", re.IGNORECASE)
 
 
+@lru_cache(maxsize=4096)  # a statement repeats its amounts and dates: each is read once
 def _parse_amount(text: str, decimal_comma: bool) -> Decimal | None:
     """A Decimal from "1,234.50", "S$3.00", "3", "-3.00", "(3.00)", or "1.234,50" with a decimal comma."""
     value = "".join(text.split())  # spaces, including no-break spaces, as thousands separators or padding
@@ -257,6 +262,7 @@ def _parse_amount(text: str, decimal_comma: bool) -> Decimal | None:
     return -number if negative else number
 
 
+@lru_cache(maxsize=4096)
 def _parse_date(text: str, formats: tuple[str, ...]) -> datetime.date | None:
     value = _collapse(text)
     for fmt in formats:
@@ -347,8 +353,15 @@ def _read_date(row: _Row, mapping: Mapping) -> datetime.date | None:
 def parse_statement(data: bytes | str, mapping: Mapping = PLAIN) -> Statement:
     """The lines and the unreadable lines of a bank statement in CSV.
 
-    Raises ValueError when the file has no header, or the header lacks a column the mapping names."""
+    Raises ValueError when the file has no header, the header lacks a column the mapping names, a line is longer
+    than MAX_LINE characters, or a quoted cell runs on past csv's field limit (a quote never closed)."""
     lines = _physical_lines(_decode(data))
+    for number, line in enumerate(lines, start=1):
+        if len(line) > MAX_LINE:
+            raise ValueError(
+                f"Line {number} is {len(line):,} characters long; a bank statement's lines are at most {MAX_LINE:,}. "
+                "Is this the bank's CSV export?"
+            )
     start = mapping.skip
     while start < len(lines) and not lines[start].strip():
         start += 1  # blank lines between the skipped ones and the header
@@ -377,6 +390,11 @@ def parse_statement(data: bytes | str, mapping: Mapping = PLAIN) -> Statement:
         except StopIteration:
             break
         except csv.Error as error:
+            if str(error).startswith("field larger than field limit"):
+                raise ValueError(
+                    f"Line {first}: a quote opened on this line runs on for more than {csv.field_size_limit():,} "
+                    "characters, over the lines after it; close it, or take it out."
+                ) from None
             end = start + 1 + reader.line_num
             problem = str(error)
             if problem == "unexpected end of data":

@@ -3,6 +3,10 @@ to what it pays for by its reference and amount, assigns by hand the ones withou
 confirms. Nothing counts until then; each line is then received through `receive` with its fingerprint as
 the bank's id, so the same line, in this upload or any other, is counted once.
 
+What a line pays for is looked up by its reference, one query or a few each (`money.payables.due_for`): a statement
+naming many references is matched in the background (money.services.statement_matching) and its review reads the
+matching kept in the cache (`Lookups`); confirming looks again, locked, at every reference it records a payment for.
+
 A line's outcome, in the order the review totals them:
 
     paid in full       the amount is what is still due
@@ -18,10 +22,12 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass, replace
-from datetime import date
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime
 from decimal import Decimal
+from functools import cached_property
 
+from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
@@ -47,6 +53,8 @@ COUNTED = (PAID_IN_FULL, PARTLY_PAID, OVERPAID, NOT_PAYABLE)  # what confirming 
 
 MAX_BYTES = 5 * 1024 * 1024
 MAX_MAPPING = 500  # Statement.mapping's length
+MAX_RECORDED = 2_000  # payments one confirmation records (each with its receipt and email), so it ends in time
+_CHUNK = 5_000  # fingerprints asked for in one query
 ZERO = Decimal("0")
 
 
@@ -93,18 +101,45 @@ class Review:
     statement: Statement
     rows: tuple[Row, ...]
     errors: tuple[LineError, ...]  # lines that could not be read: never counted
+    lookups: Lookups | None = None  # the matching kept from the background, when the review reads one
 
-    @property
+    @cached_property
     def totals(self) -> tuple[Total, ...]:
         return totals(self.rows)
 
-    @property
+    @cached_property
     def counted(self) -> tuple[Row, ...]:
         return tuple(row for row in self.rows if row.counted)
 
-    @property
+    @cached_property
     def unmatched(self) -> tuple[Row, ...]:
         return tuple(row for row in self.rows if row.outcome == UNKNOWN)
+
+    @property
+    def matched_at(self) -> datetime | None:
+        """When what the lines pay for was looked up, when the review reads a matching kept from then (None: now)."""
+        return self.lookups.at if self.lookups else None
+
+
+@dataclass(frozen=True)
+class Lookups:
+    """What each reference of a statement named when it was matched: the `Due` (None: nothing). Kept in the site's
+    cache for `LOOKUPS_SECONDS` by the background matching, under `lookups_key`."""
+
+    at: datetime
+    dues: dict[str, Due | None] = field(default_factory=dict)
+
+
+LOOKUPS_SECONDS = 60 * 60
+
+
+def lookups_key(statement: Statement) -> str:
+    return f"money:statement:{statement.pk}:lookups"
+
+
+def kept_lookups(statement: Statement) -> Lookups | None:
+    found = cache.get(lookups_key(statement))
+    return found if isinstance(found, Lookups) else None
 
 
 def totals(rows) -> tuple[Total, ...]:
@@ -116,7 +151,7 @@ def totals(rows) -> tuple[Total, ...]:
     return tuple(found)
 
 
-def _staff(actor) -> None:
+def check_staff(actor) -> None:
     if not is_association_staff(actor):
         raise NotAllowed("Only association staff can reconcile bank statements.")
 
@@ -144,7 +179,7 @@ def upload(actor, association, filename: str, data: bytes | str, mapping_spec: s
     """Reads a bank statement and keeps it as a draft for review: nothing is counted. A file or mapping that
     cannot be read at all is refused, naming the line or column at fault; single unreadable lines are kept
     and listed by the review."""
-    _staff(actor)
+    check_staff(actor)
     if association is None:
         raise MoneyError("Choose the association whose bank account this statement is of.", field="association")
     if not data:
@@ -171,7 +206,8 @@ def upload(actor, association, filename: str, data: bytes | str, mapping_spec: s
     )
 
 
-def _parsed(statement: Statement):
+def parse(statement: Statement):
+    """The statement's file read again with its mapping (both were checked when it was uploaded)."""
     return parse_statement(statement.content, _mapping(statement.mapping))
 
 
@@ -207,30 +243,58 @@ def _match(line, statement: Statement, dues: dict, lock: bool) -> tuple[str, boo
     return references[0], False, None, lookup(references[0])[1]
 
 
-def _review(statement: Statement, *, lock: bool) -> Review:
-    parsed = _parsed(statement)
-    imported = {
-        p.external_id: p
-        for p in Payment.objects.filter(
-            method__in=STATEMENT_METHODS, external_id__in=[line.fingerprint for line in parsed.lines]
+def references_of(statement: Statement, lines) -> set[str]:
+    """The references a review looks up for these lines: each credit's reference assigned by hand, else those found
+    in its description."""
+    assignments = statement.assignments or {}
+    found: set[str] = set()
+    for line in lines:
+        if line.amount <= 0:
+            continue
+        assigned = assignments.get(str(line.line_no))
+        if assigned:
+            found.add(assigned)
+        else:
+            found.update(make_reference(kind, number) for kind, number in line.references)
+    return found
+
+
+def _imported(lines) -> dict[str, Payment]:
+    """The payments recorded before from these lines (credits only), by fingerprint."""
+    fingerprints = [line.fingerprint for line in lines if line.amount > 0]
+    found: dict[str, Payment] = {}
+    for start in range(0, len(fingerprints), _CHUNK):
+        chunk = fingerprints[start : start + _CHUNK]
+        found.update(
+            (p.external_id, p) for p in Payment.objects.filter(method__in=STATEMENT_METHODS, external_id__in=chunk)
         )
-    }
-    dues: dict[str, Due | None] = {}
+    return found
+
+
+def _unfit(line, today: date) -> LineError | None:
+    """What receive would refuse of a credit line, refused here by line so the review shows it before confirming."""
+    if line.amount > 0 and line.date > today:
+        return LineError(line.line_no, "date", f"line {line.line_no}, date: {line.date} is in the future")
+    if line.amount > 0 and line.amount != line.amount.quantize(Decimal("0.01")):
+        return LineError(
+            line.line_no, "amount", f"line {line.line_no}, amount: {line.amount} is not in dollars and cents"
+        )
+    return None
+
+
+def _review(statement: Statement, *, lock: bool, parsed=None, lookups: Lookups | None = None) -> Review:
+    """The review of the statement's lines. What a reference names is looked up (locked when `lock`) unless
+    `lookups` gives it."""
+    parsed = parsed or parse(statement)
+    imported = _imported(parsed.lines)
+    dues: dict[str, Due | None] = dict(lookups.dues) if lookups else {}
     pending: dict[str, Decimal] = defaultdict(lambda: ZERO)  # applied by earlier lines of this file
     rows = []
     errors = list(parsed.errors)
     today = timezone.localdate()
     for line in parsed.lines:
-        # What receive would refuse is refused here, by line, so the review shows it before confirming.
-        if line.amount > 0 and line.date > today:
-            errors.append(LineError(line.line_no, "date", f"line {line.line_no}, date: {line.date} is in the future"))
-            continue
-        if line.amount > 0 and line.amount != line.amount.quantize(Decimal("0.01")):
-            errors.append(
-                LineError(
-                    line.line_no, "amount", f"line {line.line_no}, amount: {line.amount} is not in dollars and cents"
-                )
-            )
+        if unfit := _unfit(line, today):
+            errors.append(unfit)
             continue
         common = dict(
             line_no=line.line_no,
@@ -274,7 +338,8 @@ def _review(statement: Statement, *, lock: bool) -> Review:
                 balance=balance,
             )
         )
-    return Review(statement=statement, rows=tuple(rows), errors=tuple(sorted(errors, key=lambda e: e.line_no)))
+    errors.sort(key=lambda e: e.line_no)
+    return Review(statement=statement, rows=tuple(rows), errors=tuple(errors), lookups=lookups)
 
 
 def review(statement: Statement) -> Review:
@@ -284,10 +349,16 @@ def review(statement: Statement) -> Review:
         return _review(statement, lock=True)
 
 
+def review_of(statement: Statement, parsed, lookups: Lookups | None) -> Review:
+    """The review of the statement's lines as `parse` read them, with what `lookups` (a matching kept) gives; the
+    references it lacks are looked up, locked, in the caller's transaction."""
+    return _review(statement, lock=True, parsed=parsed, lookups=lookups)
+
+
 def assign(actor, statement: Statement, line_no, reference: str) -> Statement:
     """Matches a line to a reference by hand ("" takes the assignment back). The reference must name
     something due to the statement's association; the line must be a credit not yet imported."""
-    _staff(actor)
+    check_staff(actor)
     try:
         line_no = int(str(line_no).strip())
     except (TypeError, ValueError):
@@ -297,14 +368,14 @@ def assign(actor, statement: Statement, line_no, reference: str) -> Statement:
         statement = Statement.objects.select_for_update().get(pk=statement.pk)
         if statement.confirmed_at:
             raise MoneyError("This statement is confirmed: its lines can no longer be assigned.")
-        row = next((r for r in _review(statement, lock=True).rows if r.line_no == line_no), None)
-        if row is None:
+        line = next((line for line in parse(statement).lines if line.line_no == line_no), None)
+        if line is None or _unfit(line, timezone.localdate()):
             raise MoneyError(f"Line {line_no} is not a transaction of this statement.", field="line")
-        if row.amount <= 0:
+        if line.amount <= 0:
             raise MoneyError(f"Line {line_no} is not a credit: there is nothing to assign.", field="line")
-        if row.outcome == ALREADY_IMPORTED:
+        if payment := _imported([line]).get(line.fingerprint):
             raise MoneyError(
-                f"Line {line_no} was imported before (receipt {row.payment.number}): it counts once.", field="line"
+                f"Line {line_no} was imported before (receipt {payment.number}): it counts once.", field="line"
             )
         assignments = dict(statement.assignments or {})
         if not reference:
@@ -376,11 +447,12 @@ def method_of(description: str) -> str:
 def discard(actor, statement: Statement) -> None:
     """Drops an upload that was never confirmed (nothing in it was counted); a confirmed one stays, as the
     record of what it imported."""
-    _staff(actor)
+    check_staff(actor)
     with transaction.atomic():
         statement = Statement.objects.select_for_update().get(pk=statement.pk)
         if statement.confirmed_at:
             raise MoneyError("A confirmed statement stays: it is the record of the payments it imported.")
+        cache.delete(lookups_key(statement))
         statement.delete()
 
 
@@ -388,17 +460,27 @@ def confirm(actor, statement: Statement, *, with_errors: bool = False) -> Review
     """Records a payment, with its receipt, for every credit line matched to something due and not imported
     before, all or none. Lines that could not be read count nothing: a statement with them is refused unless
     `with_errors` (import the rest; the same file corrected can be imported later, counting each line once)."""
-    _staff(actor)
+    check_staff(actor)
     with transaction.atomic():
         statement = Statement.objects.select_for_update().get(pk=statement.pk)
         if statement.confirmed_at:
             raise MoneyError(f"This statement was confirmed on {timezone.localtime(statement.confirmed_at):%d %b %Y}.")
-        found = _review(statement, lock=True)  # what it pays for stays locked, so the outcomes hold
+        # What it pays for is looked up again and stays locked, so the outcomes hold; a reference the matching kept
+        # found naming nothing is not looked for again: its lines stay unmatched, for a later upload to count.
+        kept = kept_lookups(statement)
+        unknown = Lookups(kept.at, {r: None for r, due in kept.dues.items() if due is None}) if kept else None
+        found = _review(statement, lock=True, lookups=unknown)
         if found.errors and not with_errors:
             raise _refused(
                 list(found.errors),
                 f"{len(found.errors)} line(s) could not be read:",
                 "Correct the file and upload it again, or confirm importing the other lines without them.",
+            )
+        if len(found.counted) > MAX_RECORDED:
+            raise MoneyError(
+                f"This statement would record {len(found.counted):,} payments; one confirmation records at most "
+                f"{MAX_RECORDED:,}. Upload it in parts (a month or a few weeks each) and confirm each part: a line "
+                "is counted once, however it is split."
             )
         rows = []
         for row in found.rows:

@@ -1,10 +1,16 @@
 """Bank statement pages, for association staff: upload the bank's CSV export, review each line matched to what
-it pays for, assign the unmatched ones by hand, and confirm. Thin views over money.services.statements."""
+it pays for (a hundred lines a page, the totals of every outcome on top; a long statement is matched in the
+background while the page shows its progress), assign the unmatched ones by hand, and confirm. Thin views over
+money.services.statements and money.services.statement_matching."""
+
+from urllib.parse import urlencode
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import path, reverse
 from django.views.decorators.cache import cache_control
@@ -16,12 +22,16 @@ from clubsite.kit.ui import ServiceFormMixin, run_service
 from ..association import association_model
 from ..core.statements import PLAIN
 from ..models import Statement
+from ..services import statement_matching as matching
 from ..services import statements as service
 
 DBS_MAPPING = (
     "date=Transaction Date; credit=Credit Amount; debit=Debit Amount; "
     "description=Transaction Ref1,Transaction Ref2,Transaction Ref3; skip=6; date_format=%d %b %Y"
 )
+
+REVIEW_PAGE_SIZE = 100  # lines of a statement a page shows
+ERRORS_SHOWN = 50  # lines that could not be read, listed on the review (the count says how many more)
 
 BADGES = {
     service.PAID_IN_FULL: "text-bg-success",
@@ -65,6 +75,8 @@ class UploadForm(ServiceFormMixin, forms.Form):
 class AssignForm(forms.Form):
     line = forms.IntegerField(min_value=1)
     reference = forms.CharField(required=False, max_length=40)
+    page = forms.IntegerField(required=False, min_value=1)  # the review's page it was sent from, to go back to
+    outcome = forms.ChoiceField(required=False, choices=[(o, o) for o in service.OUTCOMES])
 
 
 def _staff_only(request) -> None:
@@ -95,6 +107,10 @@ def statements(request):
     )
 
 
+def _review_query(outcome: str, page=None) -> str:
+    return urlencode({k: v for k, v in (("outcome", outcome), ("page", page)) if v})
+
+
 @login_required
 @cache_control(private=True, no_store=True)  # the bank's lines: kept by no cache, as receipts are not
 def statement(request, pk: int):
@@ -103,19 +119,57 @@ def statement(request, pk: int):
     context = {"statement": found}
     if found.confirmed_at:
         summary = found.summary or {}
-        context["summary"] = summary
-        context["summary_totals"] = [(t, BADGES.get(t["outcome"], "")) for t in summary.get("totals", [])]
-        context["summary_lines"] = [
-            (line, BADGES.get(line["outcome"].split(":")[0], "")) for line in summary.get("lines", [])
-        ]
-    else:
-        review = service.review(found)
+        page = Paginator(summary.get("lines", []), REVIEW_PAGE_SIZE).get_page(request.GET.get("page"))
         context.update(
-            review=review,
-            rows=[(row, BADGES[row.outcome]) for row in review.rows],
-            totals=[(total, BADGES[total.outcome]) for total in review.totals],
+            summary=summary,
+            summary_totals=[(t, BADGES.get(t["outcome"], "")) for t in summary.get("totals", [])],
+            summary_lines=[(line, BADGES.get(line["outcome"].split(":")[0], "")) for line in page],
+            page=page,
         )
+        return render(request, "money/statements/review.html", context)
+    review = matching.review_or_matching(found)
+    if isinstance(review, matching.Matching):
+        return render(request, "money/statements/review.html", {**context, "matching": review})
+    outcome = request.GET.get("outcome", "")
+    outcome = outcome if outcome in service.OUTCOMES else ""
+    rows = [row for row in review.rows if row.outcome == outcome] if outcome else review.rows
+    page = Paginator(rows, REVIEW_PAGE_SIZE).get_page(request.GET.get("page"))
+    context.update(
+        review=review,
+        outcome=outcome,
+        page=page,
+        query=_review_query(outcome),
+        rows=[(row, BADGES[row.outcome]) for row in page],
+        totals=[(total, BADGES[total.outcome], _review_query(total.outcome)) for total in review.totals],
+        errors_shown=review.errors[:ERRORS_SHOWN],
+        errors_more=max(0, len(review.errors) - ERRORS_SHOWN),
+    )
     return render(request, "money/statements/review.html", context)
+
+
+@login_required
+def matching_progress(request, pk: int):
+    """How far the background matching of a long statement has got, for the review page's progress bar."""
+    _staff_only(request)
+    state = matching.progress(get_object_or_404(Statement, pk=pk))
+    done = f"{state.done:,} of {state.total:,} references looked up" if state else "Matched"
+    return JsonResponse(
+        {
+            "progress": state.progress if state else 100,
+            "status_display": done,
+            "error": state.error if state else "",
+            "finished": state is None,
+        }
+    )
+
+
+@login_required
+@require_POST
+def match_again(request, pk: int):
+    _staff_only(request)
+    found = get_object_or_404(Statement, pk=pk, confirmed_at__isnull=True)
+    run_service(request, lambda: matching.match_again(request.user, found))
+    return redirect("money:statement", pk=found.pk)
 
 
 @login_required
@@ -134,7 +188,8 @@ def assign(request, pk: int):
     if changed:
         now = changed.assignments.get(str(line))
         messages.success(request, f"Line {line} is matched to {now}." if now else f"Line {line} is no longer assigned.")
-    return redirect(f"{page}#line-{line}")
+    back = _review_query(form.cleaned_data["outcome"], form.cleaned_data["page"])
+    return redirect(f"{page}{'?' + back if back else ''}#line-{line}")
 
 
 @login_required
@@ -143,7 +198,7 @@ def confirm(request, pk: int):
     _staff_only(request)
     found = get_object_or_404(Statement, pk=pk)
     with_errors = request.POST.get("with_errors") == "on"
-    result = run_service(request, lambda: service.confirm(request.user, found, with_errors=with_errors))
+    result = run_service(request, lambda: matching.confirm(request.user, found, with_errors=with_errors))
     if result:
         counted = len(result.counted)
         messages.success(
@@ -166,6 +221,8 @@ def discard(request, pk: int):
 urls = [
     path("statements/", statements, name="statements"),
     path("statements/<int:pk>/", statement, name="statement"),
+    path("statements/<int:pk>/matching/", matching_progress, name="statement-matching"),
+    path("statements/<int:pk>/match-again/", match_again, name="statement-match-again"),
     path("statements/<int:pk>/assign/", assign, name="statement-assign"),
     path("statements/<int:pk>/confirm/", confirm, name="statement-confirm"),
     path("statements/<int:pk>/discard/", discard, name="statement-discard"),

@@ -5,13 +5,13 @@ from itertools import chain
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_POST
 
 from clubsite.kit.csv import csv_response
+from clubsite.kit.paging import BoundedPaginator
 from clubsite.kit.roles import is_association_staff
 from clubsite.kit.ui import run_service
 from events.models import Event
@@ -64,7 +64,7 @@ def rating_list(request, slug: str | None = None):
         rows = services.rated_players(current, **filters)
         # Counted without the visibility annotation: its join would make the count read every player too.
         pages = services.RatingPages(with_profile_visible(rows, request.user), counted=rows)
-        page = Paginator(pages, PAGE_SIZE).get_page(request.GET.get("page"))
+        page = BoundedPaginator(pages, PAGE_SIZE).get_page(request.GET.get("page"))
         searched = filters["q"] or filters["club"] or filters["country"]
         page.object_list = services.rank_players(
             current,
@@ -136,7 +136,7 @@ def snapshot_detail(request, slug: str, taken_on: str):
     )
     include_inactive = request.GET.get("all") == "1"
     rows = services.snapshot_entries(snapshot, include_inactive=include_inactive)
-    page = Paginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = BoundedPaginator(rows, PAGE_SIZE).get_page(request.GET.get("page"))
     return render(
         request,
         "ratings/snapshot_detail.html",

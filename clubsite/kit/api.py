@@ -28,6 +28,7 @@ from rest_framework.views import set_rollback
 
 from clubsite.kit.errors import NotAllowed, ServiceError
 from clubsite.kit.health import database_unavailable
+from clubsite.kit.paging import MAX_DEPTH, BoundedPaginator, max_page, too_deep
 
 logger = logging.getLogger("django.request")
 
@@ -295,13 +296,32 @@ class IdFilter(filters.Filter):
 
 
 class PageNumberPagination(pagination.PageNumberPagination):
-    """Pages of 50; the page number's bounds are in the schema."""
+    """Pages of 50, the API's one pagination, as deep as clubsite.kit.paging lets a list go: a page past its first
+    MAX_DEPTH rows (page 200 of 50) is refused with a 400 naming `page` and saying to narrow the filters, as is
+    `page=last` when the last page lies deeper. Page numbers rather than cursors, so a client still reads a count
+    and jumps to a page; the deepest page has no `next`. The page number's bounds are in the schema."""
+
+    django_paginator_class = BoundedPaginator
+
+    def get_page_number(self, request, paginator):
+        number = request.query_params.get(self.page_query_param) or 1
+        deepest = max_page(paginator.per_page)
+        if number in self.last_page_strings and paginator.cut:
+            raise ValidationError(
+                {self.page_query_param: [f"The last page is deeper than {deepest:,}. {too_deep(paginator.per_page)}"]}
+            )
+        if str(number).isascii() and str(number).isdigit() and int(number) > deepest:
+            raise ValidationError({self.page_query_param: [too_deep(paginator.per_page)]})
+        return super().get_page_number(request, paginator)
 
     def get_schema_operation_parameters(self, view):
         parameters = super().get_schema_operation_parameters(view)
         for parameter in parameters:
             if parameter["name"] == self.page_query_param:
-                parameter["schema"] = {"type": "integer", "minimum": 1, "maximum": MAX_INT}
+                parameter["schema"] = {"type": "integer", "minimum": 1, "maximum": max_page(self.page_size)}
+                parameter["description"] = (
+                    f"A page number; pages go no deeper than the first {MAX_DEPTH:,} rows: narrow the filters instead."
+                )
         return parameters
 
 

@@ -2,13 +2,13 @@
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from clubsite.kit.errors import ServiceError
+from clubsite.kit.paging import BoundedPaginator
 from clubsite.kit.queries import in_order
 from clubsite.kit.roles import player_of
 from clubsite.kit.ui import run_service
@@ -194,7 +194,9 @@ def my_entries(request):
     ordered = services.own_entries(request.user).order_by(
         *services.upcoming_first("event__"), "event_id", "accepted_at", "pk"
     )
-    page = Paginator(ordered.values_list("pk", flat=True), MY_ENTRIES_PAGE_SIZE).get_page(request.GET.get("page"))
+    page = BoundedPaginator(ordered.values_list("pk", flat=True), MY_ENTRIES_PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
     entries = page.object_list = in_order(
         page.object_list, Entry.objects.select_related("event", "category", "player", "group", "fee")
     )

@@ -3,13 +3,13 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from clubsite.kit.csv import csv_response
+from clubsite.kit.paging import BoundedPaginator
 from clubsite.kit.roles import is_organiser
 from clubsite.kit.ui import run_service
 from money.services.reports import refunds_due_summary
@@ -47,7 +47,7 @@ def my_events(request):
     then past ones, latest first."""
     user = request.user
     events = directed_events(user).select_related("club").order_by(*services.upcoming_first(), "pk")
-    page = Paginator(events, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = BoundedPaginator(events, PAGE_SIZE).get_page(request.GET.get("page"))
     page.object_list = list(page.object_list)
     for event in page.object_list:
         event.managed = can_manage_event(user, event)
@@ -204,7 +204,7 @@ def manage(request, slug: str, director_form=None):
     if category_filter.isdigit():
         entries = entries.filter(category_id=int(category_filter))
     entries = entries.order_by("category__position", "category_id", "accepted_at", "pk")
-    page = Paginator(entries, MANAGE_PAGE_SIZE).get_page(request.GET.get("page"))
+    page = BoundedPaginator(entries, MANAGE_PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     context = {

@@ -1,11 +1,11 @@
 """Public pages: the event list, an event's announcement, calendar feeds."""
 
-from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
+from clubsite.kit.paging import BoundedPaginator, max_page
 from clubsite.kit.queries import in_order
 from clubsite.kit.roles import is_organiser, player_of
 
@@ -43,7 +43,7 @@ def event_list(request):
         events = events.filter(ends_on__lt=today).order_by("-starts_on", "title")
     else:
         events = events.filter(ends_on__gte=today).order_by("starts_on", "title")
-    page = Paginator(events.values_list("pk", flat=True), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = BoundedPaginator(events.values_list("pk", flat=True), PAGE_SIZE).get_page(request.GET.get("page"))
     page.object_list = in_order(page.object_list, events)
     # Places taken for the events shown only: counting every event's entries first is slow on a long history.
     taken = dict(
@@ -96,9 +96,9 @@ def event_detail(request, slug: str):
             .order_by("category__position", "category_id", "accepted_at", "pk")
             .annotate(entrants_total=Window(Count("pk")))
         )
-        paginator = Paginator(ordered, ENTRIES_PAGE_SIZE)
+        paginator = BoundedPaginator(ordered, ENTRIES_PAGE_SIZE)
         number = request.GET.get("page", "1")
-        number = min(max(1, int(number)), 100_000) if number.isdigit() else 1
+        number = min(max(1, int(number)), max_page(ENTRIES_PAGE_SIZE)) if number.isdigit() else 1
         entrants = list(ordered[(number - 1) * ENTRIES_PAGE_SIZE : number * ENTRIES_PAGE_SIZE])
         if entrants or number == 1:
             paginator.count = entrants[0].entrants_total if entrants else 0

@@ -4,7 +4,6 @@ notes (page and PDF), and their own payments."""
 from django.conf import settings as site_settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.db.models import Prefetch
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -13,6 +12,7 @@ from django.utils.cache import patch_cache_control
 from django.utils.safestring import mark_safe
 
 from clubsite.kit.errors import NotAllowed
+from clubsite.kit.paging import BoundedPaginator
 
 from ..association import association_model
 from ..core.documents import document_content, render_pdf
@@ -130,7 +130,7 @@ def my_payments(request):
         .prefetch_related(Prefetch("refunds", queryset=Refund.objects.order_by("refunded_at", "pk")))
         .order_by("-received_on", "-recorded_at", "-pk")
     )
-    page = Paginator(payments, PAGE_SIZE).get_page(request.GET.get("page"))
+    page = BoundedPaginator(payments, PAGE_SIZE).get_page(request.GET.get("page"))
     return render(request, "money/pay/my_payments.html", {"page": page})
 
 

@@ -5,7 +5,6 @@ its CSV. Every write goes through money.services, which checks again who may do 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.http import Http404, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import NoReverseMatch, path, reverse
@@ -14,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from clubsite.kit.csv import csv_response
 from clubsite.kit.money import format_money
+from clubsite.kit.paging import BoundedPaginator
 from clubsite.kit.roles import is_association_staff
 from clubsite.kit.ui import run_service
 
@@ -44,7 +44,7 @@ def credit_note_url(number: str) -> str:
 
 def _page(request, rows, param: str, size: int = PAGE_SIZE):
     """One page of a list, read at once; `query` keeps the page's other parameters for its links."""
-    page = Paginator(rows, size).get_page(request.GET.get(param))
+    page = BoundedPaginator(rows, size).get_page(request.GET.get(param))
     page.object_list = list(page.object_list)
     query = request.GET.copy()
     query.pop(param, None)

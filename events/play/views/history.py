@@ -3,7 +3,6 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -12,6 +11,7 @@ from django.views.decorators.http import require_POST
 
 from clubsite.kit.errors import NotAllowed, ServiceError
 from clubsite.kit.html import CELLS, cell, escape, row_format, safe
+from clubsite.kit.paging import BoundedPaginator
 from events.play.core import gcg
 from events.play.models import Game, GameKind, RoundStatus
 from events.play.services import game_records, history
@@ -34,7 +34,7 @@ def _query_without_page(request) -> str:
 
 
 def _page(request, games, player, count: int | None = None, *, hide_opponent: bool = False):
-    paginator = Paginator(history.for_listing(games), history.PAGE_SIZE)
+    paginator = BoundedPaginator(history.for_listing(games), history.PAGE_SIZE)
     if count is not None:
         paginator.count = count  # known already: the same games are not counted again
     page = paginator.get_page(request.GET.get("page"))

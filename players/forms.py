@@ -137,7 +137,7 @@ class ClaimForm(ServiceFormMixin, forms.Form):
 
 
 class DirectorySearchForm(forms.Form):
-    q = forms.CharField(label="Name", required=False)
+    q = forms.CharField(label="Name", required=False, max_length=100)  # as long as any name searched for
     club = forms.ModelChoiceField(
         queryset=Club.objects.all(), required=False, empty_label="All clubs", widget=QuickSelect
     )

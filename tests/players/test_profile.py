@@ -93,6 +93,15 @@ def test_directory_searches_by_name_and_club_and_paginates(client):
     assert "Hidden Person" not in client.get(reverse("players:directory")).content.decode()
 
 
+def test_a_directory_search_of_any_length_answers_the_page(client):
+    """A name search is at most 100 characters, as on the other pages: 100,000 once made SQLite refuse the query
+    (a pattern too complex for LIKE) and answer a server error."""
+    PlayerFactory(full_name="Zed Member")
+    response = client.get(reverse("players:directory"), {"q": "x" * 100_000})
+    assert response.status_code == 200
+    assert response.context["form"].errors["q"] == ["Ensure this value has at most 100 characters (it has 100000)."]
+
+
 def test_directory_query_count_is_constant(client, django_assert_max_num_queries):
     for i in range(40):
         PlayerFactory(full_name=f"Q{i}")

@@ -137,7 +137,8 @@ def renew(request):
     if request.method == "POST":
         try:
             if "cancel" in request.POST:
-                renewal = get_object_or_404(RenewalRequest, pk=request.POST["cancel"], player=player)
+                pk = request.POST["cancel"]  # the request's id, from the button
+                renewal = get_object_or_404(RenewalRequest, pk=int(pk) if pk.isdigit() else None, player=player)
                 services.cancel_renewal(request.user, renewal)
                 messages.info(request, "Your renewal request is cancelled.")
             else:

@@ -134,6 +134,17 @@ def test_member_can_cancel_a_request(client, member):
     assert RenewalRequest.objects.get(pk=theirs.pk).status == RenewalStatus.REQUESTED
 
 
+@pytest.mark.parametrize("sent", ["", "abc", "1e309", "-1", "a\x00b"])
+def test_a_cancel_button_sent_without_a_request_number_finds_nothing(client, member, sent):
+    """The button's value is the request's number; anything else (a crafted form) is not found, never a server
+    error as it was (the id went to the query as it came)."""
+    user, player, _ = member
+    renewal = services.request_renewal(user, player)
+    client.force_login(user)
+    assert client.post(reverse("players:renew"), {"cancel": sent}).status_code == 404
+    assert RenewalRequest.objects.get(pk=renewal.pk).status == RenewalStatus.REQUESTED
+
+
 def test_admin_action_records_payment(admin_client, member):
     user, player, membership = member
     renewal = services.request_renewal(user, player)

@@ -1,7 +1,7 @@
 """Forms read and show input; the rules are in events.services. The event, categories and the organiser's
 forms are here; the entry forms (one player, a group, a class list) in forms/entering.py."""
 
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Submit
@@ -14,7 +14,7 @@ from events.play.core.standings import format_round_spread_caps, parse_round_spr
 from players.models import Club
 
 from ..models import BY_HAND_PAYMENT_METHODS, Category, Event, EventKind, PaymentMethod, PrizeKind, PrizeTies
-from ..models.event_parts import validate_sensible_date
+from ..models.event_parts import is_time_zone, validate_sensible_date
 from ..services import AUDIENCES, CATEGORY_FIELDS, EVENT_FIELDS
 from ..templatetags.events_tags import format_money
 
@@ -82,11 +82,11 @@ class EventForm(ServiceFormMixin, forms.ModelForm):
 
     def clean(self):
         data = super().clean()
-        try:
-            zone = ZoneInfo(data.get("time_zone") or settings.TIME_ZONE)
-        except (ZoneInfoNotFoundError, ValueError):
+        zone_name = data.get("time_zone") or settings.TIME_ZONE
+        if not is_time_zone(zone_name):
             self.add_error("time_zone", "Choose a time zone such as Asia/Singapore.")
             return data
+        zone = ZoneInfo(zone_name)
         for name in ZONED_FIELDS:
             value = data.get(name)
             if value:

@@ -2,7 +2,8 @@
 registration, payment, the rules play applies, prizes, rating. Event (events.models.event) is made of them."""
 
 from decimal import Decimal
-from zoneinfo import ZoneInfo
+from functools import cache
+from zoneinfo import ZoneInfo, available_timezones
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -23,6 +24,17 @@ PairingSystem = models.TextChoices(
 FIRST_YEAR, LAST_YEAR = 2000, 2100
 # The longest an unpaid place or an offered place may be held: 30 days.
 MAX_HOLD_HOURS = 720
+
+
+@cache
+def _time_zones() -> frozenset[str]:
+    return frozenset(available_timezones())
+
+
+def is_time_zone(name: str) -> bool:
+    """Whether `name` names a time zone (Asia/Singapore): looked up among the known names, so what was typed never
+    names a file to open (100,000 characters once failed as a file name too long, a server error)."""
+    return name in _time_zones()
 
 
 def validate_sensible_date(value) -> None:

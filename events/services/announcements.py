@@ -3,7 +3,6 @@ directors.py."""
 
 from datetime import datetime, time, timedelta
 from decimal import Decimal
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -25,7 +24,7 @@ from ..models import (
     Prize,
     PrizeKind,
 )
-from ..models.event_parts import validate_sensible_date
+from ..models.event_parts import is_time_zone, validate_sensible_date
 from .common import EventError, lock_event, require_manager
 from .notify import mail_event_changed
 from .offers import offer_free_places
@@ -136,10 +135,8 @@ def _clean_event(fields: dict) -> dict:
     }
     if "title" in fields and not (fields["title"] or "").strip():
         raise EventError("Give the event a title.", field="title")
-    try:
-        ZoneInfo(fields.get("time_zone") or "UTC")
-    except (ZoneInfoNotFoundError, ValueError):
-        raise EventError("Choose a time zone such as Asia/Singapore.", field="time_zone") from None
+    if not is_time_zone(fields.get("time_zone") or "UTC"):
+        raise EventError("Choose a time zone such as Asia/Singapore.", field="time_zone")
     methods = fields.get("payment_methods")
     if methods is not None:
         unknown = [m for m in methods if m not in PaymentMethod.values]

@@ -66,6 +66,8 @@ def test_only_organisers_announce_events():
         ({"ends_on": date(2031, 9, 5)}, "ends_on", "cannot end before it starts"),
         ({"title": "  "}, "title", "title"),
         ({"time_zone": "Mars/Olympus"}, "time_zone", "time zone"),
+        ({"time_zone": "x" * 100_000}, "time_zone", "time zone"),
+        ({"time_zone": "../../../etc/passwd"}, "time_zone", "time zone"),
         ({"max_entrants": -1}, "max_entrants", "negative"),
         ({"max_group_size": 0}, "max_group_size", "at least one"),
         ({"payment_methods": ["barter"]}, "payment_methods", "Unknown payment method"),

@@ -47,6 +47,14 @@ def test_a_bad_cap_names_the_round():
     ]
 
 
+@pytest.mark.parametrize("typed", ["x" * 100_000, "Mars/Olympus", "../../etc/passwd"])
+def test_a_time_zone_that_is_no_time_zone_is_refused_beside_the_field(typed):
+    """100,000 characters once reached ZoneInfo as a file name too long: a server error, not this."""
+    f = form(time_zone=typed)
+    assert not f.is_valid()
+    assert "Choose a time zone such as Asia/Singapore." in f.errors["time_zone"]
+
+
 def test_the_event_keeps_caps_for_the_standings():
     from django.core.exceptions import ValidationError
 

@@ -164,10 +164,14 @@ class PrizeForm(forms.Form):
     class_max_rating = forms.IntegerField(required=False, min_value=0, label="Class to rating")
 
 
-FeeFormSet = forms.formset_factory(FeeForm, extra=2, can_delete=True)
-PrizeFormSet = forms.formset_factory(PrizeForm, extra=3, can_delete=True)
+# The most rows a category's fees and prizes have: far more than any real one, and a bound on the forms a
+# request builds (a count of 99999999999999999999999 rows once built Django's 2,000 of each, half a minute a page).
+MAX_FEES, MAX_PRIZES = 20, 60
+BOUNDED = {"can_delete": True, "validate_max": True}
+FeeFormSet = forms.formset_factory(FeeForm, extra=2, max_num=MAX_FEES, absolute_max=MAX_FEES, **BOUNDED)
+PrizeFormSet = forms.formset_factory(PrizeForm, extra=3, max_num=MAX_PRIZES, absolute_max=MAX_PRIZES, **BOUNDED)
 # A new category starts with rows enough for the usual 1st–5th, 6th–10th and a lucky draw.
-NewPrizeFormSet = forms.formset_factory(PrizeForm, extra=7, can_delete=True)
+NewPrizeFormSet = forms.formset_factory(PrizeForm, extra=7, max_num=MAX_PRIZES, absolute_max=MAX_PRIZES, **BOUNDED)
 
 
 def formset_rows(formset, required: str) -> list[dict]:

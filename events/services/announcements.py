@@ -324,6 +324,7 @@ def _save_fee(category: Category, row: dict) -> None:
         setattr(fee, name, value)
     if fee.is_concession and not fee.proof_label:
         fee.proof_label = "concession card number"
+    _check_row(fee, "fees", f"Fee {row.get('position', 0) + 1}")
     fee.save()
 
 
@@ -346,7 +347,19 @@ def _save_prize(category: Category, row: dict) -> None:
         raise EventError("Give the place a prize is for (for example 1, or 6 to 10).", field="prizes")
     if prize.rank_from is not None and prize.rank_to is not None and prize.rank_from > prize.rank_to:
         raise EventError("A prize's ranks must run from the higher place to the lower (6 to 10).", field="prizes")
+    _check_row(prize, "prizes", f"Prize {row.get('position', 0) + 1}")
     prize.save()
+
+
+def _check_row(row, field: str, which: str) -> None:
+    """A fee's or a prize's own limits (a rank fits its column, a name its length), as for the category: a rank of
+    99999999999999999999999 once reached the database and the category page answered a server error."""
+    try:
+        row.full_clean(exclude=["category"])
+    except ValidationError as error:
+        name, messages = next(iter(error.message_dict.items()))
+        label = "" if name == "__all__" else f" ({row._meta.get_field(name).verbose_name})"
+        raise EventError(f"{which}{label}: {messages[0]}", field=field) from None
 
 
 def delete_category(actor, category: Category) -> None:

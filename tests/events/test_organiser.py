@@ -304,3 +304,62 @@ def test_only_saved_fee_and_prize_rows_offer_delete(client):
     assert 'name="fees-0-DELETE"' not in new and 'name="prizes-0-DELETE"' not in new
     existing = client.get(reverse("events:category_edit", args=[event.slug, category.pk])).content.decode()
     assert 'name="fees-0-DELETE"' in existing and 'name="fees-1-DELETE"' not in existing
+
+
+CATEGORY = {
+    "name": "Under 18",
+    "position": 2,
+    "fees-TOTAL_FORMS": "1",
+    "fees-INITIAL_FORMS": "0",
+    "fees-0-name": "Standard",
+    "fees-0-amount": "3",
+    "prizes-TOTAL_FORMS": "1",
+    "prizes-INITIAL_FORMS": "0",
+    "prizes-0-kind": "place",
+    "prizes-0-rank_from": "1",
+    "prizes-0-rank_to": "3",
+    "prizes-0-description": "Trophy",
+}
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("prizes-0-rank_to", "99999999999999999999999", "Prize 1 (rank to): Ensure this value is less than or"),
+        ("prizes-0-class_max_rating", "99999999999999999999999", "Prize 1 (class max rating): Ensure this value"),
+    ],
+)
+def test_a_prize_out_of_its_columns_range_is_refused_on_the_page(client, field, value, message):
+    """The service checks each fee and prize against its own limits: a rank of 99999999999999999999999 once
+    reached the database, and the category page answered a server error."""
+    event, _, _ = open_event()
+    client.force_login(event.owner)
+    response = client.post(reverse("events:category_add", args=[event.slug]), {**CATEGORY, field: value})
+    assert response.status_code == 200 and message in response.content.decode()
+    assert not event.categories.filter(name="Under 18").exists()
+
+
+def test_the_service_refuses_a_fee_or_prize_beyond_its_limits_for_every_door():
+    event, _, _ = open_event()
+    with pytest.raises(services.EventError) as refusal:
+        services.save_category(event.owner, event, name="Under 18", prizes=[{"description": "x" * 201, "rank_from": 1}])
+    assert refusal.value.field == "prizes" and refusal.value.message.startswith("Prize 1 (description): Ensure")
+    with pytest.raises(services.EventError) as refusal:
+        services.save_category(event.owner, event, name="Under 18", fees=[{"name": "x" * 101, "amount": "3"}])
+    assert refusal.value.field == "fees" and refusal.value.message.startswith("Fee 1 (name): Ensure")
+    assert not event.categories.filter(name="Under 18").exists()
+
+
+def test_a_crafted_row_count_builds_no_more_rows_than_a_category_may_have(client):
+    """A row count of 99999999999999999999999 once built Django's 2,000 fee and 2,000 prize rows: half a minute a
+    request. The count is bounded by the most rows a category has, and refused beyond it."""
+    from events.forms import MAX_FEES, MAX_PRIZES
+
+    event, _, _ = open_event()
+    client.force_login(event.owner)
+    huge = "99999999999999999999999"
+    data = {**CATEGORY, "fees-TOTAL_FORMS": huge, "prizes-TOTAL_FORMS": huge}
+    response = client.post(reverse("events:category_add", args=[event.slug]), data)
+    assert response.status_code == 200
+    assert len(response.context["fees"].forms) == MAX_FEES and len(response.context["prizes"].forms) == MAX_PRIZES
+    assert not event.categories.filter(name="Under 18").exists()

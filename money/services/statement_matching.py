@@ -97,14 +97,15 @@ def confirm(actor, statement: Statement, *, with_errors: bool = False) -> Review
     """statements.confirm, for the page: a long statement whose matching has expired is matched again first
     (refused, saying so), so confirming never looks up every reference while the page waits."""
     statements.check_staff(actor)
-    needed = references_of(statement, statements.parse(statement).lines)
+    parsed = statements.parse(statement)
+    needed = references_of(statement, parsed.lines)
     if len(needed) > SYNC_LOOKUPS and not statement.confirmed_at and kept_lookups(statement) is None:
         start_matching(statement, len(needed))
         raise MoneyError(
             f"The statement names {len(needed):,} references: they are being matched again. Confirm once the "
             "review shows its lines."
         )
-    return statements.confirm(actor, statement, with_errors=with_errors)
+    return statements.confirm(actor, statement, with_errors=with_errors, parsed=parsed)
 
 
 # Defined beside the service that queues it, so no service and task import each other.

@@ -260,14 +260,18 @@ def references_of(statement: Statement, lines) -> set[str]:
 
 
 def _imported(lines) -> dict[str, Payment]:
-    """The payments recorded before from these lines (credits only), by fingerprint."""
-    fingerprints = [line.fingerprint for line in lines if line.amount > 0]
+    """The payments recorded before from these lines (credits only), by fingerprint. A line's payment is received on
+    the line's date, so they are looked for among the payments of the lines' days (a year's statement: a few
+    hundred days), not by sending every fingerprint to the database."""
+    wanted = {line.fingerprint for line in lines if line.amount > 0}
+    days = {line.date for line in lines if line.amount > 0}
+    if not wanted:
+        return {}
+    candidates = Payment.objects.filter(method__in=STATEMENT_METHODS, received_on__in=days).exclude(external_id="")
+    ids = [pk for external_id, pk in candidates.values_list("external_id", "pk").iterator() if external_id in wanted]
     found: dict[str, Payment] = {}
-    for start in range(0, len(fingerprints), _CHUNK):
-        chunk = fingerprints[start : start + _CHUNK]
-        found.update(
-            (p.external_id, p) for p in Payment.objects.filter(method__in=STATEMENT_METHODS, external_id__in=chunk)
-        )
+    for start in range(0, len(ids), _CHUNK):
+        found.update((p.external_id, p) for p in Payment.objects.filter(pk__in=ids[start : start + _CHUNK]))
     return found
 
 
@@ -456,10 +460,11 @@ def discard(actor, statement: Statement) -> None:
         statement.delete()
 
 
-def confirm(actor, statement: Statement, *, with_errors: bool = False) -> Review:
+def confirm(actor, statement: Statement, *, with_errors: bool = False, parsed=None) -> Review:
     """Records a payment, with its receipt, for every credit line matched to something due and not imported
     before, all or none. Lines that could not be read count nothing: a statement with them is refused unless
-    `with_errors` (import the rest; the same file corrected can be imported later, counting each line once)."""
+    `with_errors` (import the rest; the same file corrected can be imported later, counting each line once).
+    `parsed`: the file as `parse` read it, when the caller has read it already."""
     check_staff(actor)
     with transaction.atomic():
         statement = Statement.objects.select_for_update().get(pk=statement.pk)
@@ -469,7 +474,7 @@ def confirm(actor, statement: Statement, *, with_errors: bool = False) -> Review
         # found naming nothing is not looked for again: its lines stay unmatched, for a later upload to count.
         kept = kept_lookups(statement)
         unknown = Lookups(kept.at, {r: None for r, due in kept.dues.items() if due is None}) if kept else None
-        found = _review(statement, lock=True, lookups=unknown)
+        found = _review(statement, lock=True, parsed=parsed, lookups=unknown)
         if found.errors and not with_errors:
             raise _refused(
                 list(found.errors),

@@ -2,7 +2,7 @@
 
 from django.contrib import admin, messages
 
-from clubsite.kit.admin import ReadOnlyAdmin
+from clubsite.kit.admin import ReadOnlyAdmin, TabularInline
 from clubsite.kit.errors import ServiceError
 from events.models import Category, Entry, Event, Fee, GroupEntry, Payment, PlayUpRequest, Prize
 
@@ -21,7 +21,7 @@ def _each(request, objects, call, done: str):
         messages.success(request, f"{done}: {count}.")
 
 
-class CategoryInline(admin.TabularInline):
+class CategoryInline(TabularInline):
     model = Category
     extra = 0
     show_change_link = True
@@ -60,12 +60,12 @@ class EventAdmin(admin.ModelAdmin):
         _each(request, queryset, services.cancel_event, "Cancelled")
 
 
-class FeeInline(admin.TabularInline):
+class FeeInline(TabularInline):
     model = Fee
     extra = 0
 
 
-class PrizeInline(admin.TabularInline):
+class PrizeInline(TabularInline):
     model = Prize
     extra = 0
 
@@ -78,7 +78,7 @@ class CategoryAdmin(admin.ModelAdmin):
     inlines = [FeeInline, PrizeInline]
 
 
-class PaymentInline(admin.TabularInline):
+class PaymentInline(TabularInline):
     model = Payment
     extra = 0
     can_delete = False

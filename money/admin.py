@@ -3,7 +3,7 @@ log); payment settings are edited here."""
 
 from django.contrib import admin
 
-from clubsite.kit.admin import ReadOnlyAdmin
+from clubsite.kit.admin import ReadOnlyAdmin, TabularInline
 
 from .models import MoneyLog, Payment, PaymentSettings, Refund, Statement
 
@@ -14,7 +14,7 @@ class PaymentSettingsAdmin(admin.ModelAdmin):
     search_fields = ["association__name", "receipt_prefix"]
 
 
-class RefundInline(admin.TabularInline):
+class RefundInline(TabularInline):
     model = Refund
     extra = 0
     can_delete = False

@@ -1,7 +1,7 @@
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 
-from clubsite.kit.admin import ReadOnlyAdmin
+from clubsite.kit.admin import ReadOnlyAdmin, TabularInline
 from clubsite.kit.errors import ServiceError
 
 from . import services
@@ -39,7 +39,7 @@ class ClubAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
 
 
-class MembershipInline(admin.TabularInline):
+class MembershipInline(TabularInline):
     model = Membership
     extra = 0
 

@@ -34,3 +34,30 @@ def test_every_model_is_named_in_good_english_in_the_admin():
         and not str(model._meta.verbose_name_plural).endswith(("days", "keys", "plays"))
     ]
     assert odd == []
+
+
+def test_every_inline_is_bounded():
+    """Every inline builds at most MAX_INLINE_ROWS rows: Django's own built up to 2,000 for a crafted row count."""
+    from clubsite.kit.admin import TabularInline
+
+    unbounded = [
+        f"{model.__name__}: {inline.__name__}"
+        for model, model_admin in admin.site._registry.items()
+        for inline in model_admin.inlines
+        if not issubclass(inline, TabularInline)
+    ]
+    assert unbounded == []
+
+
+@pytest.mark.django_db
+def test_a_crafted_row_count_builds_no_more_inline_rows_than_the_bound(admin_client):
+    from clubsite.kit.admin import MAX_INLINE_ROWS
+    from tests.events.factories import EventFactory
+
+    huge = "99999999999999999999999"
+    data = {"event": EventFactory().pk, "name": "Open", "position": 0}
+    for prefix in ("fees", "prizes"):
+        data |= {f"{prefix}-TOTAL_FORMS": huge, f"{prefix}-INITIAL_FORMS": "0"}
+    response = admin_client.post(reverse("admin:events_category_add"), data)
+    assert response.status_code == 200
+    assert [len(formset.forms) for formset in response.context["inline_admin_formsets"]] == [MAX_INLINE_ROWS] * 2

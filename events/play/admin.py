@@ -2,7 +2,7 @@
 
 from django.contrib import admin
 
-from clubsite.kit.admin import ReadOnlyAdmin
+from clubsite.kit.admin import ReadOnlyAdmin, TabularInline
 
 from .models import CheckIn, Division, DivisionPlayer, Game, GameChange, GcgRecord, LuckyDraw, PrizeDecision, Round
 from .services import results as result_services
@@ -75,7 +75,7 @@ class ChangeText:
         return result_services.describe_snapshot(change.after, result_services.change_names(change))
 
 
-class GameChangeInline(ChangeText, admin.TabularInline):
+class GameChangeInline(ChangeText, TabularInline):
     model = GameChange
     extra = 0
     can_delete = False

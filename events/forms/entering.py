@@ -105,10 +105,33 @@ CLASS_LIST_COLUMNS = {
     "date_of_birth": ("date of birth", "dob", "born", "birth date", "birthday"),
     "level": ("level", "school level", "category", "class", "division"),
     "member_number": ("member", "member no", "member no.", "member number"),
-    "concession_proof": ("concession", "passion card", "card", "card no", "concession card no.", "proof"),
+    "concession_proof": ("concession", "concession card", "passion card", "card", "proof"),
     "phone": ("phone", "tel", "tel no", "tel no.", "contact", "contact number"),
     "school": ("school",),
 }
+# "(if any)" and a trailing "no", "no.", "number" or "#" name the same column: "Concession card no." is
+# "Concession card".
+_HEADER_NOTE = re.compile(r"\([^)]*\)")
+_HEADER_NUMBER = re.compile(r"\s*(?:no\.?|number|num|#)$")
+
+
+def _header_key(cell: str) -> str:
+    text = _HEADER_NOTE.sub(" ", " ".join(cell.split()).lower()).strip(" :.")
+    return _HEADER_NUMBER.sub("", text).strip(" :.")
+
+
+def column_for(cell: str, categories=()) -> str:
+    """The one header rule, for every way a class list comes in: which field a column heading names ("" none).
+    Case, spacing, "(if any)" and a trailing "no."/"number" do not matter, and the proof a concession fee of the
+    event asks for ("Passion Card number") names the card column too."""
+    key = _header_key(cell)
+    for field, names in CLASS_LIST_COLUMNS.items():
+        if key in {_header_key(name) for name in names}:
+            return field
+    labels = {_header_key(fee.proof_label) for c in categories for fee in c.fees.all() if fee.proof_label}
+    return "concession_proof" if key and key in labels else ""
+
+
 POSITIONAL = ("full_name", "date_of_birth", "level", "member_number", "concession_proof", "phone")
 DATE_FORMATS = ("%Y-%m-%d", "%d/%m/%Y", "%d-%m-%Y", "%d.%m.%Y", "%d %b %Y", "%d %B %Y", "%d/%m/%y")
 LEVEL_WORDS = {
@@ -254,9 +277,9 @@ def parse_class_list(text: str, categories) -> list[dict]:
         except ValueError as error:
             problems.append((number, str(error)))
     columns = list(POSITIONAL)
-    header = [cell.strip().lower().rstrip(":") for cell in records[0][1]] if records else []
-    if records and records[0][0] == lines[0][0] and any(cell in CLASS_LIST_COLUMNS["full_name"] for cell in header):
-        columns = [next((k for k, names in CLASS_LIST_COLUMNS.items() if cell in names), "") for cell in header]
+    header = [column_for(cell, categories) for cell in records[0][1]] if records else []
+    if records and records[0][0] == lines[0][0] and "full_name" in header:
+        columns = header
         records = records[1:]
     names = ", ".join(c.name for c in categories)
     rows = []

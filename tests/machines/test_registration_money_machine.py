@@ -221,7 +221,9 @@ class RegistrationMoneyMachine(RuleBasedStateMachine):
         entries = self.active()
         if not entries:
             return
-        entry = data.draw(st.sampled_from(entries), label="entry")
+        paid = [e for e in entries if e.amount_paid > 0]
+        # A paid entry most of the time: what a move does to money is what matters.
+        entry = data.draw(st.sampled_from(paid if paid and data.draw(st.booleans(), label="a paid one") else entries))
         category = self.categories[1 - self.categories.index(entry.category)] if other_category else entry.category
         concession = not entry.fee.is_concession if not other_category else data.draw(st.booleans())
         self.attempt(
@@ -229,6 +231,12 @@ class RegistrationMoneyMachine(RuleBasedStateMachine):
                 self.owner, entry, category, self.fee(category, concession), concession_proof="PC999"
             )
         )
+
+    @rule(data=st.data(), other_category=st.booleans())
+    def move_a_paid_entry(self, data, other_category):
+        """The case that matters for money: the organiser changes the fee of an entry already paid for."""
+        if any(e.amount_paid > 0 for e in self.active()):
+            self.move_an_entry(data, other_category)
 
     @rule(data=st.data())
     def withdraw(self, data):
@@ -282,7 +290,8 @@ class RegistrationMoneyMachine(RuleBasedStateMachine):
         entries = self.entries()
         if not entries:
             return
-        entry = data.draw(st.sampled_from(entries), label="entry")
+        owing = [e for e in entries if e.owed > 0]
+        entry = data.draw(st.sampled_from(owing if owing and data.draw(st.booleans(), label="owing") else entries))
         amount = self.amount(entry.balance, how)
         self.pay(entry_reference(entry), amount, way, entry=entry)
 
@@ -453,7 +462,7 @@ CONTACT = {
 
 SETTINGS = settings(
     max_examples=20,
-    stateful_step_count=15,
+    stateful_step_count=20,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )

@@ -2,7 +2,7 @@
 
 from django.contrib import admin, messages
 
-from clubsite.kit.admin import ReadOnlyAdmin, TabularInline
+from clubsite.kit.admin import ModelAdmin, ReadOnlyAdmin, TabularInline
 from clubsite.kit.errors import ServiceError
 from events.models import Category, Entry, Event, Fee, GroupEntry, Payment, PlayUpRequest, Prize
 
@@ -29,7 +29,7 @@ class CategoryInline(TabularInline):
 
 
 @admin.register(Event)
-class EventAdmin(admin.ModelAdmin):
+class EventAdmin(ModelAdmin):
     list_display = ["title", "starts_on", "status", "club", "owner"]
     list_filter = ["status", "kind", "club"]
     search_fields = ["title", "slug", "venue"]
@@ -71,7 +71,7 @@ class PrizeInline(TabularInline):
 
 
 @admin.register(Category)
-class CategoryAdmin(admin.ModelAdmin):
+class CategoryAdmin(ModelAdmin):
     list_display = ["name", "event", "quota"]
     list_select_related = ["event"]
     search_fields = ["name", "event__title"]
@@ -89,7 +89,7 @@ class PaymentInline(TabularInline):
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin):
+class EntryAdmin(ModelAdmin):
     list_display = ["player", "event", "category", "status", "accepted_at", "amount_due", "amount_paid"]
     list_filter = ["status", "event"]
     list_select_related = ["player", "event", "category"]
@@ -126,7 +126,7 @@ class EntryAdmin(admin.ModelAdmin):
 
 
 @admin.register(GroupEntry)
-class GroupEntryAdmin(admin.ModelAdmin):
+class GroupEntryAdmin(ModelAdmin):
     list_display = ["contact_name", "school", "event", "created_at"]
     list_select_related = ["event"]
     search_fields = ["contact_name", "school", "email"]

@@ -3,13 +3,13 @@ log); payment settings are edited here."""
 
 from django.contrib import admin
 
-from clubsite.kit.admin import ReadOnlyAdmin, TabularInline
+from clubsite.kit.admin import ModelAdmin, ReadOnlyAdmin, TabularInline
 
 from .models import MoneyLog, Payment, PaymentSettings, Refund, Statement
 
 
 @admin.register(PaymentSettings)
-class PaymentSettingsAdmin(admin.ModelAdmin):
+class PaymentSettingsAdmin(ModelAdmin):
     list_display = ["association", "receipt_prefix", "paynow_proxy_type", "paynow_proxy", "gst_registration"]
     search_fields = ["association__name", "receipt_prefix"]
 

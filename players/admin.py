@@ -1,7 +1,7 @@
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 
-from clubsite.kit.admin import ReadOnlyAdmin, TabularInline
+from clubsite.kit.admin import ModelAdmin, ReadOnlyAdmin, TabularInline
 from clubsite.kit.errors import ServiceError
 
 from . import services
@@ -25,14 +25,14 @@ class UserAdmin(BaseUserAdmin):
 
 
 @admin.register(Association)
-class AssociationAdmin(admin.ModelAdmin):
+class AssociationAdmin(ModelAdmin):
     list_display = ["name", "short_name", "country"]
     search_fields = ["name", "short_name"]
     prepopulated_fields = {"slug": ["name"]}
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(ModelAdmin):
     list_display = ["name", "association", "city", "country"]
     list_filter = ["association", "country"]
     search_fields = ["name", "city"]
@@ -63,7 +63,7 @@ class CurrentMemberFilter(admin.SimpleListFilter):
 
 
 @admin.register(Player)
-class PlayerAdmin(admin.ModelAdmin):
+class PlayerAdmin(ModelAdmin):
     list_display = ["member_number", "full_name", "display_name", "club", "country", "email", "user"]
     list_filter = [CurrentMemberFilter, "club", "country", "school_level"]
     search_fields = ["full_name", "display_name", "email", "=member_number"]
@@ -80,7 +80,7 @@ class PlayerAdmin(admin.ModelAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(ModelAdmin):
     list_display = ["player", "type", "starts_on", "expires_on", "fee", "paid_on", "reminder_sent_on"]
     list_filter = ["type", "association", "expires_on", "paid_on"]
     search_fields = ["player__full_name", "=player__member_number", "payment_reference"]
@@ -127,7 +127,7 @@ class RenewalRequestAdmin(ReadOnlyAdmin):
 
 
 @admin.register(PlayerClaim)
-class PlayerClaimAdmin(admin.ModelAdmin):
+class PlayerClaimAdmin(ModelAdmin):
     # Staff decide from the list: who asks (by the address they log in with), for which record, and why.
     list_display = ["user__email", "player", "player__member_number", "status", "message", "created_at"]
     list_display_links = ["user__email"]

@@ -4,7 +4,7 @@ ratings.services (rating runs, imports); admin actions call those services."""
 from django.contrib import admin, messages
 from django.utils import timezone
 
-from clubsite.kit.admin import ReadOnlyAdmin
+from clubsite.kit.admin import ModelAdmin, ReadOnlyAdmin
 from clubsite.kit.errors import ServiceError
 
 from . import services
@@ -22,7 +22,7 @@ from .models import (
 
 
 @admin.register(RatingList)
-class RatingListAdmin(admin.ModelAdmin):
+class RatingListAdmin(ModelAdmin):
     list_display = ["name", "association", "lexicon", "system", "provisional_games", "active_months", "position"]
     list_filter = ["association", "system"]
     prepopulated_fields = {"slug": ["name"]}

@@ -61,3 +61,34 @@ def test_a_crafted_row_count_builds_no_more_inline_rows_than_the_bound(admin_cli
     response = admin_client.post(reverse("admin:events_category_add"), data)
     assert response.status_code == 200
     assert [len(formset.forms) for formset in response.context["inline_admin_formsets"]] == [MAX_INLINE_ROWS] * 2
+
+
+@pytest.mark.django_db
+def test_every_json_field_of_the_admin_is_read_by_the_toolkits_field(rf):
+    from django import forms
+
+    from clubsite.kit.admin import JSONFormField
+    from tests.factories import UserFactory
+
+    request = rf.get("/")
+    request.user = UserFactory(is_staff=True, is_superuser=True)
+    fields = {
+        f"{model.__name__}.{name}": type(field)
+        for model, model_admin in admin.site._registry.items()
+        for name, field in model_admin.get_form(request).base_fields.items()
+        if isinstance(field, forms.JSONField)
+    }
+    assert "Event.payment_methods" in fields and "RatingList.settings" in fields
+    assert {name for name, kind in fields.items() if kind is not JSONFormField} == set()
+
+
+@pytest.mark.django_db
+def test_json_nested_too_deeply_is_refused_beside_the_field(admin_client):
+    """6,000 nested brackets once made Django's JSON field raise RecursionError: a server error."""
+    from tests.factories import AssociationFactory
+
+    nested = "[" * 6000 + "]" * 6000
+    data = {"association": AssociationFactory().pk, "name": "Ratings", "slug": "ratings", "settings": nested}
+    response = admin_client.post(reverse("admin:ratings_ratinglist_add"), data)
+    assert response.status_code == 200
+    assert response.context["adminform"].form.errors["settings"] == ["Enter a valid JSON."]

@@ -4,7 +4,7 @@ wordjudge.services.import_lexicon (the admin's form calls it); logs are read-onl
 from django import forms
 from django.contrib import admin
 
-from clubsite.kit.admin import ReadOnlyAdmin
+from clubsite.kit.admin import ModelAdmin, ReadOnlyAdmin
 from clubsite.kit.errors import ServiceError
 
 from . import services
@@ -33,7 +33,7 @@ class LexiconAdminForm(forms.ModelForm):
 
 
 @admin.register(Lexicon)
-class LexiconAdmin(admin.ModelAdmin):
+class LexiconAdmin(ModelAdmin):
     form = LexiconAdminForm
     list_display = ["name", "word_count", "version", "uploaded_at", "uploaded_by"]
     readonly_fields = ["word_count", "version", "uploaded_at", "uploaded_by"]

@@ -1,10 +1,35 @@
+from django import forms
 from django.conf import settings
 from django.contrib import admin
+from django.db import models
 
 from .models import Counter
 
 admin.site.site_header = f"{settings.SITE_NAME} administration"
 admin.site.site_title = f"{settings.SITE_NAME} admin"
+
+
+class JSONFormField(forms.JSONField):
+    """JSON typed into the admin: text nested too deeply for the parser (6,000 brackets) is refused as invalid JSON,
+    as Django's own field refuses other bad JSON; it raised RecursionError, a server error."""
+
+    def to_python(self, value):
+        try:
+            return super().to_python(value)
+        except RecursionError:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid", params={"value": "…"}) from None
+
+    def bound_data(self, data, initial):
+        try:
+            return super().bound_data(data, initial)
+        except RecursionError:
+            return forms.fields.InvalidJSONInput(data)
+
+
+class ModelAdmin(admin.ModelAdmin):
+    """Every admin of the site: JSON fields are read by JSONFormField."""
+
+    formfield_overrides = {models.JSONField: {"form_class": JSONFormField}}
 
 
 # The most rows an inline shows or takes: more than any record has (a member's memberships, a category's prizes).
@@ -22,7 +47,7 @@ class TabularInline(admin.TabularInline):
         return super().get_formset(request, obj, **kwargs)
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(ModelAdmin):
     """For records that change only through the services (results, ratings history, audit trails)."""
 
     def has_add_permission(self, request, obj=None):

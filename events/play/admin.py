@@ -2,14 +2,14 @@
 
 from django.contrib import admin
 
-from clubsite.kit.admin import ReadOnlyAdmin, TabularInline
+from clubsite.kit.admin import ModelAdmin, ReadOnlyAdmin, TabularInline
 
 from .models import CheckIn, Division, DivisionPlayer, Game, GameChange, GcgRecord, LuckyDraw, PrizeDecision, Round
 from .services import results as result_services
 
 
 @admin.register(Division)
-class DivisionAdmin(admin.ModelAdmin):
+class DivisionAdmin(ModelAdmin):
     list_display = ["name", "event", "rating_min", "rating_max", "takes_unrated", "finalised_at"]
     list_filter = ["takes_unrated", "assignments_published", ("finalised_at", admin.EmptyFieldListFilter)]
     search_fields = ["name", "event__title", "event__slug"]

@@ -8,7 +8,7 @@ forfeit without an opponent), both scores, who went first and a `GameKind`.
 | NORMAL       | win 1, tie ½ each, loss 0              | own score − opponent score  |
 | BYE          | 1 win                                  | + bye spread                |
 | FORFEIT      | 1 loss for player A (opponent: 1 win)  | − / + forfeit spread        |
-| LATE_FORFEIT | loss for player A (late), win for B    | −100 / +100                 |
+| LATE_FORFEIT | loss for player A (late), win for B    | − / + late-forfeit spread   |
 | VOID         | neither                                | 0                           |
 
 Only NORMAL games are rated. A NORMAL game without scores is *pending*: it is
@@ -31,7 +31,15 @@ Scores, as entered and as stored (one rule, checked at every door by
   means a typing slip in a score or an overtime).
 
 A recorded `Game` does not re-check ranges: whatever was stored is shown and
-counted, so a page can always be drawn.
+counted, so a page can always be drawn. A stored row that breaks a rule of
+`Game` (a late-arrival forfeit without the opponent who was on time, say) is
+read by `recorded_game`, which never refuses: every read of a division succeeds
+whatever is stored.
+
+A game turned into a forfeit, late-arrival forfeit or void game is checked by
+`check_unplayed`: a bye has nobody to forfeit to, so it cannot be forfeited or
+marked late. Scores that are allowed but almost never right (0–0) are named by
+`unusual_scores`, so every door can ask "are you sure?".
 """
 
 from __future__ import annotations
@@ -59,6 +67,9 @@ __all__ = [
     "validate_stored_score",
     "validate_stored_scores",
     "validate_award",
+    "check_unplayed",
+    "unusual_scores",
+    "recorded_game",
     "penalty_seconds",
     "validate_overtime",
     "TieUndecided",
@@ -167,11 +178,37 @@ def validate_overtime(seconds: int, label: str = "overtime", side: str | None = 
     return seconds
 
 
+UNPLAYED_KINDS = ("forfeit", "late_forfeit", "void")
+
+
+def check_unplayed(current: GameKind | str, new: GameKind | str, has_opponent: bool) -> GameKind:
+    """The one rule for turning a recorded game into a forfeit, a late-arrival forfeit or a void game: returns
+    the new kind, or raises ResultError saying why not. A bye has nobody to forfeit to, so it cannot be
+    forfeited or marked late (it may be made void); a late-arrival forfeit needs the opponent who was on time."""
+    if str(new) not in UNPLAYED_KINDS:
+        raise ResultError("Choose forfeit, late-arrival forfeit or void.")
+    new = GameKind(new)
+    if GameKind(current) is GameKind.BYE and new is not GameKind.VOID:
+        raise ResultError("A bye cannot be forfeited or marked late: there is no opponent to give the win to.")
+    if new is GameKind.LATE_FORFEIT and not has_opponent:
+        raise ResultError("A late-arrival forfeit needs the opponent who was on time: this game has none.")
+    return new
+
+
+def unusual_scores(score_a: int, score_b: int) -> str | None:
+    """Scores the rules allow but that are almost never right, said as a question to confirm; None when
+    nothing is unusual. 0–0 is a typing slip far more often than a game."""
+    if score_a == 0 and score_b == 0:
+        return "Both scores are 0: no game of Scrabble ends 0–0. Was it played?"
+    return None
+
+
 @dataclass(frozen=True)
 class SpreadRules:
     """Spread awarded for games without a real score; set per event.
 
-    NASPA uses 50 for byes; WESPA and ABSP realms use 100.
+    NASPA uses 50 for byes; WESPA and ABSP realms use 100. A late arrival
+    forfeits by 100 under seed 003's rule; events set their own.
     """
 
     bye_spread: int = 50
@@ -258,6 +295,55 @@ class Game(_GameFields):
         if player == self.player_b:
             return self.player_a
         raise KeyError(player)
+
+
+def recorded_game(
+    round: int,
+    player_a: PlayerId,
+    player_b: PlayerId | None = None,
+    score_a: int | None = None,
+    score_b: int | None = None,
+    kind: GameKind | str = GameKind.NORMAL,
+    first: PlayerId | None = None,
+    award: int | None = None,
+    tie_winner: PlayerId | None = None,
+) -> Game:
+    """A stored game as the tables count it, whatever was stored: never raises.
+
+    A row `Game` accepts is read as it is. One that breaks a rule is read as the
+    nearest thing the rules know: a late-arrival forfeit without an opponent as a
+    forfeit loss (the late player still loses), a game without an opponent as a
+    void round, one score without the other as not played yet, a bye with an
+    opponent as a bye, a negative award as its size; who went first, or won a
+    tie, is forgotten when it names someone not in the game.
+    """
+    try:
+        return Game(round, player_a, player_b, score_a, score_b, kind, first, award, tie_winner)
+    except (ResultError, ValueError):
+        pass
+    kind = GameKind(kind) if str(kind) in GameKind._value2member_map_ else GameKind.VOID
+    if player_b == player_a:
+        player_b = None
+    if kind is GameKind.NORMAL and player_b is None:
+        kind = GameKind.VOID
+    if kind is GameKind.LATE_FORFEIT and player_b is None:
+        kind = GameKind.FORFEIT
+    if kind is GameKind.BYE:
+        player_b = None
+    if kind is GameKind.NORMAL and (score_a is None or score_b is None):
+        score_a = score_b = None
+    players = (player_a, player_b)
+    return Game(
+        max(round, 1),
+        player_a,
+        player_b,
+        score_a,
+        score_b,
+        kind,
+        first if first is not None and first in players else None,
+        abs(award) if award is not None else None,
+        tie_winner if tie_winner is not None and tie_winner in players else None,
+    )
 
 
 class PlayerResult(NamedTuple):

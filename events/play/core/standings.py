@@ -33,6 +33,8 @@ __all__ = [
     "StandingsOptions",
     "Standing",
     "compute_standings",
+    "MAX_SPREAD_CAP",
+    "validate_spread_cap",
     "parse_round_spread_caps",
     "format_round_spread_caps",
     "round_spread_caps",
@@ -231,6 +233,16 @@ def _ranked(
 
 # --------------------------------------------------------------------------- per-round spread caps
 
+# The most a spread cap may be, per game or per round: a cap above any real game's margin is a typing slip.
+MAX_SPREAD_CAP = 1000
+
+
+def validate_spread_cap(cap: int, label: str = "spread cap") -> int:
+    """The one bound of a spread cap, whether one for every round or one per round: 1 to MAX_SPREAD_CAP."""
+    if not 1 <= cap <= MAX_SPREAD_CAP:
+        raise ValueError(f"{label} of {cap} is not between 1 and {MAX_SPREAD_CAP} points")
+    return cap
+
 
 def parse_round_spread_caps(text: str) -> tuple[int | None, ...]:
     """Per-round spread caps as written by a director or in tsh's config.
@@ -251,8 +263,9 @@ def parse_round_spread_caps(text: str) -> tuple[int | None, ...]:
             caps.append(None)
             continue
         if not raw.isdigit():
-            raise ValueError(f"round {n}: {raw!r} is not a whole number of points")
-        caps.append(int(raw) or None)
+            raise ValueError(f"round {n}: {raw[:20]!r} is not a whole number of points")
+        cap = int(raw)
+        caps.append(validate_spread_cap(cap, f"round {n}: a cap") if cap else None)
     while caps and caps[-1] is None:
         caps.pop()
     return tuple(caps)
@@ -426,12 +439,35 @@ def gibsonized(standings: Sequence[Standing], rounds_left: int, spread_allowance
 def out_of_contention(
     standings: Sequence[Standing], rounds_left: int, prize_places: int, spread_allowance: int = 200
 ) -> list[PlayerId]:
-    """Players (best first) who can no longer reach any of the first `prize_places` places.
+    """Players (best first, the leader left out) whose prize can no longer change.
 
-    A player is out when they cannot catch whoever holds the last prize place
-    now, even by winning every game left while that player loses every game.
+    `standings` are those of the players still playing, best first; the first
+    `prize_places` places carry prizes, each its own. First place is settled
+    (the leader is Gibsonized); every other prize place is still open. A player
+    is in contention while the game they play can still change what they win:
+
+    * they can still reach a prize place above them, i.e. catch whoever holds it
+      now (winning every game left while that player loses every game): a player
+      third who can still finish second is in contention, whatever prize third
+      place carries;
+    * or they hold a prize place themselves and someone below can still catch
+      them for it.
+
+    So a player below the prize places is out when they cannot catch the last
+    of them; with a prize for every place, only players who can neither climb
+    nor fall are out, and when nobody is, the pairing falls back to the
+    lowest-placed player.
     """
-    if prize_places < 1 or len(standings) <= prize_places:
+    if len(standings) < 2:
         return []
-    last_prize = standings[prize_places - 1]
-    return [s.player for s in standings[prize_places:] if not _can_catch(s, last_prize, rounds_left, spread_allowance)]
+    places = min(max(prize_places, 1), len(standings))
+    out = []
+    for k in range(1, len(standings)):  # position k + 1; the leader (k = 0) is settled
+        player = standings[k]
+        climbs = any(_can_catch(player, standings[p], rounds_left, spread_allowance) for p in range(1, min(k, places)))
+        falls = k < places and any(
+            _can_catch(below, player, rounds_left, spread_allowance) for below in standings[k + 1 :]
+        )
+        if not climbs and not falls:
+            out.append(player.player)
+    return out

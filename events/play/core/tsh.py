@@ -17,7 +17,7 @@ import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from events.play.core.standings import parse_round_spread_caps
+from events.play.core.standings import parse_round_spread_caps, validate_spread_cap
 
 __all__ = [
     "MAX_FILE_BYTES",
@@ -187,7 +187,7 @@ class TshConfig:
             return parse_round_spread_caps(raw) or None
         if not raw.isdigit():
             raise ValueError(f"spread_cap: {raw!r} is not a whole number of points")
-        return int(raw) or None
+        return validate_spread_cap(int(raw), "spread_cap: a cap") if int(raw) else None
 
     @spread_cap.setter
     def spread_cap(self, cap: int | tuple[int | None, ...] | None) -> None:

@@ -3,10 +3,11 @@
 Entry point: `pair_round(system, players, history, options)`.
 """
 
-from .core import History, PairingError, PairingOptions, PairingPlayer, PairingResult
+from .core import MAX_SEED, History, PairingError, PairingOptions, PairingPlayer, PairingResult
 from .engine import SYSTEMS, pair_round
 
 __all__ = [
+    "MAX_SEED",
     "SYSTEMS",
     "History",
     "PairingError",

@@ -10,6 +10,7 @@ from events.play.core.results import Game, GameKind, PlayerId
 from events.play.core.standings import Entrant, StandingsOptions
 
 __all__ = [
+    "MAX_SEED",
     "PairingPlayer",
     "PairingOptions",
     "PairingResult",
@@ -19,6 +20,10 @@ __all__ = [
 
 # Pairing needs the same facts about a player as standings do.
 PairingPlayer = Entrant
+
+# A seed is recorded with the round it drew, so anyone can draw it again: a whole number from 0 to the largest
+# a 64-bit signed integer holds. Every door (the pair-round page, the API) takes this bound from here.
+MAX_SEED = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -74,6 +79,8 @@ class PairingOptions:
             raise ValueError("a round robin needs at least one cycle")
         if self.fontes_rounds < 1 or self.fontes_rounds % 2 == 0:
             raise ValueError("initial Fontes needs an odd number of rounds")
+        if self.seed is not None and not 0 <= self.seed <= MAX_SEED:
+            raise ValueError(f"a seed is a whole number from 0 to {MAX_SEED}")
 
     @property
     def standings_round(self) -> int:

@@ -42,6 +42,7 @@ from .serializers import (
     ResultSerializer,
     RoundSerializer,
     StandingSerializer,
+    SwappedRoundSerializer,
     SwapSerializer,
     UnplayedSerializer,
 )
@@ -305,11 +306,17 @@ class RoundViewSet(PlayViewSet):
     def publish(self, request, pk=None):
         return self._act(play.publish_round)
 
-    @extend_schema(request=SwapSerializer, responses=RoundSerializer)
+    @extend_schema(request=SwapSerializer, responses=SwappedRoundSerializer)
     @action(detail=True, methods=["post"])
     def swap(self, request, pk=None):
+        """Exchange two players of a draft round; `warnings` names each rematch the swap made."""
         data = _valid(SwapSerializer, request)
-        return self._act(play.swap_players, data["player_x"], data["player_y"])
+        rnd = self.get_object()
+        swapped = play.swap_players(request.user, rnd, data["player_x"], data["player_y"])
+        warnings = swapped.warnings
+        rnd.refresh_from_db()
+        rnd.warnings = warnings
+        return Response(SwappedRoundSerializer(rnd).data)
 
     @extend_schema(request=None, responses={204: None})
     @action(detail=True, methods=["post"], url_path="delete-draft")

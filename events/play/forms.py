@@ -7,9 +7,11 @@ from crispy_forms.layout import Submit
 from django import forms
 
 from clubsite.kit.ui import ServiceFormMixin, date_input
+from events.play.core.pairing import MAX_SEED
 from events.play.core.pairing import SYSTEMS as PAIRING_SYSTEMS
 from events.play.core.results import MAX_SCORE
 from events.play.models import GameKind, GameStatus
+from events.play.services.rounds import ABSENT_CHOICES, ABSENT_REFUSE
 
 OVERTIME = re.compile(r"^\s*(?:(\d{1,3}):)?(\d{1,2})\s*$")
 
@@ -100,11 +102,26 @@ class PairRoundForm(ServiceFormMixin, forms.Form):
     )
     avoid_repeats = forms.BooleanField(required=False, initial=True)
     max_repeats = forms.IntegerField(min_value=0, initial=0, help_text="How often two players may already have met")
-    seed = forms.IntegerField(required=False, help_text="Random seed (empty: drawn and recorded)")
+    seed = forms.IntegerField(
+        required=False, min_value=0, max_value=MAX_SEED, help_text="Random seed (empty: drawn and recorded)"
+    )
     gibson = forms.BooleanField(label="Gibsonize", required=False)
+    not_checked_in = forms.ChoiceField(
+        label="Players who have not checked in",
+        choices=list(ABSENT_CHOICES.items()),
+        initial=ABSENT_REFUSE,
+        required=False,
+        widget=forms.RadioSelect,
+    )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, absent=(), **kwargs):
+        """`absent`: the players (seat labels) who have not checked in, once the event uses check-in; the
+        choice of what to do with them is asked only then."""
         super().__init__(*args, **kwargs)
+        if absent:
+            self.fields["not_checked_in"].help_text = "Not checked in: " + ", ".join(absent)
+        else:
+            del self.fields["not_checked_in"]
         self.helper = _helper("Pair the round")
 
     def service_kwargs(self) -> dict:
@@ -115,6 +132,7 @@ class PairRoundForm(ServiceFormMixin, forms.Form):
             "max_repeats": data["max_repeats"] or 0,
             "seed": data["seed"],
             "gibson": data["gibson"],
+            "not_checked_in": data.get("not_checked_in") or ABSENT_REFUSE,
         }
 
 
@@ -129,7 +147,8 @@ class SwapForm(ServiceFormMixin, forms.Form):
 
 
 class ResultForm(TieQuestionMixin, ServiceFormMixin, forms.Form):
-    """A director's entry or correction of one game."""
+    """A director's entry or correction of one game, its players in the round table's order: whoever goes
+    first (as recorded) first, and named, not "player A"."""
 
     OUTCOMES = [
         ("normal", "Played"),
@@ -145,6 +164,7 @@ class ResultForm(TieQuestionMixin, ServiceFormMixin, forms.Form):
     overtime_a = OvertimeField()
     overtime_b = OvertimeField()
     first = forms.ChoiceField(choices=[("", "Not recorded"), ("a", "Player A"), ("b", "Player B")], required=False)
+    confirm_unusual = forms.BooleanField(label="Yes, these scores are right", required=False, widget=forms.HiddenInput)
     reason = forms.CharField(required=False, max_length=200, help_text="Kept in the audit trail")
 
     def __init__(self, *args, game=None, **kwargs):
@@ -155,17 +175,42 @@ class ResultForm(TieQuestionMixin, ServiceFormMixin, forms.Form):
         if game is not None and game.ahead_before_tiles:
             self.ask_tie()
         if game is not None:
-            a = game.player_a.name
-            b = game.player_b.name if game.player_b else "—"
-            self.fields["score_a"].label = f"Score of {a} (A)"
-            self.fields["score_b"].label = f"Score of {b} (B)"
-            self.fields["overtime_a"].label = f"Overtime of {a}"
-            self.fields["overtime_b"].label = f"Overtime of {b}"
-            self.fields["first"].choices = [("", "Not recorded"), ("a", a), ("b", b)]
+            # The round table lists whoever goes first first: so does the form.
+            sides = ("b", "a") if game.first == "b" and game.player_b else ("a", "b")
+            names = {"a": a_name, "b": game.player_b.name if game.player_b else "—"}
+            for side in sides:
+                self.fields[f"score_{side}"].label = f"Score of {names[side]}"
+                self.fields[f"overtime_{side}"].label = f"Overtime of {names[side]}"
+            self.fields["first"].label = "Who went first"
+            self.fields["first"].choices = [("", "Not recorded"), *((side, names[side]) for side in sides)]
+            # What the game may become (the result rule's, events.play.core.results.check_unplayed): a game
+            # without an opponent is not played, and a bye has nobody to forfeit to.
+            outcomes = []
+            if game.player_b:
+                outcomes.append(("normal", "Played"))
+                outcomes += [(f"forfeit_{side}", f"{names[side]} forfeits") for side in sides]
+                outcomes += [(f"late_forfeit_{side}", f"{names[side]} arrived late (forfeit)") for side in sides]
+            elif game.kind != GameKind.BYE:
+                outcomes.append(("forfeit_a", f"{a_name} forfeits"))
+            outcomes.append((GameKind.VOID.value, "Void"))
+            self.fields["outcome"].choices = outcomes
+            first, second = sides
+            self.order_fields(
+                ["outcome", f"score_{first}", f"score_{second}", f"overtime_{first}", f"overtime_{second}", "first"]
+            )
             if game.status == GameStatus.CONFIRMED:
                 self.fields["reason"].label = "Reason for the change"
                 self.fields["reason"].help_text = "Needed to change a confirmed result; kept in the audit trail"
         self.helper = _helper("Save result")
+
+    def ask_unusual(self) -> None:
+        """The scores are unusual (0–0): ask the director to say they are right."""
+        self.fields["confirm_unusual"].widget = forms.CheckboxInput()
+
+    def add_service_error(self, error):
+        if error.field == "confirm_unusual":
+            self.ask_unusual()
+        super().add_service_error(error)
 
     def clean(self):
         data = super().clean()
@@ -202,6 +247,8 @@ class MyResultForm(TieQuestionMixin, ServiceFormMixin, forms.Form):
         widget=forms.RadioSelect,
     )
 
+    confirm_unusual = forms.BooleanField(label="Yes, these scores are right", required=False, widget=forms.HiddenInput)
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self._add_tie_field([("me", "I was"), ("opponent", "My opponent was"), ("level", "Level then too")])
@@ -220,11 +267,15 @@ class MyResultForm(TieQuestionMixin, ServiceFormMixin, forms.Form):
             f"overtime_{mine}": d["my_overtime"],
             f"overtime_{theirs}": d["opponent_overtime"],
             "first": first,
+            "confirm_unusual": bool(d.get("confirm_unusual")),
         }
 
     def add_service_error(self, error):
         # The service names A/B fields; a player sees "my" and "opponent's".
-        if error.field == self.TIE_FIELD:
+        if error.field == "confirm_unusual":
+            self.fields["confirm_unusual"].widget = forms.CheckboxInput()
+            self.add_error("confirm_unusual", error.message)
+        elif error.field == self.TIE_FIELD:
             self.ask_tie()
             self.add_error(self.TIE_FIELD, error.message)
         else:

@@ -12,6 +12,7 @@ from events.play.models import Division, Game, GameChange, GameKind, Round
 from events.play.services.luckydraw import check_lucky_draw
 from events.play.services.reads import scores_visible
 from events.play.services.results import person_name
+from events.play.services.rounds import ABSENT_CHOICES, ABSENT_REFUSE
 
 
 class DivisionSerializer(ModelSerializer):
@@ -149,9 +150,24 @@ class PairSerializer(serializers.Serializer):
     based_on_round = Whole(required=False, allow_null=True, max_value=MAX_ROUNDS, default=None)
     avoid_repeats = serializers.BooleanField(required=False, default=True)
     max_repeats = Whole(required=False, max_value=MAX_ROUNDS, default=0)
-    seed = Whole(required=False, allow_null=True, max_value=MAX_ID, default=None)
+    seed = Whole(required=False, allow_null=True, max_value=pairing.MAX_SEED, default=None)
     gibson = serializers.BooleanField(required=False, default=False)
     accept_repeats = serializers.BooleanField(required=False, default=False)
+    not_checked_in = serializers.ChoiceField(
+        choices=list(ABSENT_CHOICES.items()),
+        required=False,
+        default=ABSENT_REFUSE,
+        help_text="once the event uses check-in: refuse to pair players who have not checked in, or leave them out",
+    )
+
+
+class SwappedRoundSerializer(RoundSerializer):
+    """A draft round after a swap, with a warning for each rematch the swap made."""
+
+    warnings = serializers.ListField(child=serializers.CharField(), read_only=True, default=list)
+
+    class Meta(RoundSerializer.Meta):
+        fields = [*RoundSerializer.Meta.fields, "warnings"]
 
 
 class SwapSerializer(serializers.Serializer):
@@ -183,6 +199,9 @@ class ResultSerializer(serializers.Serializer):
         allow_null=True,
         default=None,
         help_text="level scores, when the event breaks ties by the score before the tile adjustment",
+    )
+    confirm_unusual = serializers.BooleanField(
+        required=False, default=False, help_text="the scores are unusual (0–0) but right: record them"
     )
 
 

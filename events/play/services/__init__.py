@@ -16,13 +16,14 @@ from .reads import (
     division_seats,
     pure_game,
     read_division,
+    result_visible,
     scores_visible,
     standings,
     standings_options,
     table_seats,
 )
 from .results import confirm_result, dispute_result, enter_round_results, set_unplayed, submit_result
-from .rounds import delete_draft_round, pair_round, publish_round, swap_players
+from .rounds import absent_for_next_round, delete_draft_round, pair_round, publish_round, seat_label, swap_players
 from .seating import (
     AssignmentReport,
     add_late_entrant,
@@ -38,6 +39,8 @@ from .seating import (
 
 __all__ = [
     "GAME_FIELDS",
+    "absent_for_next_round",
+    "seat_label",
     "AssignmentReport",
     "DivisionRead",
     "PairingRefused",
@@ -58,6 +61,7 @@ __all__ = [
     "publish_assignments",
     "publish_round",
     "read_division",
+    "result_visible",
     "scores_visible",
     "pure_game",
     "rating_day",

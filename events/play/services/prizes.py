@@ -74,6 +74,20 @@ def category_of(division: Division, categories: list[Category]) -> Category | No
     return next((c for c in categories if c.name == division.name), None)
 
 
+def prize_places(division: Division) -> int:
+    """How many places the division's prize table pays: the last place its place prizes cover (1, first
+    place only, without a table). Gibsonization judges who is still in prize contention by it. Two queries."""
+    categories = list(Category.objects.filter(event_id=division.event_id))
+    category = category_of(division, categories)
+    if category is None:
+        return 1
+    places = [
+        max(p.rank_from, p.rank_to or 0)
+        for p in Prize.objects.filter(category=category, kind=PrizeKind.PLACE, rank_from__isnull=False)
+    ]
+    return max(places, default=1) or 1
+
+
 def class_label(prize: Prize) -> str | None:
     match = CLASS_LABEL.match(prize.description or "")
     return match.group(1) if match else None

@@ -3,7 +3,11 @@ them, its rules; the standings, cross-table and scorecards are built from that r
 
 What it holds, and so what anybody sees: results count once confirmed; a submitted score is a pending
 pairing until then; nothing of a draft round counts (not even its bye) until it is published; a player
-who withdrew is ranked through the rounds they played and listed apart after that."""
+who withdrew is ranked through the rounds they played and listed apart after that. Whatever is stored, it
+reads: a row the result rules would refuse is read as the nearest thing they know (results.recorded_game).
+
+Who sees a result's scores before it is confirmed is one rule, `result_visible`, which every page and the
+API ask: the event's directors and the game's two players."""
 
 from __future__ import annotations
 
@@ -20,9 +24,18 @@ from events.play.models import Division, DivisionPlayer, Game, GameStatus, Round
 from players.models import Player, shown_name
 
 
+def spread_rules(event: Event) -> results.SpreadRules:
+    """The spread the event awards for byes, forfeits and late-arrival forfeits."""
+    return results.SpreadRules(
+        bye_spread=event.bye_spread,
+        forfeit_spread=event.forfeit_spread,
+        late_forfeit_spread=getattr(event, "late_forfeit_spread", results.SpreadRules.late_forfeit_spread),
+    )
+
+
 def standings_options(event: Event) -> pure_standings.StandingsOptions:
     return pure_standings.StandingsOptions(
-        spread_rules=results.SpreadRules(bye_spread=event.bye_spread, forfeit_spread=event.forfeit_spread),
+        spread_rules=spread_rules(event),
         spread_cap=event.standings_spread_cap(),
         ties_stand=event.ties_stand,
     )
@@ -49,18 +62,26 @@ _AWARDED = (results.GameKind.BYE, results.GameKind.FORFEIT, results.GameKind.LAT
 
 def pure_game(row: tuple, *, scored: bool = True) -> results.Game:
     """A stored game (its GAME_FIELDS, in that order) as the pure cores see it. `scored=False` keeps only
-    the pairing (a pending game). Tuples rather than dicts: a large division reads thousands a page."""
+    the pairing (a pending game). Tuples rather than dicts: a large division reads thousands a page.
+
+    Never refuses: a row the result rules would not accept (stored before a rule was there, or by hand) is
+    read by `results.recorded_game` as the nearest thing the rules know, so every table still draws."""
     rnd, kind, _, a, b, score_a, score_b, spread_a, first, overrun, ahead = row
     first = a if first == "a" else b if first == "b" else None
-    kind = _KINDS[kind]
-    if kind is _NORMAL:
-        if not scored:
-            return results.Game(rnd, a, b, first=first)
-        level = score_a is not None and score_a == score_b
-        tie_winner = (a if ahead == "a" else b if ahead == "b" else None) if level and not overrun else None
-        return results.Game(rnd, a, b, score_a, score_b, kind, first, None, tie_winner)  # positional: cheaper
-    award = abs(spread_a) if kind in _AWARDED and spread_a is not None else None
-    return results.Game(rnd, a, b, kind=kind, first=first, award=award)
+    kind = _KINDS.get(kind, kind)
+    try:
+        if kind is _NORMAL:
+            if not scored:
+                return results.Game(rnd, a, b, first=first)
+            level = score_a is not None and score_a == score_b
+            tie_winner = (a if ahead == "a" else b if ahead == "b" else None) if level and not overrun else None
+            return results.Game(rnd, a, b, score_a, score_b, kind, first, None, tie_winner)  # positional: cheaper
+        award = abs(spread_a) if kind in _AWARDED and spread_a is not None else None
+        return results.Game(rnd, a, b, kind=kind, first=first, award=award)
+    except (results.ResultError, ValueError):
+        award = abs(spread_a) if kind in _AWARDED and spread_a is not None else None
+        scores = (score_a, score_b) if scored and kind is _NORMAL else (None, None)
+        return results.recorded_game(rnd, a, b, *scores, kind, first, award)
 
 
 def division_games(division: Division, *, confirmed_only: bool) -> list[results.Game]:
@@ -80,16 +101,24 @@ def division_games(division: Division, *, confirmed_only: bool) -> list[results.
     return [pure_game(r, scored=r[2] == confirmed or not confirmed_only) for r in rows]
 
 
-def scores_visible(game: Game, user, *, directing: bool, players=None) -> bool:
-    """Who may see a game's scores: everybody once confirmed; before that (submitted or disputed) only the
-    event's directors and the game's two players. The pages and the API both ask this. `players`: the two
-    players (or seats' players, the second None for a bye) when the caller has read them already."""
-    if game.status == GameStatus.CONFIRMED or directing:
+def result_visible(status: str, user, *, directing: bool, user_ids: tuple[int | None, ...] = ()) -> bool:
+    """The one rule for who sees a result's scores: everybody once it is confirmed; before that (submitted
+    or disputed) only the event's directors and the game's two players (`user_ids`: their accounts).
+    A public display (the wall at the venue) asks for nobody in particular: `user=None`."""
+    if status == GameStatus.CONFIRMED or directing:
         return True
     if not (user and user.is_authenticated):
         return False
+    return user.pk in {uid for uid in user_ids if uid is not None}
+
+
+def scores_visible(game: Game, user, *, directing: bool, players=None) -> bool:
+    """`result_visible` for a stored game; the pages and the API ask this. `players`: the two players (or
+    seats' players, the second None for a bye) when the caller has read them already."""
+    if game.status == GameStatus.CONFIRMED or directing:
+        return True
     a, b = players or (game.player_a, game.player_b if game.player_b_id else None)
-    return user.pk in (a.user_id if a else None, b.user_id if b else None)
+    return result_visible(game.status, user, directing=directing, user_ids=(a and a.user_id, b and b.user_id))
 
 
 def rating_class(seat: DivisionPlayer) -> str:
@@ -200,6 +229,7 @@ class TableSeat:
     withdrawn_after_round: int | None
     tsh_extras: dict
     player: TablePlayer
+    joined_in_round: int = 1
 
 
 def table_seats(division: Division) -> dict[int, TableSeat]:
@@ -210,7 +240,7 @@ def table_seats(division: Division) -> dict[int, TableSeat]:
         .order_by("number")
         # Most seats have no tsh extras: NULL for those, so only an imported seat's JSON is decoded.
         .annotate(extras=NullIf("tsh_extras", Value({}, output_field=JSONField())))
-        .values_list("player_id", "number", "rating", "withdrawn_after_round", "extras")
+        .values_list("player_id", "number", "rating", "withdrawn_after_round", "extras", "joined_in_round")
     )
     if not rows:
         return {}
@@ -222,8 +252,8 @@ def table_seats(division: Division) -> dict[int, TableSeat]:
         for pk, display_name, full_name, user_id in players.values_list("pk", "display_name", "full_name", "user_id")
     }
     return {
-        pid: TableSeat(pid, number, rating, withdrawn, extras or {}, by_id[pid])
-        for pid, number, rating, withdrawn, extras in rows
+        pid: TableSeat(pid, number, rating, withdrawn, extras or {}, by_id[pid], joined)
+        for pid, number, rating, withdrawn, extras, joined in rows
     }
 
 

@@ -16,6 +16,7 @@ from events.play.models import DivisionPlayer, Game, GameChange, GameKind, GameS
 from events.signals import result_corrected, results_changed
 
 from .common import PlayError, check_open, require_director
+from .reads import spread_rules
 from .rounds import complete_if_done
 
 
@@ -220,6 +221,14 @@ def _check_correction_reason(game: Game, reason: str) -> None:
         raise PlayError(CORRECTION_REASON, field="reason")
 
 
+def check_unusual(game: Game, score_a, score_b, confirmed: bool) -> None:
+    """Scores the rules allow but that are almost never right (0–0: `results.unusual_scores`) are taken only
+    once the person entering them says they are right (`confirmed`); otherwise a refusal that asks."""
+    question = results.unusual_scores(score_a, score_b)
+    if question and not confirmed:
+        raise PlayError(f"{question} If it was, say so and submit it again.", field="confirm_unusual")
+
+
 @transaction.atomic
 def submit_result(
     actor,
@@ -232,17 +241,33 @@ def submit_result(
     first: str = "",
     reason: str = "",
     ahead_before_tiles: str | None = None,
+    confirm_unusual: bool = False,
 ) -> Game:
     """A player reports their own game, scores as played and overtime in seconds; the result is stored after
-    penalties. A director's entry is confirmed at once; a director's correction keeps its reason."""
-    game = _submit(actor, game, score_a, score_b, overtime_a, overtime_b, first, reason, ahead_before_tiles)
+    penalties. A director's entry is confirmed at once; a director's correction keeps its reason.
+
+    A player may submit again while their own submission waits for confirmation: the new one replaces it, and
+    the returned game says so (`replaced_submission`). A result the opponent submitted is confirmed or
+    disputed, not submitted over. Scores of 0–0 are taken only with `confirm_unusual`."""
+    game = _submit(
+        actor, game, score_a, score_b, overtime_a, overtime_b, first, reason, ahead_before_tiles, confirm_unusual
+    )
     if game.status == GameStatus.CONFIRMED:
         results_changed.send(sender=Game, division=game.division)
     return game
 
 
 def _submit(
-    actor, game: Game, score_a, score_b, overtime_a=0, overtime_b=0, first="", reason="", ahead_before_tiles=None
+    actor,
+    game: Game,
+    score_a,
+    score_b,
+    overtime_a=0,
+    overtime_b=0,
+    first="",
+    reason="",
+    ahead_before_tiles=None,
+    confirm_unusual=False,
 ) -> Game:
     """`submit_result` within the caller's transaction, without refreshing the live ratings (fast entry does
     that once for the round)."""
@@ -260,10 +285,14 @@ def _submit(
             raise PlayError("This result is already confirmed; ask a director to correct it.")
         if game.status == GameStatus.DISPUTED:
             raise PlayError("This result is disputed; a director will settle it.")
-        if game.status == GameStatus.SUBMITTED:
-            raise PlayError("A result is already submitted for this game: confirm or dispute it instead.")
+        if game.status == GameStatus.SUBMITTED and game.submitted_by_id != actor.id:
+            raise PlayError(
+                "Your opponent has already submitted a result for this game: confirm it if it is right, "
+                "or dispute it. Yours was not saved."
+            )
         if _later_round_published(game):
             raise PlayError("The next round is out: only a director can enter this result now.")
+    check_unusual(game, int(score_a), int(score_b), confirm_unusual)
     if director:
         _check_correction_reason(game, reason)
     before = _snapshot(game)
@@ -275,11 +304,16 @@ def _submit(
     else:
         move(game, GameStatus.SUBMITTED)
     game.save()
-    action = "submitted" if not director else "corrected" if before["status"] != GameStatus.PAIRED else "entered"
+    replaced = not director and before["status"] == GameStatus.SUBMITTED
+    if director:
+        action = "corrected" if before["status"] != GameStatus.PAIRED else "entered"
+    else:
+        action = "resubmitted" if replaced else "submitted"
     _audit(game, actor, action, before, (reason or "").strip())
     complete_if_done(game.round)
     if director and before["status"] == GameStatus.CONFIRMED:
         result_corrected.send(sender=Game, game=game, actor=actor)
+    game.replaced_submission = replaced
     return game
 
 
@@ -327,35 +361,39 @@ def dispute_result(actor, game: Game, reason: str = "") -> Game:
 def set_unplayed(actor, game: Game, kind: str, *, reason: str = "", forfeited_by: str = "a") -> Game:
     """A director records a forfeit, a late-arrival forfeit, or a void game.
 
-    The player who forfeits is stored as player A; `forfeited_by="b"` swaps the two sides first.
+    The player who forfeits is stored as player A; `forfeited_by="b"` swaps the two sides first. What may
+    become what is the result rule's (`results.check_unplayed`): a bye cannot be forfeited or marked late.
+    The spread is the event's: its forfeit spread, or its late-arrival forfeit spread.
     """
     game = _lock_game(game)
     require_director(actor, game.division.event)  # may correct a finalised division (it is re-rated)
     if forfeited_by not in ("a", "b"):
         raise PlayError("Say which player forfeits.", field="forfeited_by")
+    try:
+        kind = results.check_unplayed(game.kind, kind, game.player_b_id is not None)
+    except results.ResultError as error:
+        raise PlayError(str(error), field="kind") from None
     if forfeited_by == "b" and kind != GameKind.VOID:
         if not game.player_b_id:
             raise PlayError("This game has no player B.", field="forfeited_by")
         game.player_a, game.player_b = game.player_b, game.player_a
         game.overtime_a, game.overtime_b = game.overtime_b, game.overtime_a
         game.first = {"a": "b", "b": "a"}.get(game.first, game.first)
-    event = game.division.event
+    rules = spread_rules(game.division.event)
     spreads = {
-        GameKind.FORFEIT: -event.forfeit_spread,
-        GameKind.LATE_FORFEIT: -results.SpreadRules().late_forfeit_spread,
+        GameKind.FORFEIT: -rules.forfeit_spread,
+        GameKind.LATE_FORFEIT: -rules.late_forfeit_spread,
         GameKind.VOID: 0,
     }
-    if kind not in spreads:
-        raise PlayError("Choose forfeit, late-arrival forfeit or void.", field="kind")
     _check_correction_reason(game, reason)
     before = _snapshot(game)
-    game.kind, game.spread_a, game.score_a, game.score_b = kind, spreads[kind], None, None
+    game.kind, game.spread_a, game.score_a, game.score_b = kind.value, spreads[kind], None, None
     game.played_a = game.played_b = None
     game.overrun = game.ahead_before_tiles = ""
     move(game, GameStatus.CONFIRMED)
     game.confirmed_by, game.confirmed_at = actor, timezone.now()
     game.save()
-    _audit(game, actor, kind, before, reason)
+    _audit(game, actor, kind.value, before, reason)
     complete_if_done(game.round)
     if before["status"] == GameStatus.CONFIRMED:
         result_corrected.send(sender=Game, game=game, actor=actor)
@@ -424,4 +462,7 @@ def _fast_entry_line(rnd: Round, line: str, number_to_player: dict, games: dict,
         )
     score_a, score_b = (s1, s2) if game.player_a_id == p1 else (s2, s1)
     adjudicate(game, score_a, score_b)
+    question = results.unusual_scores(score_a, score_b)
+    if question:
+        raise PlayError(f"the game of {n1} and {n2}: {question} If it was, enter it on the game's own page.")
     return game, score_a, score_b

@@ -12,11 +12,20 @@ from clubsite.kit.status import move
 from clubsite.kit.wins import format_wins
 from events.play.core import pairing
 from events.play.core import standings as pure_standings
-from events.play.models import Division, DivisionPlayer, Game, GameKind, GameStatus, Round, RoundStatus
+from events.play.models import CheckIn, Division, DivisionPlayer, Game, GameKind, GameStatus, Round, RoundStatus
 from events.signals import play_started
 
 from .common import PairingRefused, PlayError, check_open, lock_division, require_director
+from .prizes import prize_places
 from .reads import division_games, standings_options
+
+# What pairing does with players who have not checked in, once the event uses check-in: refuse to pair (the
+# director checks them in, or chooses again), or leave them out of the round (scored as a missed round).
+ABSENT_REFUSE, ABSENT_EXCLUDE = "refuse", "exclude"
+ABSENT_CHOICES = {
+    ABSENT_REFUSE: "Do not pair: I will check them in first",
+    ABSENT_EXCLUDE: "Leave them out of this round (scored as a missed round)",
+}
 
 
 def _playing_in(seats: Iterable[DivisionPlayer], round_number: int) -> list[DivisionPlayer]:
@@ -26,6 +35,25 @@ def _playing_in(seats: Iterable[DivisionPlayer], round_number: int) -> list[Divi
         if s.joined_in_round <= round_number
         and (s.withdrawn_after_round is None or s.withdrawn_after_round >= round_number)
     ]
+
+
+def not_checked_in_seats(division: Division, seats: Iterable[DivisionPlayer]) -> list[DivisionPlayer]:
+    """Seats whose entrant has not checked in, once the event uses check-in (anyone of it has checked in);
+    [] before that. A seat without an entry (a late entrant placed by hand, an imported player) has nothing
+    to check in with and counts as present. Two queries."""
+    if not CheckIn.objects.filter(entry__event_id=division.event_id).exists():
+        return []
+    seats = [s for s in seats if s.entry_id is not None]
+    present = set(CheckIn.objects.filter(entry_id__in=[s.entry_id for s in seats]).values_list("entry_id", flat=True))
+    return [s for s in seats if s.entry_id not in present]
+
+
+def absent_for_next_round(division: Division) -> list[DivisionPlayer]:
+    """The players the next round would pair who have not checked in (once the event uses check-in), with
+    their players, for the pair-round page to warn about."""
+    last = division.rounds.order_by("-number").values_list("number", flat=True).first() or 0
+    seats = DivisionPlayer.objects.filter(division=division).select_related("player").order_by("number")
+    return not_checked_in_seats(division, _playing_in(seats, last + 1))
 
 
 @transaction.atomic
@@ -40,8 +68,13 @@ def pair_round(
     seed: int | None = None,
     gibson: bool = False,
     accept_repeats: bool = False,
+    not_checked_in: str = ABSENT_REFUSE,
 ) -> Round:
-    """Pairs the next round as a draft. A director may then edit pairs and publish it."""
+    """Pairs the next round as a draft. A director may then edit pairs and publish it.
+
+    Once the event uses check-in, a player who has not checked in is not paired unseen: `not_checked_in`
+    says whether that refuses the pairing (naming them) or leaves them out of this round, scored as a missed
+    round. Gibsonization judges prize contention by the places the division's prize table pays."""
     division = lock_division(division.pk)
     require_director(actor, division.event)
     check_open(division)
@@ -57,22 +90,38 @@ def pair_round(
     if based_on_round is not None and not 0 <= based_on_round < number:
         raise PlayError("Pair from the standings after an earlier round.", field="based_on_round")
 
+    if not_checked_in not in ABSENT_CHOICES:
+        raise PlayError("Say whether to refuse or leave out players who have not checked in.", field="not_checked_in")
     seats = list(DivisionPlayer.objects.filter(division=division).select_related("player"))
     playing = _playing_in(seats, number)
+    absent = not_checked_in_seats(division, playing)
+    if absent and not_checked_in == ABSENT_REFUSE:
+        names = ", ".join(seat_label(s) for s in absent)
+        raise PlayError(
+            f"{len(absent)} player{'s have' if len(absent) != 1 else ' has'} not checked in: {names}. "
+            "Check them in, or pair the round without them.",
+            field="not_checked_in",
+        )
+    playing = [s for s in playing if s not in absent]
     if len(playing) < 2:
         raise PlayError("At least two players are needed to pair a round.")
     people = [pure_standings.Entrant(id=s.player_id, rating=s.rating, seed=s.number) for s in playing]
     history = division_games(division, confirmed_only=True)
-    options = pairing.PairingOptions(
-        round=number,
-        total_rounds=total,
-        based_on_round=based_on_round,
-        avoid_repeats=avoid_repeats,
-        max_repeats=max_repeats,
-        seed=seed,
-        gibson=gibson,
-        standings=standings_options(division.event),
-    )
+    try:
+        options = pairing.PairingOptions(
+            round=number,
+            total_rounds=total,
+            based_on_round=based_on_round,
+            avoid_repeats=avoid_repeats,
+            max_repeats=max_repeats,
+            seed=seed,
+            gibson=gibson,
+            prize_places=prize_places(division),
+            standings=standings_options(division.event),
+        )
+    except ValueError as error:  # the pure rule's bounds (the seed's, the repeat limit's)
+        message = str(error)
+        raise PlayError(message[:1].upper() + message[1:] + ".", field="seed" if "seed" in message else None) from None
     try:
         result = pairing.pair_round(system, people, history, options)
     except pairing.PairingError as error:
@@ -205,11 +254,26 @@ def _draft_round(actor, rnd: Round) -> Round:
 
 @transaction.atomic
 def swap_players(actor, rnd: Round, player_x: int, player_y: int) -> Round:
-    """Exchange two players' places in a draft round (a director's manual edit)."""
+    """Exchange two players' places in a draft round (a director's manual edit).
+
+    A swap that pairs two players who have met before is made, and said: the returned round's `warnings`
+    name each rematch the swap made (a pairing refuses them unless accepted; a swap is the director's own
+    choice, so it warns)."""
     rnd = _draft_round(actor, rnd)
     games = list(rnd.games.filter(Q(player_a_id__in=[player_x, player_y]) | Q(player_b_id__in=[player_x, player_y])))
     if player_x == player_y or len({p for g in games for p in (g.player_a_id, g.player_b_id) if p}) < 2:
         raise PlayError("Choose two different players of this round.")
+    seats = list(
+        DivisionPlayer.objects.filter(division_id=rnd.division_id, player_id__in=[player_x, player_y]).select_related(
+            "player"
+        )
+    )
+    playing = _playing_in(seats, rnd.number)
+    out = [s for s in seats if s not in playing] + not_checked_in_seats(rnd.division, playing)
+    if out:
+        seat = out[0]
+        why = "has not checked in" if seat in playing else "is not in this round (withdrawn, or joining later)"
+        raise PlayError(f"{seat_label(seat)} {why}: only players of the round can be swapped.")
     swap = {player_x: player_y, player_y: player_x}
     for game in games:
         game.player_a_id = swap.get(game.player_a_id, game.player_a_id)
@@ -222,7 +286,25 @@ def swap_players(actor, rnd: Round, player_x: int, player_y: int) -> Round:
     for game in games:
         game.pk = None
     Game.objects.bulk_create(games)
+    rnd.warnings = _rematches(rnd, [(g.player_a_id, g.player_b_id) for g in games if g.player_b_id])
     return rnd
+
+
+def _rematches(rnd: Round, pairs: list[tuple[int, int]]) -> list[str]:
+    """A warning for each of these pairs of the round whose players have met before (in a published round)."""
+    past = pairing.History(division_games(rnd.division, confirmed_only=True), rnd.number)
+    repeated = [(a, b, past.met(a, b)) for a, b in pairs if past.met(a, b)]
+    if not repeated:
+        return []
+    label = {
+        s.player_id: seat_label(s)
+        for s in DivisionPlayer.objects.filter(
+            division_id=rnd.division_id, player_id__in={p for a, b, _ in repeated for p in (a, b)}
+        ).select_related("player")
+    }
+    return [
+        f"{label.get(a, a)} v {label.get(b, b)} is a rematch: they have met {_times(m)} before." for a, b, m in repeated
+    ]
 
 
 @transaction.atomic

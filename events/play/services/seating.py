@@ -55,10 +55,19 @@ def add_late_entrant(actor, division: Division, player, *, rating: int = 0) -> D
 
 @transaction.atomic
 def withdraw_player(actor, seat: DivisionPlayer) -> DivisionPlayer:
-    """From the next round on, the player is not paired; their rounds are scored as the division sets."""
+    """From the next round on, the player is not paired; their rounds are scored as the division sets.
+
+    Refused while a draft round waits: it pairs the player for the round they are leaving before (delete the
+    draft, withdraw them, and pair the round again)."""
     division = lock_division(seat.division_id)
     require_director(actor, division.event)
     check_open(division)
+    draft = division.rounds.filter(status=RoundStatus.DRAFT).order_by("number").first()
+    if draft is not None:
+        raise PlayError(
+            f"Round {draft.number} is a draft that pairs every player: delete it, withdraw the player, "
+            "then pair the round again."
+        )
     seat = DivisionPlayer.objects.select_for_update().get(pk=seat.pk)
     last = division.rounds.exclude(status=RoundStatus.DRAFT).aggregate(n=Max("number"))["n"] or 0
     seat.withdrawn_after_round = last

@@ -163,9 +163,14 @@ def _line_numbers(text: str) -> dict[int, int]:
     return numbers
 
 
-def _first(p12: list[int], r: int) -> str:
+def _first(p12: list[int], r: int, other_p12: list[int] = ()) -> str:
+    """Who went first in round `r + 1`, as player A's `p12` says (1 first, 2 second), else as the opponent's
+    says (real files do not always write both): "a", "b", or "" when neither line knows."""
     value = p12[r] if r < len(p12) else None
-    return "a" if value == 1 else "b" if value == 2 else ""
+    if value in (1, 2):
+        return "a" if value == 1 else "b"
+    other = other_p12[r] if r < len(other_p12) else None
+    return "b" if other == 1 else "a" if other == 2 else ""
 
 
 @transaction.atomic
@@ -256,8 +261,9 @@ def import_tsh(
     if round_objs:
         assignments_shown(division.pk)
     games: list[Game] = []
+    firsts = {p.number: p.p12 for p in f.players}  # once a player, not once a round
     for p in f.players:
-        p12, boards = p.p12, p.extra_ints("board")  # once a player, not once a round
+        p12, boards = firsts[p.number], p.extra_ints("board")
         for r, opp in enumerate(p.opponents):
             score = p.scores[r] if r < len(p.scores) else None
             rnd = round_objs[r]
@@ -295,7 +301,7 @@ def import_tsh(
                     player_b_id=player_of[opp],
                     score_a=score if scored else None,
                     score_b=other_score if scored else None,
-                    first=_first(p12, r),
+                    first=_first(p12, r, firsts[opp]),
                     status=GameStatus.CONFIRMED if scored else GameStatus.PAIRED,
                     board=boards[r] if r < len(boards) and boards[r] > 0 else None,
                 )
@@ -354,10 +360,28 @@ def export_tsh(division: Division) -> str:
     opponents = {line: [tsh.UNPAIRED] * rounds for line in lines}
     scores: dict[int, list[int | None]] = {line: [None] * rounds for line in lines}
     p12 = {line: [3] * rounds for line in lines}
-    rows = Game.objects.filter(division=division).values_list(
-        "round_number", "kind", "status", "player_a_id", "player_b_id", "score_a", "score_b", "spread_a", "first"
+    # A draft round's pairings are written (tsh pairs ahead too), its results never: not even the bye, which
+    # counts nowhere until the round is published.
+    drafts = Round.objects.filter(division=division, status=RoundStatus.DRAFT)
+    rows = (
+        Game.objects.filter(division=division)
+        .annotate(draft=Q(round__in=drafts))
+        .values_list(
+            "round_number",
+            "kind",
+            "status",
+            "player_a_id",
+            "player_b_id",
+            "score_a",
+            "score_b",
+            "spread_a",
+            "first",
+            "draft",
+        )
     )
-    for rnd, kind, status, a, b, sa, sb, spread, first in rows:
+    for rnd, kind, status, a, b, sa, sb, spread, first, draft in rows:
+        if draft:
+            status = GameStatus.PAIRED
         r, na = rnd - 1, number_of[a]
         if b is None or kind != GameKind.NORMAL:
             opponents[na][r], p12[na][r] = 0, 0

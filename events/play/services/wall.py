@@ -2,7 +2,9 @@
 "find my table" list; and a version that changes whenever any of them would, for the screens to poll.
 
 Drafts never show: a round is on the wall once it is published. Standings come from the one read of the
-division (reads.read_division) as on every other page."""
+division (reads.read_division) as on every other page. The wall is seen by the whole room, so a result's
+scores show as they show to anybody (reads.result_visible): once confirmed. A player who is not playing the
+round (withdrawn before it, or joining later) is not listed on its boards, the wall's or the printed ones."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from django.db.models import Count, Max, Q, Sum
 
 from events.play.models import Division, DivisionPlayer, Game, GameKind, GameStatus, Round, RoundStatus
 
-from .reads import TableSeat, table_seats
+from .reads import TableSeat, result_visible, table_seats
 
 
 def shown_round(division: Division) -> Round | None:
@@ -60,8 +62,15 @@ class Board:
     first_known: bool = False  # who goes first was decided at the pairing (else: drawn at the table)
 
 
+def _plays(seat: TableSeat, number: int) -> bool:
+    """Whether the seat's player is in round `number` at all (not withdrawn before it, not joining later)."""
+    withdrawn = seat.withdrawn_after_round
+    return seat.joined_in_round <= number and (withdrawn is None or withdrawn >= number)
+
+
 def boards(division: Division, rnd: Round, seats: dict[int, TableSeat] | None = None) -> list[Board]:
-    """The round's boards in board order (the one who goes first on the left), unplayed rounds last.
+    """The round's boards in board order (the one who goes first on the left), unplayed rounds last; a
+    missed round of a player not in this round is left out. Scores as anybody may see them (confirmed).
     `seats`: the division's `table_seats`, when the caller has read them already."""
     # Seats and games as plain rows: a 300-player round's as model instances cost its printouts ~10 ms.
     seats = table_seats(division) if seats is None else seats
@@ -70,7 +79,15 @@ def boards(division: Division, rnd: Round, seats: dict[int, TableSeat] | None = 
     )
     rows = []
     for board, a_id, b_id, sa, sb, first, kind, status in games:
-        a, b = seats[a_id], seats.get(b_id)
+        a, b = seats.get(a_id), seats.get(b_id)
+        if a is None and b is None:
+            continue  # nobody of the division any more
+        if a is None:
+            a, b, sa, sb, first = b, None, sb, None, ""
+        if b is None and not _plays(a, rnd.number):
+            continue
+        if not result_visible(status, None, directing=False):
+            sa = sb = None
         if first == "b" and b is not None:
             a, b, sa, sb = b, a, sb, sa
         rows.append(

@@ -15,6 +15,7 @@ from clubsite.kit.paging import BoundedPaginator
 from events.play.core import gcg
 from events.play.models import Game, GameKind, RoundStatus
 from events.play.services import game_records, history
+from events.play.services.reads import scores_visible
 from players.models import Player
 from players.visibility import visible_player_or_404, visible_players
 
@@ -179,7 +180,9 @@ def _board_rows(record: gcg.GameRecord) -> list[dict]:
 
 def _game_page(request, game: Game, form: GameRecordForm | None = None, status: int = 200):
     stored = getattr(game, "gcg_record", None)
-    record = game_records.read_record(stored)
+    # The record's moves and totals are the game's scores: shown to whoever may see them (the one rule).
+    show_scores = scores_visible(game, request.user, directing=game.division.event.directing)
+    record = game_records.read_record(stored) if show_scores else None
     ids = [p for p in (game.player_a_id, game.player_b_id) if p]
     visible = set(visible_players(request.user, Player.objects.filter(pk__in=ids)).values_list("pk", flat=True))
     played = game.kind == GameKind.NORMAL and game.player_b_id is not None
@@ -188,6 +191,7 @@ def _game_page(request, game: Game, form: GameRecordForm | None = None, status: 
         "event": game.division.event,
         "division": game.division,
         "game": game,
+        "show_scores": show_scores,
         "a_visible": game.player_a_id in visible,
         "b_visible": game.player_b_id in visible,
         "stored": stored,

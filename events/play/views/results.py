@@ -72,6 +72,7 @@ def game_result(request, slug: str, game_pk: int):
                     first=data["first"],
                     reason=data["reason"],
                     ahead_before_tiles=data.get("ahead_before_tiles") or None,
+                    confirm_unusual=data.get("confirm_unusual", False),
                 )
             else:
                 kind, _, side = outcome.rpartition("_") if outcome != GameKind.VOID else (GameKind.VOID, "", "a")
@@ -148,10 +149,30 @@ def my_game(request, slug: str, *, bound=None):
         g.tie_won_by_me = g.tie_winner == side
         g.tie_won_by_opponent = g.tie_winner == other
         g.playable = g.kind == GameKind.NORMAL and g.player_b_id is not None
-        if g.playable and g.status == GameStatus.PAIRED:
-            g.form = bound if bound is not None and bound.game_pk == g.pk else MyResultForm(prefix=f"g{g.pk}")
+        own_submission = g.status == GameStatus.SUBMITTED and g.submitted_by_me
+        if g.playable and (g.status == GameStatus.PAIRED or own_submission):
+            mine = _my_submission(g) if own_submission else None
+            g.form = (
+                bound if bound is not None and bound.game_pk == g.pk else MyResultForm(prefix=f"g{g.pk}", initial=mine)
+            )
+        elif bound is not None and bound.game_pk == g.pk:
+            # The game moved on meanwhile (the opponent submitted first): say why nothing was saved.
+            for error in bound.non_field_errors():
+                messages.error(request, error)
     context = {"event": event, "player": player, "games": games, "live": _my_live_ratings(event, player, games)}
     return render(request, "events/play/my_game.html", context)
+
+
+def _my_submission(g: Game) -> dict:
+    """A player's own submitted result, from their side, to correct it."""
+    first = {"": "", g.side: "me"}.get(g.first, "opponent")
+    return {
+        "my_score": g.my_played,
+        "opponent_score": g.opponent_played,
+        "my_overtime": format_overtime(g.my_overtime),
+        "opponent_overtime": format_overtime(g.opponent_overtime),
+        "first": first,
+    }
 
 
 def _my_live_ratings(event: Event, player, games: list[Game]) -> list[tuple]:
@@ -185,11 +206,12 @@ def submit(request, slug: str, game_pk: int):
     form.game_pk = game.pk
     if form.is_valid():
         try:
-            play.submit_result(request.user, game, **form.for_side(_side(game, player)))
+            saved = play.submit_result(request.user, game, **form.for_side(_side(game, player)))
         except ServiceError as error:
             form.add_service_error(error)
         else:
-            messages.success(request, f"Result submitted: {result_services.who_confirms(game, _side(game, player))}.")
+            done = "Your earlier submission is replaced" if saved.replaced_submission else "Result submitted"
+            messages.success(request, f"{done}: {result_services.who_confirms(game, _side(game, player))}.")
             return redirect("events:play_my_game", event.slug)
     return my_game(request, slug, bound=form)
 

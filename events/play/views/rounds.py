@@ -37,8 +37,10 @@ def division(request, slug: str, pk: int, *, pair_form=None, refused=None):
         initial = {"system": "random" if not rounds else event.pairing_system}
         next_round = (last.number if last else 0) + 1
         all_paired = bool(event.number_of_games) and next_round > event.number_of_games
+        absent = [] if all_paired or div.finalised_at else _absent(div)
         context.update(
-            pair_form=pair_form or PairRoundForm(initial=initial),
+            pair_form=pair_form or PairRoundForm(initial=initial, absent=absent),
+            absent=absent,
             can_pair=not div.finalised_at and not all_paired and not (last and last.status == RoundStatus.DRAFT),
             # Pairing starts the event, which is refused before its day (events.services.play_started).
             too_early=None if event.status in PLAYING else before_event_refusal(event, "pair a round"),
@@ -56,7 +58,7 @@ def division(request, slug: str, pk: int, *, pair_form=None, refused=None):
 def pair(request, slug: str, pk: int):
     event = _directed_event(request, slug)
     div = _division(event, pk)
-    form = PairRoundForm(request.POST)
+    form = PairRoundForm(request.POST, absent=_absent(div))
     if not form.is_valid():
         return division(request, slug, pk, pair_form=form)
     accept = request.POST.get("accept_repeats") == "1"
@@ -69,10 +71,14 @@ def pair(request, slug: str, pk: int):
     except ServiceError as error:
         form.add_service_error(error)
         return division(request, slug, pk, pair_form=form)
+    # Who was Gibsonized and why is the round's own note: the round page shows it, once.
     messages.success(request, f"Round {rnd.number} is paired as a draft: check it, then publish it.")
-    if rnd.pairing_notes:
-        messages.info(request, rnd.pairing_notes)
     return redirect("events:play_round", event.slug, div.pk, rnd.number)
+
+
+def _absent(div: Division) -> list[str]:
+    """The players the next round would pair who have not checked in, as the division names them."""
+    return [play.seat_label(s) for s in play.absent_for_next_round(div)]
 
 
 def _refusal(refusal: play.PairingRefused, div: Division, form: PairRoundForm) -> dict:
@@ -236,9 +242,11 @@ def swap(request, slug: str, pk: int, number: int):
     if not form.is_valid():
         return round_page(request, slug, pk, number, swap_form=form)
     data = form.cleaned_data
-    run_service(
+    swapped = run_service(
         request, lambda: play.swap_players(request.user, rnd, data["player_x"], data["player_y"]), "Players swapped."
     )
+    for warning in getattr(swapped, "warnings", []):
+        messages.warning(request, warning)
     return redirect("events:play_round", event.slug, div.pk, rnd.number)
 
 

@@ -4,6 +4,7 @@ from django.contrib import admin, messages
 
 from clubsite.kit.admin import ModelAdmin, ReadOnlyAdmin, TabularInline
 from clubsite.kit.errors import ServiceError
+from events.forms import MAX_FEES, MAX_PRIZES
 from events.models import Category, Entry, Event, Fee, GroupEntry, Payment, PlayUpRequest, Prize
 
 from . import services
@@ -63,11 +64,13 @@ class EventAdmin(ModelAdmin):
 class FeeInline(TabularInline):
     model = Fee
     extra = 0
+    max_num = MAX_FEES  # as on the organiser's category form
 
 
 class PrizeInline(TabularInline):
     model = Prize
     extra = 0
+    max_num = MAX_PRIZES
 
 
 @admin.register(Category)

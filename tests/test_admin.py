@@ -37,7 +37,8 @@ def test_every_model_is_named_in_good_english_in_the_admin():
 
 
 def test_every_inline_is_bounded():
-    """Every inline builds at most MAX_INLINE_ROWS rows: Django's own built up to 2,000 for a crafted row count."""
+    """Every inline builds at most MAX_INLINE_ROWS rows (fees and prizes, as many as a category may have): Django's
+    own built up to 2,000 for a crafted row count."""
     from clubsite.kit.admin import TabularInline
 
     unbounded = [
@@ -51,7 +52,7 @@ def test_every_inline_is_bounded():
 
 @pytest.mark.django_db
 def test_a_crafted_row_count_builds_no_more_inline_rows_than_the_bound(admin_client):
-    from clubsite.kit.admin import MAX_INLINE_ROWS
+    from events.forms import MAX_FEES, MAX_PRIZES
     from tests.events.factories import EventFactory
 
     huge = "99999999999999999999999"
@@ -60,7 +61,7 @@ def test_a_crafted_row_count_builds_no_more_inline_rows_than_the_bound(admin_cli
         data |= {f"{prefix}-TOTAL_FORMS": huge, f"{prefix}-INITIAL_FORMS": "0"}
     response = admin_client.post(reverse("admin:events_category_add"), data)
     assert response.status_code == 200
-    assert [len(formset.forms) for formset in response.context["inline_admin_formsets"]] == [MAX_INLINE_ROWS] * 2
+    assert [len(formset.forms) for formset in response.context["inline_admin_formsets"]] == [MAX_FEES, MAX_PRIZES]
 
 
 @pytest.mark.django_db

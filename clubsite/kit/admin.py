@@ -40,10 +40,10 @@ class TabularInline(admin.TabularInline):
     """Every inline of the site's admin: it builds at most MAX_INLINE_ROWS rows, whatever row count a request sends,
     and refuses more (Django's default built up to 2,000 rows for a crafted count, ten seconds a request)."""
 
-    max_num = MAX_INLINE_ROWS
+    max_num = MAX_INLINE_ROWS  # an inline whose rows have a smaller bound of their own says so
 
     def get_formset(self, request, obj=None, **kwargs):
-        kwargs.setdefault("absolute_max", MAX_INLINE_ROWS)
+        kwargs.setdefault("absolute_max", min(self.max_num or MAX_INLINE_ROWS, MAX_INLINE_ROWS))
         return super().get_formset(request, obj, **kwargs)
 
 

@@ -1,7 +1,6 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.core.paginator import Paginator
 from django.db.models import Prefetch, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
@@ -10,6 +9,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from clubsite.kit.errors import ServiceError
 from clubsite.kit.hooks import collect
+from clubsite.kit.paging import BoundedPaginator
 from clubsite.kit.roles import is_association_staff
 
 from . import services, visibility
@@ -27,7 +27,7 @@ def directory(request):
             players = players.filter(Q(full_name__icontains=q) | Q(display_name__icontains=q))
         if club := form.cleaned_data["club"]:
             players = players.filter(club=club)
-    page = Paginator(players.order_by(*by_family_name()), PAGE_SIZE).get_page(request.GET.get("page"))
+    page = BoundedPaginator(players.order_by(*by_family_name()), PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
     return render(request, "players/directory.html", {"form": form, "page": page, "query": query.urlencode()})

@@ -48,3 +48,25 @@ def test_quick_select_writes_what_the_select_template_writes(data):
             re.sub(r">\s+<", "><", plain[name].as_widget(attrs=attrs)).strip()
         )
     assert "Jurong &amp; Green" in quick["club"].as_widget() and first.name not in quick["club"].as_widget()
+
+
+def test_a_refusal_because_the_person_may_not_is_a_403_with_its_message(rf):
+    """run_service: NotAllowed (someone else's entry, a director's action) answers 403 with the service's words, as
+    the API does; any other refusal becomes a message on the page and the answer None."""
+    from django.contrib.messages.storage.fallback import FallbackStorage
+    from django.core.exceptions import PermissionDenied
+
+    from clubsite.kit.errors import NotAllowed, ServiceError
+    from clubsite.kit.ui import run_service
+
+    request = rf.post("/")
+    request.session = {}
+    request._messages = FallbackStorage(request)
+
+    def refuse(error):
+        raise error
+
+    with pytest.raises(PermissionDenied, match="That is not your entry."):
+        run_service(request, lambda: refuse(NotAllowed("That is not your entry.")))
+    assert run_service(request, lambda: refuse(ServiceError("The event is full."))) is None
+    assert [str(m) for m in request._messages] == ["The event is full."]

@@ -2,11 +2,12 @@
 
 from django import forms
 from django.contrib import messages
+from django.core.exceptions import PermissionDenied
 from django.forms.utils import flatatt
 from django.utils.html import conditional_escape, escape, format_html
 from django.utils.safestring import mark_safe
 
-from clubsite.kit.errors import ServiceError
+from clubsite.kit.errors import NotAllowed, ServiceError
 
 
 class ServiceFormMixin:
@@ -19,9 +20,14 @@ class ServiceFormMixin:
 
 def run_service(request, call, success: str = "", *, form=None):
     """Calls a service. A refusal goes onto `form` (or becomes an error message) and the answer is None;
-    otherwise `success` becomes a message and the service's result (True for None) is returned."""
+    otherwise `success` becomes a message and the service's result (True for None) is returned.
+
+    A refusal because the person may not do this at all (NotAllowed: someone else's entry, a director's action)
+    is a 403 with its message, as the API answers it: not a message on the page they came from."""
     try:
         result = call()
+    except NotAllowed as error:
+        raise PermissionDenied(error.message) from None
     except ServiceError as error:
         if form is not None:
             form.add_service_error(error)

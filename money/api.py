@@ -98,8 +98,8 @@ class DueViewSet(ApiView, viewsets.ViewSet):
         due = kind.due(target_id)
         if due is None:
             raise NotFound(NO_SUCH_REFERENCE)
-        if not kind.may_see(request.user, target_id):
-            raise NotAllowed("This amount due is not yours to see.")
+        if not kind.may_see(request.user, target_id):  # as if unknown, as the page answers: not to be guessed
+            raise NotFound(NO_SUCH_REFERENCE)
         settings = PaymentSettings.objects.select_related("association").filter(association_id=due.association_id)
         return Response(DueSerializer(due_data(kind, due, settings.first())).data)
 

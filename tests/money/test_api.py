@@ -175,7 +175,9 @@ def test_a_renewal_is_due_like_an_entry(api):
     assert due["title"].startswith("Ordinary membership renewal")
     assert paid_fields(due["paynow_payload"]) == {"amount": "20.00", "reference": reference, "proxy": UEN}
     assert as_user(api, UserFactory(is_staff=True)).get(f"/api/money/dues/{reference}/").status_code == 200
-    assert as_user(api, UserFactory()).get(f"/api/money/dues/{reference}/").status_code == 403
+    # Someone else's reference is answered as one that does not exist, as on the payment page: a 403 told a
+    # stranger which of the guessable references were real.
+    assert as_user(api, UserFactory()).get(f"/api/money/dues/{reference}/").status_code == 404
 
 
 def test_who_may_read_what_is_due(api, seed):
@@ -185,9 +187,10 @@ def test_who_may_read_what_is_due(api, seed):
     assert as_user(api, full.player.user).get(url).status_code == 200
     assert as_user(api, event.owner).get(url).status_code == 200
     assert as_user(api, UserFactory(is_staff=True)).get(url).status_code == 200
+    # Anyone else is answered as for a reference that does not exist, as the payment page answers them.
     stranger = as_user(api, UserFactory()).get(url)
-    assert stranger.status_code == 403 and "not yours" in stranger.json()["detail"]
-    assert as_user(api, make_organiser()).get(url).status_code == 403
+    assert stranger.status_code == 404 and "No amount due has this reference" in stranger.json()["detail"]
+    assert as_user(api, make_organiser()).get(url).status_code == 404
 
 
 @pytest.mark.parametrize("kind", ["unknown", "mistyped", "huge", "nonsense"])

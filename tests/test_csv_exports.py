@@ -4,6 +4,7 @@ person typed (a display name, a school) never runs as a formula in the spreadshe
 import csv
 import inspect
 import io
+import re
 from pathlib import Path
 
 import pytest
@@ -46,6 +47,57 @@ def test_no_module_but_the_toolkit_writes_a_csv_response_of_its_own():
         if "migrations" not in path.parts and path != ROOT / "clubsite/kit/csv.py" and "text/csv" in path.read_text()
     ]
     assert written == []
+
+
+def test_no_module_but_the_toolkit_writes_csv():
+    """Commands that print CSV (standings, tsh_rate, reconcile_payments) write it with write_csv, every cell safe as
+    in a download: the file is as likely to be opened in a spreadsheet."""
+    writers = [
+        str(path.relative_to(ROOT))
+        for app in APPS
+        for path in (ROOT / app).rglob("*.py")
+        if path != ROOT / "clubsite/kit/csv.py" and re.search(r"csv\.writer\(|DictWriter\(", path.read_text())
+    ]
+    assert writers == []
+
+
+@pytest.mark.django_db
+def test_every_csv_the_site_answers_comes_from_a_listed_view(client):
+    """Every URL of the site, asked by the people who see the most (staff; the organiser of the events), answers CSV
+    only from a listed view, and that CSV has the helper's marks (formula-safe cells, kept by no cache)."""
+    from tests import site_world
+
+    world = site_world.build()
+    answered = set()
+    for role in ("staff", "organiser"):
+        client.force_login(world.users[role])
+        for name, route, _pattern in site_world.url_patterns():
+            if route.startswith(("admin/", "api/")):
+                continue
+            kwargs = site_world.url_kwargs(world, name, route)
+            with site_world.isolated(client):
+                response = client.get(site_world.url_for(name, route, kwargs))
+            if "csv" in response.get("Content-Type", "") or ".csv" in response.get("Content-Disposition", ""):
+                answered.add(name)
+                assert "no-store" in response["Cache-Control"], name
+    assert answered == CSV_VIEWS
+
+
+@pytest.mark.django_db
+def test_a_name_that_is_a_formula_is_plain_text_in_a_commands_csv():
+    from django.core.management import call_command
+
+    from events.play.models import DivisionPlayer
+    from tests.events.factories import EventFactory
+    from tests.factories import PlayerFactory
+
+    event = EventFactory(status="in_progress")
+    division = event.divisions.create(name="A")
+    DivisionPlayer.objects.create(division=division, player=PlayerFactory(full_name="=HYPERLINK(1)"), number=1)
+    out = io.StringIO()
+    call_command("standings", event.slug, stdout=out)
+    (row,) = csv.DictReader(io.StringIO(out.getvalue()))
+    assert row["name"] == "'=HYPERLINK(1)"
 
 
 def test_every_view_answering_with_a_csv_goes_through_the_one_helper():

@@ -1,6 +1,6 @@
-"""CSV files people open in a spreadsheet: every download of one goes through `csv_response`, which makes every
-cell safe, so text a person typed (a name, a school) can never run as a formula on the organiser's computer, and
-which no cache keeps (the files hold entrants' and payers' details)."""
+"""CSV files people open in a spreadsheet: every download of one goes through `csv_response`, and every CSV a command
+prints through `write_csv`; both make every cell safe, so text a person typed (a name, a school) can never run as a
+formula on the organiser's computer. No cache keeps a download (the files hold entrants' and payers' details)."""
 
 from __future__ import annotations
 
@@ -33,7 +33,13 @@ def csv_response(filename: str, rows: Iterable[Iterable]) -> HttpResponse:
     response = HttpResponse(content_type=CONTENT_TYPE)
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     patch_cache_control(response, private=True, no_store=True)  # kept by no shared cache, nor by the browser
-    writer = csv.writer(response)
+    write_csv(response, rows)
+    return response
+
+
+def write_csv(stream, rows: Iterable[Iterable], **options) -> None:
+    """CSV written to a file or a command's output, every cell made safe as in a download (`options`: the csv
+    module's, e.g. lineterminator)."""
+    writer = csv.writer(stream, **options)
     for row in rows:
         writer.writerow(safe_row(row))
-    return response

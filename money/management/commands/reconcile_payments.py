@@ -7,13 +7,13 @@ otherwise each credit line matched to something due is recorded as a payment (on
 is imported). A file that cannot be read, or that has lines that cannot be read, is refused naming them,
 and nothing is saved (--skip-unreadable imports the other lines)."""
 
-import csv
 from pathlib import Path
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
+from clubsite.kit.csv import write_csv
 from clubsite.kit.errors import ServiceError
 
 from ...association import association_model
@@ -79,10 +79,8 @@ class Command(BaseCommand):
                     transaction.set_rollback(True)  # not even the draft statement is kept
         except ServiceError as error:
             raise CommandError(f"{path.name}: {error.message}") from None
-        writer = csv.writer(self.stdout, lineterminator="\n")
-        writer.writerow(["line", "reference", "amount", "outcome"])
-        for row in result.rows:
-            writer.writerow([row.line_no, row.reference, row.amount, row.label])
+        lines = ([row.line_no, row.reference, row.amount, row.label] for row in result.rows)
+        write_csv(self.stdout, [["line", "reference", "amount", "outcome"], *lines], lineterminator="\n")
         for error in result.errors:
             self.stderr.write(error.message)
         if blocked:

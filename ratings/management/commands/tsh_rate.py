@@ -1,10 +1,10 @@
 """Rate a tsh `.t` file without touching the database: CSV on standard output."""
 
-import csv
 from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from clubsite.kit.csv import write_csv
 from clubsite.kit.wins import format_wins
 from events.play.core.tsh import TshParseError, read_t
 from ratings.engine.common import DEFAULT_CAREER_GAMES
@@ -71,16 +71,15 @@ class Command(BaseCommand):
             )
         except (ImportError, ValueError) as error:
             raise CommandError(f"{path}: cannot rate with {options['system']}: {error}")
-        writer = csv.writer(self.stdout, lineterminator="\n")
-        writer.writerow(HEADER)
-        for row in rows:
-            writer.writerow(
-                [
-                    row.number,
-                    row.name,
-                    row.old_rating,
-                    row.new_rating,
-                    "" if row.expected_wins is None else f"{row.expected_wins:.4f}",  # ABSP has none
-                    format_wins(row.actual_wins),
-                ]
-            )
+        lines = (
+            [
+                row.number,
+                row.name,
+                row.old_rating,
+                row.new_rating,
+                "" if row.expected_wins is None else f"{row.expected_wins:.4f}",  # ABSP has none
+                format_wins(row.actual_wins),
+            ]
+            for row in rows
+        )
+        write_csv(self.stdout, [HEADER, *lines], lineterminator="\n")

@@ -1,7 +1,6 @@
-import csv
-
 from django.core.management.base import BaseCommand, CommandError
 
+from clubsite.kit.csv import write_csv
 from events.play import services as play
 
 from ._common import find_division
@@ -22,20 +21,18 @@ class Command(BaseCommand):
         if options["through"] is not None and options["through"] < 0:
             raise CommandError("--through must be 0 or more.")
         division = find_division(options["event"], options["division"])
-        writer = csv.writer(self.stdout, lineterminator="\n")
-        writer.writerow(["rank", "number", "name", "wins", "losses", "spread"])
-        for row in play.standings(division, options["through"]):
-            seat = row.seat
-            writer.writerow(
-                [
-                    "" if row.rank is None else row.rank,
-                    seat.number,
-                    seat.player.full_name,
-                    _num(row.wins),
-                    _num(row.losses),
-                    row.spread,
-                ]
-            )
+        rows = (
+            [
+                "" if row.rank is None else row.rank,
+                row.seat.number,
+                row.seat.player.full_name,
+                _num(row.wins),
+                _num(row.losses),
+                row.spread,
+            ]
+            for row in play.standings(division, options["through"])
+        )
+        write_csv(self.stdout, [["rank", "number", "name", "wins", "losses", "spread"], *rows], lineterminator="\n")
 
 
 def _num(value: float) -> str:

@@ -42,8 +42,9 @@ def test_admin_pages_fetch_only_assets_that_exist(admin_client, name):
 
 
 def test_admin_login_and_site_pages_declare_the_icon(client):
+    # The admin's log-in sends to the site's log-in page (followed here).
     for url in [reverse("admin:login"), reverse("home"), reverse("account_login"), reverse("players:directory")]:
-        html = client.get(url).content.decode()
+        html = client.get(url, follow=True).content.decode()
         assert_declares_an_icon(html)
         assert_assets_resolve(html, client)
 

@@ -32,18 +32,19 @@ class ModelAdmin(admin.ModelAdmin):
     formfield_overrides = {models.JSONField: {"form_class": JSONFormField}}
 
 
-# The most rows an inline shows or takes: more than any record has (a member's memberships, a category's prizes).
-MAX_INLINE_ROWS = 100
+# The most rows an inline shows or takes, unless it says otherwise: more than any record has (thirty years of a
+# member's memberships); rendered, they cost the admin's page well under a second.
+MAX_INLINE_ROWS = 30
 
 
 class TabularInline(admin.TabularInline):
     """Every inline of the site's admin: it builds at most MAX_INLINE_ROWS rows, whatever row count a request sends,
     and refuses more (Django's default built up to 2,000 rows for a crafted count, ten seconds a request)."""
 
-    max_num = MAX_INLINE_ROWS  # an inline whose rows have a smaller bound of their own says so
+    max_num = MAX_INLINE_ROWS  # an inline whose rows have a bound of their own (a category's prizes) says so
 
     def get_formset(self, request, obj=None, **kwargs):
-        kwargs.setdefault("absolute_max", min(self.max_num or MAX_INLINE_ROWS, MAX_INLINE_ROWS))
+        kwargs.setdefault("absolute_max", self.max_num or MAX_INLINE_ROWS)
         return super().get_formset(request, obj, **kwargs)
 
 

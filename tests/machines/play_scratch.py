@@ -1,0 +1,175 @@
+"""What a division's tables, prizes and tsh file must be, worked out from scratch from the stored games with the
+pure cores alone (no play service, no read of play's): the state machine compares every read of the site to it.
+
+Each function reads the rows itself and builds the pure objects itself, so a mistake in how the site reads a
+division (a draft round counted, an unconfirmed score counted, a row misread) shows as a difference."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from events.models import Category, Event, Prize, PrizeKind
+from events.play.core import prizes as pure_prizes
+from events.play.core import results as pure
+from events.play.core import standings as pure_standings
+from events.play.core import tsh
+from events.play.models import CheckIn, Division, DivisionPlayer, Game, Round, RoundStatus
+
+AWARDED = {"bye", "forfeit", "late_forfeit"}
+
+
+def stored_games(division: Division) -> list[Game]:
+    return list(Game.objects.filter(division=division).order_by("round_number", "board", "pk"))
+
+
+def as_pure(game: Game, *, counted: bool) -> pure.Game:
+    """A stored game as the result rules read it; raises ResultError for a game they would never accept.
+    `counted`: its scores count (confirmed, in a published round); else only the pairing."""
+    a, b = game.player_a_id, game.player_b_id
+    first = a if game.first == "a" else b if game.first == "b" else None
+    if game.kind == "normal":
+        if not counted:
+            return pure.Game(game.round_number, a, b, first=first)
+        level = game.score_a is not None and game.score_a == game.score_b and not game.overrun
+        tie = {"a": a, "b": b}.get(game.ahead_before_tiles) if level else None
+        return pure.Game(game.round_number, a, b, game.score_a, game.score_b, "normal", first, None, tie)
+    award = abs(game.spread_a) if game.kind in AWARDED and game.spread_a is not None else None
+    return pure.Game(game.round_number, a, b, kind=game.kind, first=first, award=award)
+
+
+def published_games(division: Division) -> list[pure.Game]:
+    """Every game but a draft round's; only confirmed results count, the others are pairings."""
+    drafts = set(Round.objects.filter(division=division, status=RoundStatus.DRAFT).values_list("pk", flat=True))
+    return [as_pure(g, counted=g.status == "confirmed") for g in stored_games(division) if g.round_id not in drafts]
+
+
+def entrants(division: Division) -> list[pure_standings.Entrant]:
+    return [
+        pure_standings.Entrant(s.player_id, s.rating, s.number, withdrawn_after=s.withdrawn_after_round)
+        for s in DivisionPlayer.objects.filter(division=division).order_by("number")
+    ]
+
+
+def options(event: Event) -> pure_standings.StandingsOptions:
+    late = getattr(event, "late_forfeit_spread", pure.SpreadRules.late_forfeit_spread)
+    rules = pure.SpreadRules(event.bye_spread, event.forfeit_spread, late)
+    caps = pure_standings.round_spread_caps(
+        pure_standings.parse_round_spread_caps(event.round_spread_caps), event.spread_cap, event.number_of_games
+    )
+    return pure_standings.StandingsOptions(spread_rules=rules, spread_cap=caps, ties_stand=event.ties_stand)
+
+
+@dataclass
+class Scratch:
+    """A division worked out from scratch."""
+
+    entrants: list[pure_standings.Entrant]
+    games: list[pure.Game]
+    options: pure_standings.StandingsOptions
+
+    @classmethod
+    def of(cls, division: Division) -> Scratch:
+        return cls(entrants(division), published_games(division), options(division.event))
+
+    def standings(self, through: int | None = None) -> list[pure_standings.Standing]:
+        return pure_standings.compute_standings(self.entrants, self.games, self.options, through)
+
+    def cross_table(self) -> pure_standings.CrossTable:
+        return pure_standings.cross_table(self.entrants, self.games, self.options)
+
+    def scorecards(self) -> dict[int, list[pure_standings.ScorecardLine]]:
+        return {e.id: pure_standings.scorecard(e.id, self.entrants, self.games, self.options) for e in self.entrants}
+
+
+def place_prizes(division: Division) -> list[pure_prizes.PlacePrize]:
+    """The division's place prizes, one a place, from the prize table of its category (or the event's only one)."""
+    categories = list(Category.objects.filter(event_id=division.event_id))
+    category = next((c for c in categories if c.pk == division.category_id), None)
+    if category is None and len(categories) == 1:
+        category = categories[0]
+    if category is None:
+        return []
+    rows = Prize.objects.filter(category=category, kind=PrizeKind.PLACE, rank_from__isnull=False)
+    return [
+        pure_prizes.PlacePrize(n, p.description, p.amount)
+        for p in rows
+        for n in range(p.rank_from, (p.rank_to or p.rank_from) + 1)
+    ]
+
+
+def awards(division: Division, scratch: Scratch) -> list[pure_prizes.Award]:
+    event = division.event
+    return pure_prizes.award_prizes(
+        scratch.standings(),
+        scratch.entrants,
+        scratch.games,
+        place_prizes=place_prizes(division),
+        options=pure_prizes.PrizeOptions(one_prize_per_player=event.one_prize_per_player, ties=event.prize_ties),
+    )
+
+
+def prize_money_due(division: Division, scratch: Scratch) -> Decimal:
+    """The cash of every place prize a ranked player reaches: what the prize table pays out."""
+    ranked = sum(1 for s in scratch.standings() if s.rank is not None)
+    return sum((p.amount or Decimal(0) for p in place_prizes(division) if p.place <= ranked), Decimal(0))
+
+
+def tsh_rows(division: Division) -> dict[int, tuple[list[int], list[int | None]]]:
+    """Each seat (by its line in the file) as tsh should hold it: the opponent's line each round (0 without one,
+    UNPAIRED before a pairing) and the score (the spread for a game without a score), None while unknown."""
+    seats = list(DivisionPlayer.objects.filter(division=division).order_by("number"))
+    line = {s.player_id: n for n, s in enumerate(seats, start=1)}
+    rounds = Round.objects.filter(division=division).count()
+    drafts = set(Round.objects.filter(division=division, status=RoundStatus.DRAFT).values_list("pk", flat=True))
+    rows = {n: ([tsh.UNPAIRED] * rounds, [None] * rounds) for n in line.values()}
+    for g in stored_games(division):
+        r, known = g.round_number - 1, g.status == "confirmed" and g.round_id not in drafts
+        a, b = line[g.player_a_id], line.get(g.player_b_id)
+        if g.kind == "normal" and b is not None:
+            rows[a][0][r], rows[b][0][r] = b, a
+            if known:
+                rows[a][1][r], rows[b][1][r] = g.score_a, g.score_b
+            continue
+        rows[a][0][r] = 0
+        rows[a][1][r] = g.spread_a if known else None
+        if b is not None:
+            rows[b][0][r] = 0
+            rows[b][1][r] = -g.spread_a if known and g.spread_a is not None else None
+    return rows
+
+
+def tsh_tally(opponents: list[int], scores: list[int], by_line: dict[int, list[int]]) -> tuple[float, float, int]:
+    """Wins, losses and spread of one line of a `.t` file, as tsh counts them."""
+    wins = losses = 0.0
+    spread = 0
+    for r, opp in enumerate(opponents):
+        if r >= len(scores) or opp == tsh.UNPAIRED:
+            continue
+        own = scores[r]
+        margin = own if opp == 0 else own - by_line[opp][r]
+        spread += margin
+        wins += 1 if margin > 0 else 0.5 if margin == 0 and opp != 0 else 0
+        losses += 1 if margin < 0 else 0.5 if margin == 0 and opp != 0 else 0
+    return wins, losses, spread
+
+
+def checked_in_players(event: Event) -> set[int] | None:
+    """Players whose entry has checked in; None while the event does not use check-in."""
+    if not CheckIn.objects.filter(entry__event=event).exists():
+        return None
+    return set(CheckIn.objects.filter(entry__event=event).values_list("entry__player_id", flat=True))
+
+
+def can_catch(chaser: pure_standings.Standing, target: pure_standings.Standing, left: int, allowance: int) -> bool:
+    """Winning every game left while `target` loses every game, `chaser` finishes level or ahead."""
+    gap = target.wins - chaser.wins
+    return gap < left or (gap == left and target.spread - chaser.spread <= allowance * left)
+
+
+def prize_can_change(table: list[pure_standings.Standing], k: int, places: int, left: int, allowance=200) -> bool:
+    """Whether the prize of the player at index `k` (0: the settled leader) can still change: they can reach a
+    prize place above them (other than first), or hold one and can be caught for it."""
+    up = any(can_catch(table[k], table[p], left, allowance) for p in range(1, min(k, places)))
+    down = k < places and any(can_catch(other, table[k], left, allowance) for other in table[k + 1 :])
+    return up or down

@@ -83,14 +83,7 @@ SKIPPED = {
 # (The admin's list actions are sent only with hostile values in place of the action's name, so none runs.)
 # Offences expected until fixed in files being changed by someone else right now: (URL name, "field=kind") -> (the
 # reason, the databases it happens on). Each must still happen there.
-KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {
-    ("events:cancel_entry", "reason=NUL"): (
-        "events/views/organiser.py reads the cancellation reason from the request without a form, and "
-        "events/services/entries.py cancel_entry does not check it: a NUL reaches the email written to the outbox, "
-        "which PostgreSQL refuses (DataError). The service should check the reason as free text (length, no NUL).",
-        ("postgresql",),
-    ),
-}
+KNOWN: dict[tuple[str, str], tuple[str, tuple[str, ...]]] = {}
 
 # The order the roles walk in: a form goes to the first that finds it, so the people a form is for send it first.
 ROLE_ORDER = ("player", "teacher", "director", "organiser", "staff", "anonymous")

@@ -11,6 +11,7 @@ from django.db.models import Exists, OuterRef, QuerySet, Subquery
 from clubsite.kit.errors import NotAllowed
 from clubsite.kit.prepared import Prepared
 from clubsite.kit.status import move
+from clubsite.kit.text import NOTE_TEXT, check_free_text
 from players.models import Player
 from players.services import ensure_own_player
 
@@ -293,6 +294,7 @@ def withdraw_entry(actor, entry: Entry) -> Entry:
 
 def cancel_entry(actor, entry: Entry, reason: str = "") -> Entry:
     """The organiser cancels an entry, and the entrant is told why; a freed place goes to the waiting list."""
+    reason = check_free_text(reason, "reason for cancelling", NOTE_TEXT, RegistrationError, field="reason")
     with transaction.atomic():
         entry = _end_entry(actor, entry, EntryStatus.CANCELLED, managers_only=True)
         mail_entry_cancelled(entry, reason)

@@ -323,7 +323,7 @@ def move_entry(request, pk: int):
 @require_POST
 def cancel_entry(request, pk: int):
     entry = _managed_entry(request, pk)
-    reason = request.POST.get("reason", "")[:500]
+    reason = request.POST.get("reason", "")
     run_service(
         request,
         lambda: services.cancel_entry(request.user, entry, reason),

@@ -18,10 +18,13 @@ from clubsite.kit.errors import NotAllowed, ServiceError
 from clubsite.kit.money import format_money, parse_amount
 from clubsite.kit.roles import is_association_staff
 from clubsite.kit.sequences import next_in_sequence
+from clubsite.kit.text import check_free_text
 
 from ..association import association_model
 from ..models import Action, Method, MoneyLog, Payment, PaymentSettings, Refund
 from ..payables import KINDS, Due, Kind, events, resolve
+
+REASON_LENGTH = Refund._meta.get_field("reason").max_length  # a credit note's reason
 
 
 class MoneyError(ServiceError):
@@ -186,7 +189,7 @@ def refund(actor, payment: Payment, *, amount, reason: str, provider=None) -> Re
     if not kind.may_manage(actor, payment.target_id):
         raise NotAllowed("Only the organiser or association staff can refund this payment.")
     amount = to_amount(amount)
-    reason = (reason or "").strip()
+    reason = check_free_text(reason, "reason", REASON_LENGTH, MoneyError, field="reason")
     if not reason:
         raise MoneyError("Say why: the credit note shows the reason.", field="reason")
     with transaction.atomic():
@@ -237,7 +240,7 @@ def refund_all(actor, payments, *, reason: str) -> list[Refund]:
     """Gives back everything still refundable on each of `payments` (a cancelled event's), each with its credit
     note; all or none. Card refunds are idempotent at the provider, so asking again after a failure part-way
     through pays nobody twice."""
-    if not (reason or "").strip():
+    if not check_free_text(reason, "reason", REASON_LENGTH, MoneyError, field="reason"):
         raise MoneyError("Say why: the credit notes show the reason.", field="reason")
     with transaction.atomic():
         return [

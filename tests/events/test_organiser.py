@@ -186,6 +186,24 @@ def test_cancelling_an_entry_on_the_manage_page_tells_the_entrant_why(client, pe
     assert "has cancelled your entry" in message.body and "Reason: Entered twice by mistake." in message.body
 
 
+@pytest.mark.parametrize(
+    "reason, said",
+    [("a\x00b", "holds a NUL character"), ("x" * 2001, "at most 2,000 characters long; this one has 2,001")],
+)
+def test_a_cancellation_reason_no_email_can_carry_is_refused_by_name(client, pending, on_commit, reason, said):
+    """A NUL reached the email written to the outbox, which PostgreSQL refused (a 500); a long reason was cut at 500
+    characters without a word. Now both are refused, naming the reason, and the entry stays as it was."""
+    from django.urls import reverse
+
+    event, entry = pending
+    client.force_login(event.owner)
+    with on_commit(execute=True):
+        response = client.post(reverse("events:cancel_entry", args=[entry.pk]), {"reason": reason}, follow=True)
+    assert response.status_code == 200 and said in response.content.decode()
+    entry.refresh_from_db()
+    assert entry.status != EntryStatus.CANCELLED and mail.outbox == []
+
+
 def test_the_manage_page_shows_entries_fifty_at_a_time_for_the_same_queries(client):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext

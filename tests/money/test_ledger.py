@@ -129,6 +129,11 @@ def test_half_refund_issues_a_credit_note_and_lowers_what_is_charged(on_commit):
         services.refund(entry.player.user, payment, amount="1.50", reason="Withdrew")
     with pytest.raises(services.MoneyError, match="At most SGD 3.00"):
         services.refund(event.owner, payment, amount="4.00", reason="Too much")
+    # What the credit note's reason column cannot hold is refused by name, never left to the database.
+    for reason, said in (("a\x00b", "holds a NUL character"), ("x" * 301, "at most 300 characters long")):
+        with pytest.raises(services.MoneyError, match=said) as refusal:
+            services.refund(event.owner, payment, amount="1.00", reason=reason)
+        assert refusal.value.field == "reason"
     mail.outbox = []
     with on_commit(execute=True):
         credit = services.refund(event.owner, payment, amount="1.50", reason="Withdrew a week before")

@@ -37,6 +37,17 @@ def _test_settings(settings):
 
 
 @pytest.fixture(autouse=True)
+def _no_request_left_open():
+    """Mail written during a request goes out when the request finishes (outbox.services.request_finished). A test
+    that calls the WSGI application directly (the schema fuzzers) may leave a response unclosed, and with it the
+    thread marked as inside a request: every later test's mail would then wait for a finish that never comes."""
+    from outbox import services
+
+    services._request.active, services._request.deferred = False, []
+    yield
+
+
+@pytest.fixture(autouse=True)
 def _celery_eager():
     """Tasks run in-process unless a test asks for the real worker."""
     from clubsite.celery import app

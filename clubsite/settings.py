@@ -246,7 +246,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "clubsite.kit.api.PageNumberPagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "clubsite.kit.schema.AutoSchema",
     "EXCEPTION_HANDLER": "clubsite.kit.api.exception_handler",
 }
 SPECTACULAR_SETTINGS = {

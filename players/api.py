@@ -2,7 +2,7 @@ from decimal import Decimal
 
 from django.db.models import Q
 from django_filters import rest_framework as filters
-from drf_spectacular.utils import extend_schema, extend_schema_field
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import generics, permissions, serializers, status, viewsets
 from rest_framework.authtoken.models import Token
 from rest_framework.response import Response
@@ -161,7 +161,12 @@ class TokenView(ApiView, generics.GenericAPIView):
     authentication_classes = []
     permission_classes = [permissions.AllowAny]
 
-    @extend_schema(responses={200: TokenSerializer})
+    @extend_schema(
+        responses={
+            200: TokenSerializer,
+            429: OpenApiResponse(description="Locked out after too many failed attempts: try again later."),
+        }
+    )
     def post(self, request):
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)

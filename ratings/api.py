@@ -266,6 +266,7 @@ class RatingRunViewSet(ApiView, mixins.CreateModelMixin, viewsets.ReadOnlyModelV
     permission_classes = [permissions.IsAuthenticatedOrReadOnly]
     filterset_fields = ["status"]
 
+    @extend_schema(responses={202: RatingRunSerializer})  # queued: the run rates in the background
     def create(self, request, *args, **kwargs):
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)

@@ -34,6 +34,20 @@ def test_a_page_past_the_first_10000_rows_is_refused_naming_page(url, page):
     assert response.json() == {"page": [TOO_DEEP]}
 
 
+@pytest.mark.parametrize("page", ["0", "abc", "-1", "1.5", "٣"])
+def test_a_page_that_is_no_page_number_is_refused_naming_page(events, page):
+    """Django's paginator answered these with a 404 ("Invalid page."), which the schema did not document: bad input
+    is a 400 naming the parameter."""
+    response = APIClient().get("/api/events/", {"page": page})
+    assert response.status_code == 400
+    assert response.json() == {"page": ["A page is a whole number from 1 to 200."]}
+
+
+def test_a_page_past_the_last_is_no_such_page(events):
+    assert APIClient().get("/api/events/", {"page": 2}).status_code == 404
+    assert APIClient().get("/api/events/", {"page": 1}).status_code == 200
+
+
 def test_the_deepest_page_has_no_next_and_the_count_stays_true(events, monkeypatch):
     monkeypatch.setattr(paging, "MAX_DEPTH", 20)  # pages of 10 (as if of 50 with 10,000 rows): 2 of 5 shown
     monkeypatch.setattr("clubsite.kit.api.PageNumberPagination.page_size", 10)

@@ -298,8 +298,10 @@ class IdFilter(filters.Filter):
 class PageNumberPagination(pagination.PageNumberPagination):
     """Pages of 50, the API's one pagination, as deep as clubsite.kit.paging lets a list go: a page past its first
     MAX_DEPTH rows (page 200 of 50) is refused with a 400 naming `page` and saying to narrow the filters, as is
-    `page=last` when the last page lies deeper. Page numbers rather than cursors, so a client still reads a count
-    and jumps to a page; the deepest page has no `next`. The page number's bounds are in the schema."""
+    `page=last` when the last page lies deeper, and so is a page that is not a number from 1 (Django's paginator
+    answered page 0 or "abc" with a 404); a page past the list's last is a 404, no such page. Page numbers rather
+    than cursors, so a client still reads a count and jumps to a page; the deepest page has no `next`. The page
+    number's bounds are in the schema."""
 
     django_paginator_class = BoundedPaginator
 
@@ -310,8 +312,11 @@ class PageNumberPagination(pagination.PageNumberPagination):
             raise ValidationError(
                 {self.page_query_param: [f"The last page is deeper than {deepest:,}. {too_deep(paginator.per_page)}"]}
             )
-        if str(number).isascii() and str(number).isdigit() and int(number) > deepest:
-            raise ValidationError({self.page_query_param: [too_deep(paginator.per_page)]})
+        if number not in self.last_page_strings and not (str(number).isascii() and str(number).isdigit()):
+            raise ValidationError({self.page_query_param: [f"A page is a whole number from 1 to {deepest:,}."]})
+        if number not in self.last_page_strings and not 1 <= int(number) <= deepest:
+            bound = too_deep(paginator.per_page) if int(number) else f"A page is a whole number from 1 to {deepest:,}."
+            raise ValidationError({self.page_query_param: [bound]})
         return super().get_page_number(request, paginator)
 
     def get_schema_operation_parameters(self, view):

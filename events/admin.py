@@ -1,6 +1,8 @@
 """Staff views of events and entries. Status changes go through events.services (admin actions)."""
 
+from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
 
 from clubsite.kit.admin import ModelAdmin, ReadOnlyAdmin, TabularInline
 from clubsite.kit.errors import ServiceError
@@ -67,8 +69,38 @@ class FeeInline(TabularInline):
     max_num = MAX_FEES  # as on the organiser's category form
 
 
+class PrizeAdminForm(forms.ModelForm):
+    """A prize row of the admin, described as the organiser's category form describes it (prize_description)."""
+
+    class Meta:
+        model = Prize
+        fields = [
+            "kind",
+            "rank_from",
+            "rank_to",
+            "description",
+            "amount",
+            "class_min_rating",
+            "class_max_rating",
+            "position",
+        ]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["description"].required = False
+
+    def clean(self):
+        data = super().clean()
+        try:
+            data["description"] = services.prize_description(data.get("description"), data.get("amount"))
+        except ValidationError as error:
+            self.add_error("description", error)
+        return data
+
+
 class PrizeInline(TabularInline):
     model = Prize
+    form = PrizeAdminForm
     extra = 0
     max_num = MAX_PRIZES
 

@@ -174,8 +174,10 @@ PrizeFormSet = forms.formset_factory(PrizeForm, extra=3, max_num=MAX_PRIZES, abs
 NewPrizeFormSet = forms.formset_factory(PrizeForm, extra=7, max_num=MAX_PRIZES, absolute_max=MAX_PRIZES, **BOUNDED)
 
 
-def formset_rows(formset, required: str) -> list[dict]:
-    """The rows of a fees or prizes formset as the service takes them (blank new rows left out)."""
+def formset_rows(formset, required: str | None = None) -> list[dict]:
+    """The rows of a fees or prizes formset as the service takes them: blank new rows left out, and new rows
+    without `required` when it is named. Prizes name nothing: a prize row with anything typed in reaches the service,
+    which describes it by its value or refuses it naming the row (it was dropped without a word)."""
     rows = []
     for form in formset.forms:
         if not form.has_changed() and not form.cleaned_data.get("id"):
@@ -186,7 +188,7 @@ def formset_rows(formset, required: str) -> list[dict]:
                 rows.append({"id": data["id"], "delete": True})
             continue
         data.pop("DELETE", None)
-        if not data.get("id") and data.get(required) in (None, ""):
+        if required and not data.get("id") and data.get(required) in (None, ""):
             continue
         rows.append(data)
     return rows

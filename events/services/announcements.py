@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from clubsite.kit.errors import NotAllowed
-from clubsite.kit.money import parse_amount
+from clubsite.kit.money import format_money, parse_amount
 from clubsite.kit.roles import is_organiser
 from clubsite.kit.text import markdown_html
 from players.models import Association
@@ -328,6 +328,18 @@ def _save_fee(category: Category, row: dict) -> None:
     fee.save()
 
 
+def prize_description(description: str, amount) -> str:
+    """The one rule for a prize's description, for the category form, the admin and every other door: a prize
+    given only its value is described by the value ("S$100.00"), as the paper's "Shopping voucher S$100" names it;
+    a prize with neither is refused (ValidationError) rather than kept as a row that says nothing."""
+    description = (description or "").strip()
+    if description:
+        return description
+    if amount is not None:
+        return format_money(amount)
+    raise ValidationError("Describe the prize (for example Trophy), or give its value.")
+
+
 def _save_prize(category: Category, row: dict) -> None:
     prize = category.prizes.filter(pk=row["id"]).first() if row.get("id") else Prize(category=category)
     if prize is None:
@@ -341,13 +353,16 @@ def _save_prize(category: Category, row: dict) -> None:
         data["amount"] = _decimal(data["amount"], "prizes", "prize amount", Prize._meta.get_field("amount").max_digits)
     for name, value in data.items():
         setattr(prize, name, value)
-    if not (prize.description or "").strip():
-        raise EventError("Describe each prize.", field="prizes")
+    which = f"Prize {row.get('position', 0) + 1}"
+    try:
+        prize.description = prize_description(prize.description, prize.amount)
+    except ValidationError as error:
+        raise EventError(f"{which}: {error.messages[0]}", field="prizes") from None
     if prize.kind == PrizeKind.PLACE and prize.rank_from is None:
         raise EventError("Give the place a prize is for (for example 1, or 6 to 10).", field="prizes")
     if prize.rank_from is not None and prize.rank_to is not None and prize.rank_from > prize.rank_to:
         raise EventError("A prize's ranks must run from the higher place to the lower (6 to 10).", field="prizes")
-    _check_row(prize, "prizes", f"Prize {row.get('position', 0) + 1}")
+    _check_row(prize, "prizes", which)
     prize.save()
 
 

@@ -116,7 +116,7 @@ def edit_category(request, slug: str, pk: int | None = None):
                 event,
                 category,
                 fees=formset_rows(fees, "amount"),
-                prizes=formset_rows(prizes, "description"),
+                prizes=formset_rows(prizes),
                 **fields,
             ),
             form=form,

@@ -87,3 +87,22 @@ def test_the_admins_prize_row_follows_the_same_rule(admin_client):
     data["prizes-1-description"] = "Trophy"
     assert admin_client.post(url, data).status_code == 302
     assert sorted(category.prizes.values_list("description", flat=True)) == ["S$80.00", "Trophy"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ({"prizes-1-rank_from": "5", "prizes-1-rank_to": "2"}, "higher place to the lower (6 to 10)"),
+        ({"prizes-0-rank_to": "99999999999999999999999"}, "Prize 1 (rank to): Ensure this value"),
+        ({"prizes-2-class_min_rating": "900"}, "Prize 3: Describe the prize"),
+        ({"name": "Open"}, "There is already a category called Open."),
+        ({"fees-0-amount": "abc"}, "Enter a number."),
+        ({"prizes-TOTAL_FORMS": "61"}, "Please submit at most 60 forms."),
+    ],
+)
+def test_each_refusal_of_the_category_form_is_shown_once(client, organiser_page, typed, message):
+    event, url = organiser_page
+    response = client.post(url, {**CATEGORY, **typed})
+    assert response.status_code == 200
+    assert response.content.decode().count(message) == 1
+    assert not event.categories.filter(name="Secondary").exists()

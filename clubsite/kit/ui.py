@@ -2,7 +2,8 @@
 
 from django import forms
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import FieldDoesNotExist, PermissionDenied
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.forms.utils import flatatt
 from django.utils.html import conditional_escape, escape, format_html
 from django.utils.safestring import mark_safe
@@ -37,6 +38,31 @@ def run_service(request, call, success: str = "", *, form=None):
     if success:
         messages.success(request, success)
     return True if result is None else result
+
+
+def model_bounds(form: forms.ModelForm) -> None:
+    """Each number field of a model form takes its bounds from its model field's validators, the one rule the
+    service's check applies too: a PositiveIntegerField bounded from 1 otherwise refused -3 as "greater than or equal
+    to 0" on the form, then 0 as "greater than or equal to 1" in the service. The browser is told the same bounds."""
+    for name, field in form.fields.items():
+        if not isinstance(field, forms.IntegerField | forms.DecimalField):
+            continue
+        try:
+            validators = form._meta.model._meta.get_field(name).validators
+        except FieldDoesNotExist:
+            continue
+        lows = [v.limit_value for v in validators if isinstance(v, MinValueValidator)]
+        highs = [v.limit_value for v in validators if isinstance(v, MaxValueValidator)]
+        kept = [v for v in field.validators if not isinstance(v, MinValueValidator | MaxValueValidator)]
+        if lows:
+            field.min_value = max(lows)
+            kept.append(MinValueValidator(field.min_value))
+            field.widget.attrs["min"] = field.min_value
+        if highs:
+            field.max_value = min(highs)
+            kept.append(MaxValueValidator(field.max_value))
+            field.widget.attrs["max"] = field.max_value
+        field.validators = kept
 
 
 def date_input(**attrs) -> forms.DateInput:

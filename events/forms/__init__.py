@@ -9,7 +9,7 @@ from django import forms
 from django.conf import settings
 from django.utils import timezone
 
-from clubsite.kit.ui import QuickSelect, ServiceFormMixin, date_input, datetime_input
+from clubsite.kit.ui import QuickSelect, ServiceFormMixin, date_input, datetime_input, model_bounds
 from events.play.core.standings import format_round_spread_caps, parse_round_spread_caps
 from players.models import Club
 
@@ -69,6 +69,7 @@ class EventForm(ServiceFormMixin, forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        model_bounds(self)
         self.fields["club"].queryset = Club.objects.order_by("name")
         self.fields["ends_on"].required = False
         self.fields["prize_ties"].required = False  # left out, the event keeps its rule (by default: split)
@@ -129,6 +130,7 @@ class CategoryForm(ServiceFormMixin, forms.ModelForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        model_bounds(self)
         self.helper = _helper(tag=False)
 
     def _post_clean(self):

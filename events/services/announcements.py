@@ -143,12 +143,6 @@ def _clean_event(fields: dict) -> dict:
         if unknown:
             raise EventError(f"Unknown payment method: {unknown[0]}.", field="payment_methods")
         fields["payment_methods"] = list(methods)
-    for name in ("max_entrants", "number_of_games", "max_group_size", "payment_hold_hours", "offer_hold_hours"):
-        value = fields.get(name)
-        if value is not None and value < 0:
-            raise EventError("This cannot be negative.", field=name)
-    if fields.get("max_group_size") == 0:
-        raise EventError("A group entry must allow at least one student.", field="max_group_size")
     return fields
 
 

@@ -68,8 +68,8 @@ def test_only_organisers_announce_events():
         ({"time_zone": "Mars/Olympus"}, "time_zone", "time zone"),
         ({"time_zone": "x" * 100_000}, "time_zone", "time zone"),
         ({"time_zone": "../../../etc/passwd"}, "time_zone", "time zone"),
-        ({"max_entrants": -1}, "max_entrants", "negative"),
-        ({"max_group_size": 0}, "max_group_size", "at least one"),
+        ({"max_entrants": -1}, "max_entrants", "greater than or equal to 1"),
+        ({"max_group_size": 0}, "max_group_size", "greater than or equal to 1"),
         ({"payment_methods": ["barter"]}, "payment_methods", "Unknown payment method"),
     ],
 )

@@ -41,10 +41,16 @@ _ID = re.compile(r"[0-9]{1,19}")
 
 
 def service_error_response(error: ServiceError):
-    """A ServiceError as a 400 (or 403) naming the field at fault."""
-    key = error.field or "detail"
+    """A ServiceError as a 400 (or 403) naming the field at fault; several problems of several fields, each field
+    with its own."""
     code = status.HTTP_403_FORBIDDEN if isinstance(error, NotAllowed) else status.HTTP_400_BAD_REQUEST
-    return Response({key: [error.message]} if error.field else {"detail": error.message}, status=code)
+    fields = {field for field, _ in error.problems}
+    if len(fields) > 1:
+        body: dict = {}
+        for field, message in error.problems:
+            body.setdefault(field or "non_field_errors", []).append(message)
+        return Response(body, status=code)
+    return Response({error.field: [error.message]} if error.field else {"detail": error.message}, status=code)
 
 
 def exception_handler(exc, context):

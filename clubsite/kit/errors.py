@@ -1,11 +1,20 @@
 class ServiceError(Exception):
     """A refusal a person can act on. `field` names the input at fault, when there is one."""
 
-    def __init__(self, message: str, field: str | None = None, *, messages: list[str] | None = None):
+    def __init__(
+        self,
+        message: str,
+        field: str | None = None,
+        *,
+        messages: list[str] | None = None,
+        problems: list[tuple[str | None, str]] | None = None,
+    ):
         super().__init__(message)
         self.message = message
         self.field = field
         self.messages = messages or [message]  # several problems found at once, each shown on its own
+        # Several problems of several inputs, each (field or None, message): a form shows each beside its input.
+        self.problems = problems or [(field, m) for m in self.messages]
 
 
 class NotAllowed(ServiceError):

@@ -12,11 +12,11 @@ from clubsite.kit.errors import NotAllowed, ServiceError
 
 
 class ServiceFormMixin:
-    """Shows a ServiceError on the field it names (or on the whole form)."""
+    """Shows a ServiceError on the field it names (or on the whole form), each of its problems beside its own."""
 
     def add_service_error(self, error: ServiceError) -> None:
-        field = error.field if error.field in self.fields else None
-        self.add_error(field, error.messages)
+        for field, message in error.problems:
+            self.add_error(field if field in self.fields else None, message)
 
 
 def run_service(request, call, success: str = "", *, form=None):

@@ -15,7 +15,7 @@ from players.models import Club
 
 from ..models import BY_HAND_PAYMENT_METHODS, Category, Event, EventKind, PaymentMethod, PrizeKind, PrizeTies
 from ..models.event_parts import is_time_zone, validate_sensible_date
-from ..services import AUDIENCES, CATEGORY_FIELDS, EVENT_FIELDS
+from ..services import AUDIENCES, CATEGORY_FIELDS, EVENT_FIELDS, event_problems
 from ..templatetags.events_tags import format_money
 
 DATE = date_input()
@@ -115,8 +115,14 @@ class EventForm(ServiceFormMixin, forms.ModelForm):
             raise forms.ValidationError(f"{str(error).capitalize()}. Write the caps like 200,100,100.") from None
 
     def _post_clean(self):
-        # The service validates and saves.
-        pass
+        """The service's own checks, run here too, so that one submit shows every problem beside its field with
+        the form's own; the service refuses with the same ones when it saves."""
+        fields = {name: value for name, value in self.cleaned_data.items() if name in self.Meta.fields}
+        event = self.instance if self.instance.pk else None
+        refused = set(self.errors)
+        for field, message in event_problems(event, fields, skip=refused):
+            if field not in refused:
+                self.add_error(field if field in self.fields else None, message)
 
     def service_fields(self) -> dict:
         return {name: self.cleaned_data.get(name) for name in self.Meta.fields}

@@ -1,6 +1,7 @@
 """Announcing events: writing them, their categories, fees and prizes. The lifecycle: lifecycle.py; directors:
 directors.py."""
 
+from copy import copy
 from datetime import datetime, time, timedelta
 from decimal import Decimal
 
@@ -129,19 +130,23 @@ def _unique_slug(title: str, starts_on) -> str:
     return slug
 
 
-def _clean_event(fields: dict) -> dict:
+Problems = list[tuple[str | None, str]]  # (the field at fault or None, what is wrong)
+
+
+def _clean_event(fields: dict, problems: Problems) -> dict:
+    """The fields a door may set, read as the model keeps them; what cannot be read is added to `problems`."""
     fields = {
         k: v for k, v in fields.items() if k in SERVICE_EVENT_FIELDS and (k != "rating_list" or hasattr(Event, k))
     }
     if "title" in fields and not (fields["title"] or "").strip():
-        raise EventError("Give the event a title.", field="title")
+        problems.append(("title", "Give the event a title."))
     if not is_time_zone(fields.get("time_zone") or "UTC"):
-        raise EventError("Choose a time zone such as Asia/Singapore.", field="time_zone")
+        problems.append(("time_zone", "Choose a time zone such as Asia/Singapore."))
     methods = fields.get("payment_methods")
     if methods is not None:
         unknown = [m for m in methods if m not in PaymentMethod.values]
         if unknown:
-            raise EventError(f"Unknown payment method: {unknown[0]}.", field="payment_methods")
+            problems.append(("payment_methods", f"Unknown payment method: {unknown[0]}."))
         fields["payment_methods"] = list(methods)
     return fields
 
@@ -153,26 +158,75 @@ def event_begins_at(event: Event) -> datetime:
     return datetime.combine(event.starts_on + timedelta(days=1), time.min, tzinfo=event.zone)
 
 
-def _check_event(event: Event) -> None:
-    """The announcement's own rules (the model's validators: sensible dates and bounds, a one-line title; then
-    the order of the dates). The form, the API and the admin all reach these."""
+def _apply(event: Event, fields: dict) -> None:
+    """Sets the fields on the event; a one-day event whose start moves keeps to one day."""
+    before_start, before_end = event.starts_on, event.ends_on
+    one_day = event.pk and before_start == before_end
+    for name, value in fields.items():
+        setattr(event, name, value)
+    if one_day and event.starts_on != before_start and event.ends_on in (None, before_end):
+        event.ends_on = event.starts_on
+    if event.starts_on and not event.ends_on:
+        event.ends_on = event.starts_on
+
+
+def _rule_problems(event: Event, skip: set) -> Problems:
+    """The announcement's own rules (the model's validators: sensible dates and bounds, a one-line title; the order
+    of the dates; places already taken), every broken one at once. A rule reading a field in `skip` (already at
+    fault) is left out, so nothing is said twice or judged on a value that was refused."""
+    problems: Problems = []
     for field in ("starts_on", "ends_on", "registration_opens_at", "registration_closes_at"):
         try:
             validate_sensible_date(getattr(event, field))
         except ValidationError as error:
-            raise EventError(error.messages[0], field=field) from None
-    if event.ends_on < event.starts_on:
-        raise EventError("The event cannot end before it starts.", field="ends_on")
+            problems.append((field, error.messages[0]))
+    skip = skip | {field for field, _ in problems}
+    if event.starts_on is None:
+        skip |= {"starts_on", "ends_on"}  # no date given: said once, by whoever found it missing
+
+    def judged(*names) -> bool:
+        return not skip.intersection(names)
+
+    if judged("starts_on", "ends_on") and event.ends_on < event.starts_on:
+        problems.append(("ends_on", "The event cannot end before it starts."))
     opens, closes = event.registration_opens_at, event.registration_closes_at
-    if opens and closes and opens >= closes:
-        raise EventError("Registration must open before it closes.", field="registration_opens_at")
-    if closes and closes > event_begins_at(event):
-        raise EventError("Registration must close before the event starts.", field="registration_closes_at")
+    if judged("registration_opens_at", "registration_closes_at") and opens and closes and opens >= closes:
+        problems.append(("registration_opens_at", "Registration must open before it closes."))
+    if (
+        judged("registration_closes_at", "starts_on", "start_time", "time_zone")
+        and closes
+        and closes > event_begins_at(event)
+    ):
+        problems.append(("registration_closes_at", "Registration must close before the event starts."))
+    # The fields found at fault are left out: the table's constraints would say the same again, in its own words.
+    skip |= {field for field, _ in problems}
     try:
-        event.full_clean(exclude=["slug", "owner", "association", "directors"])
+        event.full_clean(exclude=["slug", "owner", "association", "directors", *skip])
     except ValidationError as error:
-        field, messages = next(iter(error.message_dict.items()))
-        raise EventError(messages[0], field=None if field == "__all__" else field) from None
+        for field, messages in error.message_dict.items():
+            problems.extend((None if field == "__all__" else field, message) for message in messages)
+    if event.pk and event.max_entrants is not None and judged("max_entrants"):
+        taken = places(event).total
+        if taken > event.max_entrants:
+            problems.append(("max_entrants", f"{taken} entrants already hold places; the limit cannot be lower."))
+    return problems
+
+
+def event_problems(event: Event | None, fields: dict, skip=()) -> Problems:
+    """Everything saving `fields` to `event` (None: a new one) would be refused for, each problem with the field at
+    fault, all at once, saving nothing. create_event and update_event refuse with these; the event form shows them
+    beside its own, so one submit shows every problem (it took one submit each). `skip`: fields already refused."""
+    problems: Problems = []
+    fields = _clean_event(fields, problems)
+    candidate = copy(event) if event is not None else Event(status=EventStatus.DRAFT)
+    _apply(candidate, fields)
+    return problems + _rule_problems(candidate, set(skip) | {field for field, _ in problems})
+
+
+def _refuse(problems: Problems) -> None:
+    if problems:
+        field, message = problems[0]
+        raise EventError(message, field=field, problems=problems)
 
 
 def render_texts(event: Event) -> None:
@@ -187,18 +241,18 @@ def create_event(actor, **fields) -> Event:
     """An organiser drafts a new event (only they and staff see it until it is published)."""
     if not is_organiser(actor):
         raise NotAllowed("Only organisers can announce events.")
-    fields = _clean_event(fields)
+    problems: Problems = []
+    fields = _clean_event(fields, problems)
     if not fields.get("association"):
         fields["association"] = Association.objects.order_by("pk").first()
     if not fields.get("association"):
-        raise EventError("Choose the association.", field="association")
-    if fields.get("starts_on") and not fields.get("ends_on"):
-        fields["ends_on"] = fields["starts_on"]
+        problems.append(("association", "Choose the association."))
     if not fields.get("starts_on"):
-        raise EventError("Give the date of the event.", field="starts_on")
-    event = Event(owner=actor, status=EventStatus.DRAFT, **fields)
+        problems.append(("starts_on", "Give the date of the event."))
+    event = Event(owner=actor, status=EventStatus.DRAFT)
+    _apply(event, fields)
+    _refuse(problems + _rule_problems(event, {field for field, _ in problems}))
     event.slug = _unique_slug(event.title, event.starts_on)
-    _check_event(event)
     render_texts(event)
     event.save()
     return event
@@ -216,19 +270,11 @@ def update_event(actor, event: Event, **fields) -> Event:
         require_manager(actor, event, "edit this event")
         if event.status not in EDITABLE_STATUSES:
             raise EventError(f"A {event.get_status_display().lower()} event can no longer be changed.")
-        fields = _clean_event(fields)
+        problems: Problems = []
+        fields = _clean_event(fields, problems)
         before = {name: getattr(event, name) for name in ANNOUNCED_TO_ENTRANTS}
-        one_day = event.starts_on == event.ends_on
-        for name, value in fields.items():
-            setattr(event, name, value)
-        if one_day and event.starts_on != before["starts_on"] and event.ends_on in (None, before["ends_on"]):
-            event.ends_on = event.starts_on  # a one-day event moves as a whole
-        _check_event(event)
-        taken = places(event)
-        if event.max_entrants is not None and taken.total > event.max_entrants:
-            raise EventError(
-                f"{taken.total} entrants already hold places; the limit cannot be lower.", field="max_entrants"
-            )
+        _apply(event, fields)
+        _refuse(problems + _rule_problems(event, {field for field, _ in problems}))
         render_texts(event)
         event.save()
         sync_status(event)

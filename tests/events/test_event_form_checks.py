@@ -1,6 +1,7 @@
 """The event form's checks: one bound per number and one message for it (issue 23, defect 24), every problem
 shown at once (defect 7), a closing date already past asked about before it is saved (defect 25)."""
 
+import html
 from datetime import date
 
 import pytest
@@ -55,3 +56,55 @@ def test_the_service_says_the_same_for_every_other_door(organiser):
             "max_entrants",
             "Ensure this value is greater than or equal to 1.",
         )
+
+
+def test_every_problem_of_the_event_form_is_shown_at_once(client, organiser):
+    """Nine problems took nine submits: the form showed its own, then the service's one at a time."""
+    typed = {
+        **FORM,
+        "title": "Rapid Cup\r\nBcc: everyone@example.org",
+        "ends_on": "2027-02-10",
+        "registration_opens_at": "2027-02-07T09:00",
+        "registration_closes_at": "2027-02-06T23:59",
+        "max_entrants": "0",
+        "number_of_games": "0",
+        "offer_hold_hours": "1000",
+        "round_spread_caps": "200, lots",
+        "prize_fund_by_fees": "on",
+    }
+    response = client.post(reverse("events:create"), typed)
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert errors == {
+        "title": ["Write this on one line, without line breaks or tabs."],
+        "ends_on": ["The event cannot end before it starts."],
+        "registration_opens_at": ["Registration must open before it closes."],
+        "max_entrants": ["Ensure this value is greater than or equal to 1."],
+        "number_of_games": ["Ensure this value is greater than or equal to 1."],
+        "offer_hold_hours": ["Ensure this value is less than or equal to 720."],
+        "round_spread_caps": ["Round 2: 'lots' is not a whole number of points. Write the caps like 200,100,100."],
+        "prize_fund": ["Enter the prize fund to divide between the divisions."],
+    }
+    page = html.unescape(response.content.decode())
+    assert all(message in page for messages in errors.values() for message in messages)
+    assert not Event.objects.exists()
+
+
+def test_the_edit_form_shows_every_problem_at_once_and_the_service_refuses_with_them_all(client, organiser):
+    event = services.create_event(organiser, title="Cup", starts_on=date(2027, 2, 13), max_entrants=10)
+    edit = reverse("events:edit", args=[event.slug])
+    typed = {**FORM, "title": "Cup", "ends_on": "2027-02-01", "registration_closes_at": "2027-02-14T09:00"}
+    errors = client.post(edit, typed).context["form"].errors
+    assert errors == {
+        "ends_on": ["The event cannot end before it starts."],
+        "registration_closes_at": ["Registration must close before the event starts."],
+    }
+    with pytest.raises(services.EventError) as refusal:
+        services.update_event(organiser, event, title=" ", ends_on=date(2027, 2, 1), max_entrants=0)
+    assert refusal.value.problems == [
+        ("title", "Give the event a title."),
+        ("ends_on", "The event cannot end before it starts."),
+        ("max_entrants", "Ensure this value is greater than or equal to 1."),
+    ]
+    event.refresh_from_db()
+    assert (event.title, event.ends_on, event.max_entrants) == ("Cup", date(2027, 2, 13), 10)

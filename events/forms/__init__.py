@@ -15,7 +15,7 @@ from players.models import Club
 
 from ..models import BY_HAND_PAYMENT_METHODS, Category, Event, EventKind, PaymentMethod, PrizeKind, PrizeTies
 from ..models.event_parts import is_time_zone, validate_sensible_date
-from ..services import AUDIENCES, CATEGORY_FIELDS, EVENT_FIELDS, event_problems
+from ..services import AUDIENCES, CATEGORY_FIELDS, EVENT_FIELDS, closing_date_warning, event_problems
 from ..templatetags.events_tags import format_money
 
 DATE = date_input()
@@ -41,6 +41,10 @@ class EventForm(ServiceFormMixin, forms.ModelForm):
         required=False,
     )
     time_zone = forms.CharField(initial=settings.TIME_ZONE, help_text="For example Asia/Singapore")
+    # Shown (as a box to tick) only once a closing date already past has been asked about.
+    keep_past_closing_date = forms.BooleanField(
+        required=False, widget=forms.HiddenInput, label="Keep this closing date, although it has passed"
+    )
 
     class Meta:
         model = Event
@@ -70,6 +74,9 @@ class EventForm(ServiceFormMixin, forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         model_bounds(self)
+        order = list(self.fields)
+        order.insert(order.index("registration_closes_at") + 1, order.pop(order.index("keep_past_closing_date")))
+        self.order_fields(order)
         self.fields["club"].queryset = Club.objects.order_by("name")
         self.fields["ends_on"].required = False
         self.fields["prize_ties"].required = False  # left out, the event keeps its rule (by default: split)
@@ -123,6 +130,12 @@ class EventForm(ServiceFormMixin, forms.ModelForm):
         for field, message in event_problems(event, fields, skip=refused):
             if field not in refused:
                 self.add_error(field if field in self.fields else None, message)
+        if "registration_closes_at" not in self.errors:
+            warning = closing_date_warning(event, fields.get("registration_closes_at"))
+            if warning and not self.cleaned_data.get("keep_past_closing_date"):
+                self.add_error("registration_closes_at", warning)
+            if warning:
+                self.fields["keep_past_closing_date"].widget = forms.CheckboxInput()
 
     def service_fields(self) -> dict:
         return {name: self.cleaned_data.get(name) for name in self.Meta.fields}

@@ -8,6 +8,7 @@ clock), places, eligibility, entries (a member's own: mine), groups, waitinglist
 from .announcements import (
     CATEGORY_FIELDS,
     EVENT_FIELDS,
+    closing_date_warning,
     create_event,
     delete_category,
     event_problems,
@@ -80,6 +81,7 @@ __all__ = [
     "categories_for",
     "category_refusal",
     "close_registration",
+    "closing_date_warning",
     "complete_event",
     "complete_if_final",
     "create_event",

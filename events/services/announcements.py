@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils import timezone
 from django.utils.text import slugify
 
 from clubsite.kit.errors import NotAllowed
@@ -221,6 +222,26 @@ def event_problems(event: Event | None, fields: dict, skip=()) -> Problems:
     candidate = copy(event) if event is not None else Event(status=EventStatus.DRAFT)
     _apply(candidate, fields)
     return problems + _rule_problems(candidate, set(skip) | {field for field, _ in problems})
+
+
+def _same_minute(a: datetime | None, b: datetime) -> bool:
+    """The form takes times to the minute; a closing time stored by closing registration by hand has seconds."""
+    return a is not None and a.replace(second=0, microsecond=0) == b.replace(second=0, microsecond=0)
+
+
+def closing_date_warning(event: Event | None, closes_at: datetime | None, now: datetime | None = None) -> str:
+    """What to ask an organiser before saving a closing date that has already passed ("" when nothing): registration
+    would be over as soon as it opens. Asked, not refused: an event already held is announced to record it. A closing
+    date the event already had, or any once its registration is over, is not asked about again (the event is edited
+    later)."""
+    if closes_at is None or closes_at > (now or timezone.now()):
+        return ""
+    if event is not None and (event.registration_has_closed or _same_minute(event.registration_closes_at, closes_at)):
+        return ""
+    return (
+        f"This closing date, {closes_at.day} {closes_at:%B %Y, %H:%M}, has already passed: nobody could enter. "
+        "Change it, or tick “Keep this closing date” to save it anyway."
+    )
 
 
 def _refuse(problems: Problems) -> None:

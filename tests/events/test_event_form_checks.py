@@ -108,3 +108,26 @@ def test_the_edit_form_shows_every_problem_at_once_and_the_service_refuses_with_
     ]
     event.refresh_from_db()
     assert (event.title, event.ends_on, event.max_entrants) == ("Cup", date(2027, 2, 13), 10)
+
+
+SEED_004 = {**FORM, "title": "Jurong Green Scrabble Championship", "starts_on": "2015-09-06"}
+PAST_CLOSING = "This closing date, 27 August 2015, 23:59, has already passed: nobody could enter."
+
+
+def test_a_closing_date_already_past_is_asked_about_before_it_is_saved(client, organiser):
+    """The paper's closing date, typed for a new announcement, was taken without a word: the event then showed
+    registration closed. The form asks; ticking the box keeps it (an event already held is announced to record it)."""
+    typed = {**SEED_004, "registration_opens_at": "2015-08-01T09:00", "registration_closes_at": "2015-08-27T23:59"}
+    asked = client.post(reverse("events:create"), typed)
+    assert field_errors(asked, "registration_closes_at")[0].startswith(PAST_CLOSING)
+    page = html.unescape(asked.content.decode())
+    assert 'type="checkbox" name="keep_past_closing_date"' in page and "Keep this closing date" in page
+    assert not Event.objects.exists()
+    assert client.post(reverse("events:create"), {**typed, "keep_past_closing_date": "on"}).status_code == 302
+    event = Event.objects.get()
+    # Editing the event again does not ask about the closing date it already has.
+    edit = reverse("events:edit", args=[event.slug])
+    assert client.post(edit, {**typed, "venue": "Jurong Green CC"}).status_code == 302
+    # A closing date still to come is not asked about, and the box stays out of sight.
+    fresh = client.get(reverse("events:create")).content.decode()
+    assert 'type="hidden" name="keep_past_closing_date"' in fresh

@@ -46,7 +46,7 @@ from .lifecycle import (
 from .mine import own_entries, upcoming_first
 from .notify import AUDIENCES, email_entrants
 from .payments import PAYABLE_STATUSES, group_balances, record_group_payment, record_payment
-from .places import Places, places, player_ratings, waitlist_position, waitlist_positions
+from .places import Places, places, player_ratings, shown_status, waitlist_position, waitlist_positions
 from .status import (
     name_change_refusal,
     refresh_status,
@@ -121,6 +121,7 @@ __all__ = [
     "replace_group_student",
     "save_category",
     "set_directors",
+    "shown_status",
     "start_event",
     "sync_event_statuses",
     "sync_status",

@@ -12,7 +12,7 @@ from django.db.models import Count, Max, Min, Q
 from clubsite.kit.prepared import Prepared
 from clubsite.kit.status import move
 
-from ..models import PLACE_HOLDING_STATUSES, Category, Entry, EntryStatus, Event
+from ..models import PLACE_HOLDING_STATUSES, Category, Entry, EntryStatus, Event, EventStatus
 from .common import RegistrationError
 
 
@@ -55,6 +55,14 @@ class Places:
         taken = dict(self.taken)
         taken[category.pk] = taken.get(category.pk, 0) + 1
         return Places(taken, self.total + 1)
+
+
+def shown_status(event: Event, places_left: int | None) -> tuple[str, str]:
+    """The event's status as its pages show it, (key, words): while registration is open and no place is left, it
+    reads "Full — waiting list open" (or "Full" when the event keeps no list), never a green "Registration open"."""
+    if event.status == EventStatus.REGISTRATION_OPEN and places_left == 0:
+        return ("full_waiting_list", "Full — waiting list open") if event.keeps_waiting_list else ("full", "Full")
+    return event.status, event.get_status_display()
 
 
 def places(event: Event) -> Places:

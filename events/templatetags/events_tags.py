@@ -37,6 +37,8 @@ STATUS_BADGES = {
     "waitlisted": "info text-dark",
     "offered": "primary",
     "registration_open": "success",
+    "full_waiting_list": "warning text-dark",
+    "full": "warning text-dark",
     "published": "primary",
     "registration_closed": "dark",
     "in_progress": "primary",

@@ -1,6 +1,6 @@
 """Public pages: the event list, an event's announcement, calendar feeds."""
 
-from django.db.models import Count
+from django.db.models import Count, Max, Min
 from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -16,8 +16,10 @@ from ..forms import (
 from ..models import (
     ACTIVE_ENTRY_STATUSES,
     PLACE_HOLDING_STATUSES,
+    Category,
     Entry,
     EntryStatus,
+    Fee,
     PaymentMethod,
 )
 from ..permissions import can_manage_event
@@ -45,15 +47,37 @@ def event_list(request):
         events = events.filter(ends_on__gte=today).order_by("starts_on", "title")
     page = BoundedPaginator(events.values_list("pk", flat=True), PAGE_SIZE).get_page(request.GET.get("page"))
     page.object_list = in_order(page.object_list, events)
-    # Places taken for the events shown only: counting every event's entries first is slow on a long history.
-    taken = dict(
-        Entry.objects.filter(event__in=[e.pk for e in page.object_list], status__in=PLACE_HOLDING_STATUSES)
+    # Places, categories and fees of the events shown only (a query each): counting every event's entries first is
+    # slow on a long history.
+    shown = [e.pk for e in page.object_list]
+    taken: dict[int, dict[int, int]] = {}
+    for event_id, category_id, n in (
+        Entry.objects.filter(event__in=shown, status__in=PLACE_HOLDING_STATUSES)
         .order_by()
-        .values_list("event_id")
+        .values_list("event_id", "category_id")
         .annotate(n=Count("pk"))
-    )
+    ):
+        taken.setdefault(event_id, {})[category_id] = n
+    categories: dict[int, list] = {}
+    for category in Category.objects.filter(event__in=shown).only("pk", "event_id", "quota").order_by():
+        categories.setdefault(category.event_id, []).append(category)
+    fees = {
+        row["category__event_id"]: row
+        for row in Fee.objects.filter(category__event__in=shown)
+        .order_by()
+        .values("category__event_id")
+        .annotate(low=Min("amount"), high=Max("amount"))
+    }
     for event in page.object_list:
-        event.places_taken = taken.get(event.pk, 0)
+        current = services.Places(taken.get(event.pk, {}), sum(taken.get(event.pk, {}).values()))
+        event.places_taken = current.total
+        event.shown_status, event.shown_label = services.shown_status(
+            event, current.left_in_event(event, categories.get(event.pk, []))
+        )
+        event.has_categories = event.pk in categories
+        event.fee_low, event.fee_high = (
+            (fees[event.pk]["low"], fees[event.pk]["high"]) if event.pk in fees else (None, None)
+        )
     query = request.GET.copy()
     query.pop("page", None)
     return render(
@@ -123,10 +147,14 @@ def event_detail(request, slug: str):
     no_category = bool(
         player and not my_entry and not refusal and all(why for _, why in services.categories_for(event, player))
     )
+    places_left = current.left_in_event(event, categories)
+    shown, shown_label = services.shown_status(event, places_left)
     context = {
         "event": event,
         "categories": categories,
-        "places_left": current.left_in_event(event, categories),
+        "places_left": places_left,
+        "shown_status": shown,
+        "shown_label": shown_label,
         "entrants": entrants,
         "entrants_page": entrants_page,
         "waiting": waiting,

@@ -353,14 +353,36 @@ class BaseStudentFormSet(forms.BaseFormSet):
 
 
 STUDENT_BLOCKS = 3  # a few students typed one by one; a whole class is pasted as a list
+STUDENTS = "students"
 
 
 def student_formset(event, choices, data=None):
+    """The students typed one by one: never more rows than a group entry may have (the event's max_group_size),
+    whatever row count a request sends."""
+    return _student_formset_class(event)(data, prefix=STUDENTS, form_kwargs={"choices": choices})
+
+
+def _student_formset_class(event, extra: int = STUDENT_BLOCKS):
     size = max(event.max_group_size, 1)
-    formset_class = forms.formset_factory(
-        StudentForm, formset=BaseStudentFormSet, extra=min(STUDENT_BLOCKS, size), max_num=size, absolute_max=size
+    return forms.formset_factory(
+        StudentForm, formset=BaseStudentFormSet, extra=min(extra, size), max_num=size, absolute_max=size
     )
-    return formset_class(data, prefix="students", form_kwargs={"choices": choices})
+
+
+def student_formset_with_another_row(event, choices, data):
+    """The students' rows as typed so far and one more, unbound (nothing is checked or saved yet): the form's
+    "Add a student" button, which works without JavaScript too (with it, site.js adds the row in the page). At the
+    bound the rows stay as they are."""
+    size = max(event.max_group_size, 1)
+    try:
+        typed = min(max(int(data.get(f"{STUDENTS}-TOTAL_FORMS", 0)), 0), size)
+    except (TypeError, ValueError):
+        typed = 0
+    initial = [{name: data.get(f"{STUDENTS}-{i}-{name}", "") for name in StudentForm.base_fields} for i in range(typed)]
+    formset = _student_formset_class(event, extra=1)(initial=initial, prefix=STUDENTS, form_kwargs={"choices": choices})
+    if len(formset.forms) > typed:
+        formset.forms[-1].fields["full_name"].widget.attrs["autofocus"] = True  # the browser scrolls to the new row
+    return formset
 
 
 class ReplaceStudentForm(ServiceFormMixin, forms.Form):

@@ -15,7 +15,14 @@ from clubsite.kit.ui import run_service
 
 from .. import services
 from ..forms import GroupPaymentForm, option_choices, parse_option
-from ..forms.entering import ClassListForm, EntryForm, GroupContactForm, ReplaceStudentForm, student_formset
+from ..forms.entering import (
+    ClassListForm,
+    EntryForm,
+    GroupContactForm,
+    ReplaceStudentForm,
+    student_formset,
+    student_formset_with_another_row,
+)
 from ..models import Entry, EntryStatus, GroupEntry
 from ..permissions import can_manage_event
 from ..services.payments import entry_reference
@@ -108,6 +115,15 @@ def enter_group(request, slug: str):
     services.refresh_status(event)
     categories = _categories(event)
     choices = option_choices(categories)
+    if request.method == "POST" and "add_student" in request.POST:
+        # Another row for a student, what was typed kept and nothing judged yet (no "required" on fields still to fill).
+        typed = {k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"}
+        contact = GroupContactForm(event=event, initial=typed)
+        students = student_formset_with_another_row(event, choices, request.POST)
+        class_list = ClassListForm(initial=typed, categories=categories)
+        return render(
+            request, "events/enter_group.html", _group_context(event, categories, contact, students, class_list)
+        )
     contact = GroupContactForm(request.POST or None, event=event, initial=_contact_initial(request.user))
     students = student_formset(event, choices, request.POST or None)
     class_list = ClassListForm(request.POST or None, request.FILES or None, categories=categories)
@@ -133,14 +149,20 @@ def enter_group(request, slug: str):
             note = f" {waiting} of them {'is' if waiting == 1 else 'are'} on the waiting list." if waiting else ""
             messages.success(request, f"{_plural(len(entries), 'student')} entered.{note}")
             return redirect("events:group_entry", group.pk)
-    context = {
+    return render(
+        request, "events/enter_group.html", _group_context(event, categories, contact, students, class_list, error)
+    )
+
+
+def _group_context(event, categories, contact, students, class_list, error=None) -> dict:
+    return {
         **_entry_context(event, categories),
         "contact": contact,
         "students": students,
         "class_list": class_list,
         "error": error,
+        "room_for_another": len(students.forms) < students.max_num,
     }
-    return render(request, "events/enter_group.html", context)
 
 
 def _contact_initial(user) -> dict:

@@ -108,3 +108,39 @@ def test_teacher_pastes_a_class_list_organiser_takes_one_cheque_member_withdraws
     expect(stranger.get_by_text("Sam Star is withdrawn")).to_be_visible()
     j.shot("member withdrawn in one click", stranger)
     assert Entry.objects.get(player=star).status == EntryStatus.WITHDRAWN
+
+
+def test_teacher_on_a_phone_adds_student_rows_up_to_the_groups_bound(journey, member):
+    """Three rows and no way to add a fourth (the paper had fifteen): "Add a student" adds one in the page, until
+    the group's bound."""
+    organiser, _ = member("Oliver Organiser", organiser=True)
+    event = seed_event(organiser)
+    event.max_group_size = 5
+    event.save()
+    year = event.starts_on.year
+    member("Mrs Tan", email="tan@example.org", player=False)
+
+    j = journey("group-entry-rows", viewport=PHONE)
+    page = log_in(j.page, j.base_url, "tan@example.org", next_path=f"/events/{event.slug}/enter-group/")
+    page.fill("#id_school", "Yuhua Primary")
+    page.fill("#id_address", "Yuhua Primary School, Jurong West")
+    page.fill("#id_phone", "6123 4567")
+    add = page.get_by_role("button", name="Add a student")
+    expect(page.locator("#students-rows fieldset")).to_have_count(3)
+    add.click()
+    add.click()
+    expect(page.locator("#students-rows fieldset")).to_have_count(5)
+    expect(page.get_by_text("Student 5", exact=True)).to_be_visible()
+    expect(add).to_be_hidden()
+    expect(page.locator("#students-bound")).to_be_visible()
+    primary = event.categories.get(name=PRIMARY).fees.get(name="Standard")
+    for i, name in enumerate(["Alice Ong", "Ben Goh", "Chloe Lim", "Dev Nair", "Eve Koh"]):
+        page.fill(f"#id_students-{i}-full_name", name)
+        page.fill(f"#id_students-{i}-date_of_birth", f"{year - 9}-05-0{i + 1}")
+        page.select_option(f"#id_students-{i}-option", f"{primary.category_id}:{primary.pk}")
+    page.check("#id_accept_rules")
+    j.shot("five students typed on a phone")
+    page.get_by_role("button", name="Enter these students").click()
+    page.wait_for_url(re.compile(r"/events/groups/\d+/$"))
+    expect(page.get_by_text("5 students entered.")).to_be_visible()
+    assert Entry.objects.filter(group__submitted_by__email="tan@example.org").count() == 5

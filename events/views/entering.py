@@ -31,6 +31,8 @@ from .common import _categories, _event_for
 
 # Each entry is a card with its payment and actions: twenty make a page a phone can scroll.
 MY_ENTRIES_PAGE_SIZE = 20
+# A teacher's group entries on My entries: every group of the current events, and then the latest past ones.
+MY_GROUPS_SHOWN = 20
 
 
 def _plural(count: int, word: str) -> str:
@@ -228,7 +230,14 @@ def my_entries(request):
         # Offer only what would succeed: the same rules the services apply.
         entry.withdraw_refusal = services.withdrawal_refusal(entry.event)
         entry.name_change_refusal = services.name_change_refusal(entry.event)
-    return render(request, "events/my_entries.html", {"entries": entries, "page": page})
+    # The group entries this person sent, a click from each group's page (it was reached only through an entry).
+    groups = (
+        GroupEntry.objects.filter(submitted_by=request.user)
+        .select_related("event")
+        .annotate(students=Count("entries"))
+        .order_by(*services.upcoming_first("event__"), "-created_at", "pk")[:MY_GROUPS_SHOWN]
+    )
+    return render(request, "events/my_entries.html", {"entries": entries, "page": page, "groups": groups})
 
 
 def _entry_action(request, pk: int, call, success: str):

@@ -36,6 +36,7 @@ from ..models import (
     EntryStatus,
     Event,
     EventStatus,
+    GroupEntry,
 )
 from ..permissions import can_manage_event, directed_events
 from .common import PAGE_SIZE, _categories, _managed_event
@@ -177,6 +178,7 @@ def lifecycle(request, slug: str, action: str):
 
 # Entries a page on the manage page: each row has its payment, move and cancel actions (half the public list's).
 MANAGE_PAGE_SIZE = 50
+MANAGE_GROUPS_SHOWN = 100  # more groups than any schools' event has; the entries' filter finds the rest
 LAPSE_STATUSES = (EventStatus.PUBLISHED, EventStatus.REGISTRATION_OPEN, EventStatus.REGISTRATION_CLOSED)
 
 
@@ -223,6 +225,13 @@ def manage(request, slug: str, director_form=None):
         "too_early": services.before_event_refusal(event, "start it"),
         "can_lapse": event.status in LAPSE_STATUSES and totals[EntryStatus.PENDING_PAYMENT] > 0,
         "directors": list(event.directors.order_by("first_name", "last_name", "email")),
+        # Each group entry, a click from its page (it was reached only through its teacher's name in an entry's row).
+        "groups": list(
+            GroupEntry.objects.filter(event=event)
+            .annotate(students=Count("entries"))
+            .order_by("school", "contact_name", "pk")[: MANAGE_GROUPS_SHOWN + 1]
+        ),
+        "groups_shown": MANAGE_GROUPS_SHOWN,
         "director_form": director_form or DirectorForm(),
     }
     return render(request, "events/manage.html", context)

@@ -28,8 +28,8 @@ Every request runs in a savepoint rolled back after it (tests.site_world.isolate
 round never changes what the next request sees, and no session changes. Emails go to the test's in-memory outbox, to
 example.org addresses; nothing leaves. SKIPPED lists the forms not sent, with the reason.
 
-The answer. Never a 5xx, and never over one second (a slow answer is timed again once, so a busy machine does not
-count: only slow twice is an offence). Every offence is collected, with its URL, role, fields and values and the
+The answer. Never a 5xx, and never over one second (a slow answer is timed again, twice, so a busy machine does not
+count: only slow three times is an offence). Every offence is collected, with its URL, role, fields and values and the
 exception behind a server error, and the list must be empty. What SQLite alone cannot do (SQLITE_LIMITS) is counted
 apart when the tests run on SQLite; on PostgreSQL, CI's database and the site's, the same requests must answer.
 KNOWN lists offences whose fix belongs to files being changed by someone else, each with its reason; each must
@@ -246,8 +246,8 @@ class Walk:
     failure: BaseException | None = None
 
     def call(self, client, method: str, url: str, role: str, what: str, **kwargs):
-        """One request, rolled back; an offence recorded (a slow answer is timed again once)."""
-        for _attempt in range(2):
+        """One request, rolled back; an offence recorded (a slow answer is timed again, up to twice)."""
+        for _attempt in range(3):
             self.failure = None
             with site_world.isolated(client):
                 started = time.perf_counter()

@@ -40,6 +40,7 @@ EVENT_FORM = {
     "max_group_size": "15",
     "bye_spread": "50",
     "forfeit_spread": "50",
+    "late_forfeit_spread": "100",
 }
 TOO_LONG = "The description can be at most 20,000 characters long; this one has 2,000,000."
 

@@ -200,6 +200,10 @@ class Event(EventWhenAndWhere, EventRegistration, EventPayment, EventPlayRules, 
             f"A forfeited game counts as a loss by {self.forfeit_spread} points of spread "
             "(a win by as much for the opponent)."
         )
+        rules.append(
+            f"A player too late for a game forfeits it by {self.late_forfeit_spread} points of spread "
+            "(a win by as much for the opponent who was on time)."
+        )
         if self.ties_stand:
             rules.append("Players level on wins and spread share their place: ties are not broken.")
         if self.ties_by_score_before_tiles:

@@ -157,6 +157,13 @@ class EventPlayRules(models.Model):
     lexicon = models.CharField(max_length=40, blank=True, default="CSW")
     bye_spread = models.PositiveSmallIntegerField(default=50, validators=bounded(0, 1000))
     forfeit_spread = models.PositiveSmallIntegerField(default=50, validators=bounded(0, 1000))
+    # Seed 003 forfeits a late arrival by 100; other events' rules say 50: each event says its own.
+    late_forfeit_spread = models.PositiveSmallIntegerField(
+        "late-arrival forfeit spread",
+        default=100,
+        validators=bounded(0, 1000),
+        help_text="A player too late for a game loses it by this much; the opponent who was on time wins by as much",
+    )
     ties_stand = models.BooleanField(default=True, help_text="Tied players share the rank (no tie-break)")
     overrun_forfeit = models.BooleanField(
         "overrun forfeit (APSP)",

@@ -62,6 +62,7 @@ EVENT_FIELDS = (
     "third_rated",
     "bye_spread",
     "forfeit_spread",
+    "late_forfeit_spread",
     "ties_stand",
     "ties_by_score_before_tiles",
     "overrun_forfeit",

@@ -19,6 +19,7 @@ REQUIRED = {
     "max_group_size": "15",
     "bye_spread": "50",
     "forfeit_spread": "50",
+    "late_forfeit_spread": "100",
 }
 
 

@@ -42,6 +42,7 @@ FORM = {
     "max_group_size": "15",
     "bye_spread": "50",
     "forfeit_spread": "50",
+    "late_forfeit_spread": "100",
 }
 
 

@@ -434,6 +434,7 @@ def test_the_seed_announcement_is_published_through_the_pages_and_entered(client
             "time_control_minutes": "25",
             "bye_spread": "50",
             "forfeit_spread": "50",
+            "late_forfeit_spread": "100",
             "lexicon": "CSW15",
             "registration_opens_at": (timezone.localdate() - timedelta(days=1)).strftime("%Y-%m-%dT09:00"),
             "registration_closes_at": closes,

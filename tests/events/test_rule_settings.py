@@ -43,6 +43,7 @@ def test_every_rule_an_organiser_sets():
         round_spread_caps="200,100",
         bye_spread=75,
         forfeit_spread=100,
+        late_forfeit_spread=50,
         ties_by_score_before_tiles=True,
         overrun_forfeit=True,
         prize_ties=PrizeTies.DIRECTOR,
@@ -54,6 +55,8 @@ def test_every_rule_an_organiser_sets():
         "A game counts for at most this much spread: 200 in round 1, 100 in round 2, 300 in rounds 3–5.",
         "A bye counts as a win by 75 points of spread.",
         "A forfeited game counts as a loss by 100 points of spread (a win by as much for the opponent).",
+        "A player too late for a game forfeits it by 50 points of spread "
+        "(a win by as much for the opponent who was on time).",
         TIES_STAND,
         BEFORE_TILES,
         "Overrunning the time by 15 minutes forfeits the game, by the margin at that point "

@@ -34,7 +34,9 @@ def as_pure(game: Game, *, counted: bool) -> pure.Game:
         level = game.score_a is not None and game.score_a == game.score_b and not game.overrun
         tie = {"a": a, "b": b}.get(game.ahead_before_tiles) if level else None
         return pure.Game(game.round_number, a, b, game.score_a, game.score_b, "normal", first, None, tie)
-    award = abs(game.spread_a) if game.kind in AWARDED and game.spread_a is not None else None
+    # A late-arrival forfeit awards the event's own setting (issue 23, defect 15): left to the rules here, so a
+    # stored spread that is not the event's shows as a difference in every table.
+    award = abs(game.spread_a) if game.kind in AWARDED - {"late_forfeit"} and game.spread_a is not None else None
     return pure.Game(game.round_number, a, b, kind=game.kind, first=first, award=award)
 
 
@@ -52,8 +54,7 @@ def entrants(division: Division) -> list[pure_standings.Entrant]:
 
 
 def options(event: Event) -> pure_standings.StandingsOptions:
-    late = getattr(event, "late_forfeit_spread", pure.SpreadRules.late_forfeit_spread)
-    rules = pure.SpreadRules(event.bye_spread, event.forfeit_spread, late)
+    rules = pure.SpreadRules(event.bye_spread, event.forfeit_spread, event.late_forfeit_spread)
     caps = pure_standings.round_spread_caps(
         pure_standings.parse_round_spread_caps(event.round_spread_caps), event.spread_cap, event.number_of_games
     )

@@ -107,8 +107,9 @@ class PlayMachine(RuleBasedStateMachine):
         gibson=st.booleans(),
         seed=st.integers(min_value=0, max_value=2**31),
         here=st.integers(min_value=0, max_value=8),
+        late=st.sampled_from([50, 75, 100]),
     )
-    def start(self, players, rounds, rated, prize_places, missed, head_start, gibson, seed, here):
+    def start(self, players, rounds, rated, prize_places, missed, head_start, gibson, seed, here, late):
         """An event of one category and its prize table, its entrants seated in one division, `here` of them
         checked in (none: the event does not use check-in); with a head start, some rounds played already (as
         `play_round` plays them), so that runs reach the last rounds."""
@@ -127,6 +128,7 @@ class PlayMachine(RuleBasedStateMachine):
             number_of_games=rounds,
             rated=rated,
             rating_list=ratings if rated else None,
+            late_forfeit_spread=late,
         )
         self.event.directors.add(self.director)
         category = Category.objects.create(event=self.event, name="Open")

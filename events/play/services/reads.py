@@ -29,7 +29,7 @@ def spread_rules(event: Event) -> results.SpreadRules:
     return results.SpreadRules(
         bye_spread=event.bye_spread,
         forfeit_spread=event.forfeit_spread,
-        late_forfeit_spread=getattr(event, "late_forfeit_spread", results.SpreadRules.late_forfeit_spread),
+        late_forfeit_spread=event.late_forfeit_spread,
     )
 
 

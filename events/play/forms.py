@@ -322,7 +322,12 @@ class PlaceForm(ServiceFormMixin, forms.Form):
 
 class LateEntrantForm(ServiceFormMixin, forms.Form):
     entry = forms.TypedChoiceField(label="Entrant", coerce=int)
-    rating = forms.IntegerField(min_value=0, initial=0, required=False, help_text="0 for unrated")
+    rating = forms.IntegerField(
+        min_value=0,
+        max_value=3000,
+        required=False,
+        help_text="Empty: their rating on the event's list; 0 for unrated",
+    )
 
     def __init__(self, *args, entries=(), **kwargs):
         super().__init__(*args, **kwargs)

@@ -306,9 +306,16 @@ class WithdrawnSerializer(serializers.Serializer):
     status = serializers.CharField()
 
 
-class PlacedSerializer(SeatSerializer):
-    entry = serializers.IntegerField(source="entry_id")
-    division = serializers.IntegerField(source="division_id")
+class PlacedSerializer(serializers.Serializer):
+    """A waiting-list entrant who took a place: their seat, or none (seat, number and division null) while the
+    event has no divisions yet."""
+
+    entry = serializers.IntegerField(source="entry.pk")
+    player = serializers.IntegerField(source="entry.player_id")
+    name = serializers.CharField(source="entry.player.name")
+    seat = serializers.IntegerField(source="seat.pk", allow_null=True)
+    number = serializers.IntegerField(source="seat.number", allow_null=True)
+    division = serializers.IntegerField(source="seat.division_id", allow_null=True)
 
 
 class DrawnSerializer(serializers.Serializer):

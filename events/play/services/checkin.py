@@ -23,7 +23,6 @@ from datetime import datetime, timedelta
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Max
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
@@ -33,9 +32,10 @@ from events.models import Entry, EntryStatus, Event
 from events.permissions import can_direct_event
 from events.play.models import CheckIn, Division, DivisionPlayer, Round
 from events.services.common import lock_event
-from events.services.places import place_entry, places, player_ratings
+from events.services.places import place_entry, places
 
 from .common import PlayError, check_open, lock_division, require_director
+from .seating import seat_late
 
 GRACE = timedelta(minutes=10)  # seed 004: "fails to turn up ten minutes after the reporting time has lapsed"
 # Wrong venue codes allowed in GUESS_WINDOW: per account, and per client address (generous, as a venue's players may
@@ -292,12 +292,17 @@ def withdraw_no_shows(actor, event: Event, entry_ids: list[int]) -> list[Entry]:
     return entries
 
 
-def _division_for(event: Event, entry: Entry, division: Division | None) -> Division:
+def _division_for(event: Event, entry: Entry, division: Division | None) -> Division | None:
+    """The division a waiting-list entrant takes a seat in: the one given, else the only one of their category or
+    of the event. None while the event has no divisions: there is nothing to choose from, and the entrant joins
+    the field as every other entrant does, placed when divisions are assigned."""
     if division is not None:
         if division.event_id != event.pk:
             raise PlayError("That division is not part of this event.", field="division")
         return division
     divisions = list(event.divisions.all())
+    if not divisions:
+        return None
     same = [d for d in divisions if d.category_id == entry.category_id]
     if len(same) == 1:
         return same[0]
@@ -306,12 +311,28 @@ def _division_for(event: Event, entry: Entry, division: Division | None) -> Divi
     raise PlayError(f"Choose the division {entry.player.full_name} plays in.", field="division")
 
 
+@dataclass(frozen=True)
+class Placed:
+    """A waiting-list entrant who took a free place, with their seat; no seat while the event has no divisions."""
+
+    entry: Entry
+    seat: DivisionPlayer | None
+
+    def __str__(self) -> str:
+        name = self.entry.player.name
+        if self.seat is None:
+            return f"{name} (joins the field: divisions are not assigned yet)"
+        return f"{name} ({self.seat.division.name} #{self.seat.number})"
+
+
 @transaction.atomic
-def seat_from_waiting_list(actor, entry: Entry, division: Division | None = None) -> DivisionPlayer:
-    """A present waiting-list entrant takes a free place and a seat before round 1 of the division is paired.
+def seat_from_waiting_list(actor, entry: Entry, division: Division | None = None) -> Placed:
+    """A present waiting-list entrant takes a free place, and a seat before round 1 of the division is paired.
 
     The place is counted as every place is (category quota and event limit); the entry becomes confirmed,
-    or pending payment while a fee is still due (paid at the desk and recorded as any payment)."""
+    or pending payment while a fee is still due (paid at the desk and recorded as any payment). Before the
+    event has divisions there is no seat to take: the entrant simply joins the field. A seat is numbered by
+    rating among the division's seats, as assignment numbers them (`seating.seat_late`)."""
     event = lock_event(entry.event_id)
     require_director(actor, event)
     entry = _entry(event, entry.pk)
@@ -334,27 +355,24 @@ def seat_from_waiting_list(actor, entry: Entry, division: Division | None = None
             raise PlayError(f"{entry.category.name} has no free place: withdraw the missing players first.")
         move(entry, EntryStatus.OFFERED)
         entry.offered_at = timezone.now()
-    division = lock_division(_division_for(event, entry, division).pk)
-    check_open(division)
-    if division.rounds.exists():
-        raise PlayError(f"Round 1 of {division.name} is already paired: add a late entrant from the division page.")
+    chosen = _division_for(event, entry, division)
+    division = lock_division(chosen.pk) if chosen is not None else None
+    if division is not None:
+        check_open(division)
+        if division.rounds.exists():
+            raise PlayError(f"Round 1 of {division.name} is already paired: add a late entrant from the division page.")
     moment = timezone.now()
     place_entry(entry, EntryStatus.CONFIRMED if entry.balance <= 0 else EntryStatus.PENDING_PAYMENT, moment)
     entry.division = division
     entry.save(update_fields=["status", "offered_at", "payment_due_at", "confirmed_at", "division"])
-    number = (division.seats.aggregate(n=Max("number"))["n"] or 0) + 1
-    return DivisionPlayer.objects.create(
-        division=division,
-        player=entry.player,
-        entry=entry,
-        number=number,
-        rating=player_ratings(event, [entry.player_id]).get(entry.player_id, 0),
-        assigned_reason="took a free place at reporting time",
-    )
+    if division is None:
+        return Placed(entry, None)
+    seat = seat_late(division, entry.player, entry=entry, reason="took a free place at reporting time")
+    return Placed(entry, seat)
 
 
 @transaction.atomic
-def fill_places(actor, event: Event) -> list[DivisionPlayer]:
+def fill_places(actor, event: Event) -> list[Placed]:
     """Every free place to the present waiting-list entrants, in waiting-list order, while places last."""
     event = lock_event(event.pk)
     require_director(actor, event)

@@ -31,9 +31,39 @@ from .rounds import missed_round
 from .tsh_io import check_division_name
 
 
+def seat_late(
+    division: Division, player, *, entry=None, rating: int | None = None, reason: str = "", joined_in_round: int = 1
+) -> DivisionPlayer:
+    """A seat for a player who joins a division after it was assigned (a waiting-list place at reporting time, a
+    late entrant), at their rating as of the day divisions are assigned by (`rating_day`) unless one is given.
+
+    Before round 1 the division's seats are numbered again by rating (`renumber_seats`), so a late arrival is
+    seeded where their rating puts them, not below everyone. Once play has begun, numbers stay as the players,
+    printed sheets and tsh files know them: the late player takes the next one, and pairing seeds by their
+    rating all the same (rating before seed number, events.play.core.standings)."""
+    if rating is None:
+        event = division.event
+        rating = ratings_on(event, [player.pk], rating_day(event)).get(player.pk, 0)
+    number = (division.seats.aggregate(n=Max("number"))["n"] or 0) + 1
+    seat = DivisionPlayer.objects.create(
+        division=division,
+        player=player,
+        entry=entry,
+        number=number,
+        rating=rating,
+        assigned_reason=reason,
+        joined_in_round=joined_in_round,
+    )
+    if joined_in_round == 1 and not division.rounds.exists():
+        renumber_seats([division.pk])
+        seat.refresh_from_db(fields=["number"])
+    return seat
+
+
 @transaction.atomic
-def add_late_entrant(actor, division: Division, player, *, rating: int = 0) -> DivisionPlayer:
-    """A player joining after play began: their missed rounds are scored as the division sets."""
+def add_late_entrant(actor, division: Division, player, *, rating: int | None = None) -> DivisionPlayer:
+    """A player joining after the division was assigned: seeded by rating (`seat_late`), their rating looked up
+    on the event's list unless the director gives one; rounds already played are scored as the division sets."""
     division = lock_division(division.pk)
     require_director(actor, division.event)
     check_open(division)
@@ -45,10 +75,7 @@ def add_late_entrant(actor, division: Division, player, *, rating: int = 0) -> D
         if refusal:
             raise PlayError(refusal)
     rounds = list(division.rounds.order_by("number"))
-    number = (division.seats.aggregate(n=Max("number"))["n"] or 0) + 1
-    seat = DivisionPlayer.objects.create(
-        division=division, player=player, number=number, rating=rating, joined_in_round=len(rounds) + 1
-    )
+    seat = seat_late(division, player, rating=rating, reason="late entrant", joined_in_round=len(rounds) + 1)
     Game.objects.bulk_create(missed_round(division, rnd, seat) for rnd in rounds)
     return seat
 

@@ -309,7 +309,7 @@ def late_entrant(request, slug: str, pk: int):
         entry = entries.get(pk=form.cleaned_data["entry"])
         run_service(
             request,
-            lambda: play.add_late_entrant(request.user, div, entry.player, rating=form.cleaned_data["rating"] or 0),
+            lambda: play.add_late_entrant(request.user, div, entry.player, rating=form.cleaned_data["rating"]),
             f"{entry.player.name} joins {div.name}; earlier rounds are scored as {div.get_missed_rounds_as_display()}.",
         )
     else:

@@ -97,13 +97,12 @@ def fill_places(request, slug: str):
         entry = get_object_or_404(Entry.objects.select_related("player"), pk=int(entry_pk), event=event)
         division_pk = request.POST.get("division", "")
         division = Division.objects.filter(event=event, pk=division_pk).first() if division_pk.isdigit() else None
-        seat = run_service(request, lambda: checkin.seat_from_waiting_list(request.user, entry, division))
-        seated = [seat] if seat else []
+        placed = run_service(request, lambda: checkin.seat_from_waiting_list(request.user, entry, division))
+        seated = [placed] if placed else []
     else:
         seated = run_service(request, lambda: checkin.fill_places(request.user, event)) or []
     if seated:
-        names = ", ".join(f"{s.player.name} ({s.division.name} #{s.number})" for s in seated)
-        messages.success(request, f"Places taken from the waiting list: {names}.")
+        messages.success(request, f"Places taken from the waiting list: {', '.join(str(p) for p in seated)}.")
     return redirect(_check_in_url(event, anchor="waiting"))
 
 

@@ -1,8 +1,11 @@
+from datetime import date, datetime, time
+from zoneinfo import ZoneInfo
+
 import pytest
 
-from events.models import EventStatus
+from events.models import EntryStatus, EventStatus
 from events.play.models import Division, DivisionPlayer
-from tests.events.factories import EventFactory
+from tests.events.factories import CategoryFactory, EntryFactory, EventFactory
 from tests.factories import PlayerFactory, UserFactory
 
 
@@ -23,3 +26,39 @@ def make_division(director):
         return division
 
     return make
+
+
+SGT = ZoneInfo("Asia/Singapore")
+DAY = date(2015, 9, 6)
+
+
+@pytest.fixture
+def venue():
+    """Seed 004 on the day: reporting 9.00–9.15, a category of 4 places, full, two on the waiting list."""
+    director = UserFactory()
+    event = EventFactory(
+        status=EventStatus.REGISTRATION_CLOSED,
+        starts_on=DAY,
+        ends_on=DAY,
+        time_zone="Asia/Singapore",
+        reporting_time=time(9, 0),
+        reporting_until=time(9, 15),
+        registration_opens_at=datetime(2015, 8, 1, tzinfo=SGT),
+        registration_closes_at=datetime(2015, 8, 27, 23, 59, tzinfo=SGT),
+        rated=False,
+    )
+    event.directors.add(director)
+    category = CategoryFactory(event=event, name="Secondary", quota=4)
+    division = Division.objects.create(event=event, category=category, name="Secondary")
+    entrants = []
+    for i, name in enumerate(["Anna Tan", "Bala Kumar", "Chen Wei", "Dewi Lim"], start=1):
+        entry = EntryFactory(
+            category=category, player=PlayerFactory(full_name=name), status=EntryStatus.CONFIRMED, division=division
+        )
+        DivisionPlayer.objects.create(division=division, player=entry.player, entry=entry, number=i)
+        entrants.append(entry)
+    waiting = [
+        EntryFactory(category=category, player=PlayerFactory(full_name=name), status=EntryStatus.WAITLISTED)
+        for name in ("Eddie Goh", "Farah Ismail")
+    ]
+    return event, director, division, entrants, waiting

@@ -11,7 +11,7 @@ from rest_framework.test import APIClient
 
 from events.play.models import CheckIn
 from events.play.services import checkin
-from tests.events.play.test_venue import SGT, venue  # noqa: F401
+from tests.events.play.test_venue import SGT
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

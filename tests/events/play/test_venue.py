@@ -2,7 +2,7 @@
 lucky draw for non-prize-winners."""
 
 import re
-from datetime import date, datetime, time
+from datetime import date, datetime
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
@@ -12,14 +12,14 @@ from django.urls import reverse
 from django.utils.html import escape
 
 from clubsite.kit.errors import NotAllowed
-from events.models import EntryStatus, EventStatus, Prize
+from events.models import EntryStatus, Prize
 from events.play import services as play
 from events.play.core import draw as pure_draw
-from events.play.models import CheckIn, Division, DivisionPlayer, LuckyDraw
+from events.play.models import CheckIn, LuckyDraw
 from events.play.services import checkin, luckydraw, printing
 from players.models import Player
-from tests.events.factories import CategoryFactory, EntryFactory, EventFactory
-from tests.factories import PlayerFactory, UserFactory
+from tests.events.factories import CategoryFactory
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -59,38 +59,6 @@ def test_a_draw_refuses_duplicates_and_draws_everyone_when_few():
 
 
 # Check-in -----------------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def venue():
-    """Seed 004 on the day: reporting 9.00–9.15, a category of 4 places, full, two on the waiting list."""
-    director = UserFactory()
-    event = EventFactory(
-        status=EventStatus.REGISTRATION_CLOSED,
-        starts_on=DAY,
-        ends_on=DAY,
-        time_zone="Asia/Singapore",
-        reporting_time=time(9, 0),
-        reporting_until=time(9, 15),
-        registration_opens_at=datetime(2015, 8, 1, tzinfo=SGT),
-        registration_closes_at=datetime(2015, 8, 27, 23, 59, tzinfo=SGT),
-        rated=False,
-    )
-    event.directors.add(director)
-    category = CategoryFactory(event=event, name="Secondary", quota=4)
-    division = Division.objects.create(event=event, category=category, name="Secondary")
-    entrants = []
-    for i, name in enumerate(["Anna Tan", "Bala Kumar", "Chen Wei", "Dewi Lim"], start=1):
-        entry = EntryFactory(
-            category=category, player=PlayerFactory(full_name=name), status=EntryStatus.CONFIRMED, division=division
-        )
-        DivisionPlayer.objects.create(division=division, player=entry.player, entry=entry, number=i)
-        entrants.append(entry)
-    waiting = [
-        EntryFactory(category=category, player=PlayerFactory(full_name=name), status=EntryStatus.WAITLISTED)
-        for name in ("Eddie Goh", "Farah Ismail")
-    ]
-    return event, director, division, entrants, waiting
 
 
 def test_a_director_checks_players_in_and_sees_who_is_missing(venue):
@@ -181,8 +149,8 @@ def test_free_places_go_to_present_waiting_list_people_in_order(venue):
         with pytest.raises(play.PlayError, match="Eddie Goh is here and ahead"):
             checkin.seat_from_waiting_list(director, waiting[1])
         seated = checkin.fill_places(director, event)
-    assert [s.player.full_name for s in seated] == ["Eddie Goh"]  # one place was free
-    seat = seated[0]
+    assert [p.entry.player.full_name for p in seated] == ["Eddie Goh"]  # one place was free
+    seat = seated[0].seat
     assert seat.division == division and seat.number == 4  # the next number after the seats left
     waiting[0].refresh_from_db()
     assert waiting[0].status == EntryStatus.CONFIRMED and waiting[0].division == division

@@ -429,6 +429,9 @@ class DivisionPrizesSerializer(serializers.Serializer):
     listed_only = ListedPrizeSerializer(many=True, help_text="lucky draws and prizes the director awards")
     decisions = PrizeDecisionSerializer(many=True, help_text="the director's decisions, newest first (directors)")
     fund = FundSplitSerializer(allow_null=True, help_text="the event's prize fund divided by fees, if it is")
+    outside = SeatSerializer(
+        many=True, help_text="players seated here who entered another category: they win none of these prizes"
+    )
 
 
 class PrizeDecisionRequestSerializer(serializers.Serializer):

@@ -83,12 +83,18 @@ class Scratch:
         return {e.id: pure_standings.scorecard(e.id, self.entrants, self.games, self.options) for e in self.entrants}
 
 
-def place_prizes(division: Division) -> list[pure_prizes.PlacePrize]:
-    """The division's place prizes, one a place, from the prize table of its category (or the event's only one)."""
+def prize_category(division: Division) -> Category | None:
+    """The category whose prize table the division plays for: its own, or the event's only one."""
     categories = list(Category.objects.filter(event_id=division.event_id))
     category = next((c for c in categories if c.pk == division.category_id), None)
     if category is None and len(categories) == 1:
         category = categories[0]
+    return category
+
+
+def place_prizes(division: Division) -> list[pure_prizes.PlacePrize]:
+    """The division's place prizes, one a place, from the prize table of its category (or the event's only one)."""
+    category = prize_category(division)
     if category is None:
         return []
     rows = Prize.objects.filter(category=category, kind=PrizeKind.PLACE, rank_from__isnull=False)
@@ -99,6 +105,17 @@ def place_prizes(division: Division) -> list[pure_prizes.PlacePrize]:
     ]
 
 
+def prize_takers(division: Division) -> set[int] | None:
+    """The division's players who may win its prizes: those who entered the category of its prize table, or
+    whose category is not known (no entry); None when that is everyone."""
+    category = prize_category(division)
+    seats = DivisionPlayer.objects.filter(division=division).select_related("entry")
+    takers = {
+        s.player_id for s in seats if category is None or s.entry is None or s.entry.category_id in (None, category.pk)
+    }
+    return None if takers == {s.player_id for s in seats} else takers
+
+
 def awards(division: Division, scratch: Scratch) -> list[pure_prizes.Award]:
     event = division.event
     return pure_prizes.award_prizes(
@@ -107,12 +124,14 @@ def awards(division: Division, scratch: Scratch) -> list[pure_prizes.Award]:
         scratch.games,
         place_prizes=place_prizes(division),
         options=pure_prizes.PrizeOptions(one_prize_per_player=event.one_prize_per_player, ties=event.prize_ties),
+        eligible=prize_takers(division),
     )
 
 
 def prize_money_due(division: Division, scratch: Scratch) -> Decimal:
-    """The cash of every place prize a ranked player reaches: what the prize table pays out."""
-    ranked = sum(1 for s in scratch.standings() if s.rank is not None)
+    """The cash of every place prize a ranked player who may win it reaches: what the prize table pays out."""
+    takers = prize_takers(division)
+    ranked = sum(1 for s in scratch.standings() if s.rank is not None and (takers is None or s.player in takers))
     return sum((p.amount or Decimal(0) for p in place_prizes(division) if p.place <= ranked), Decimal(0))
 
 

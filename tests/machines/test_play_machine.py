@@ -27,6 +27,10 @@ What must hold after every step:
    the prize table), or the lowest-placed player when everyone is still in contention.
 8. When the event is rated and every scheduled round is played and confirmed, the live ratings equal what
    the rating run stores.
+9. Categories stay apart (seed 004: primary and secondary students, each category with its own prizes): a
+   division plays for one category's prizes, and everyone that assignment or a split seated in it entered that
+   category; only a director's placement seats a player of another, and no prize of a category ever goes to a
+   player who did not enter it.
 
 Bounded to run in `make test` in well under a minute (on SQLite here, on PostgreSQL in CI)."""
 
@@ -98,7 +102,7 @@ class PlayMachine(RuleBasedStateMachine):
     # --- the event -------------------------------------------------------------------------------
 
     @initialize(
-        players=st.integers(min_value=3, max_value=8),
+        players=st.integers(min_value=4, max_value=10),
         rounds=st.integers(min_value=2, max_value=5),
         rated=st.booleans(),
         prize_places=st.sampled_from([1, 2, 3, 5, 10]),
@@ -110,9 +114,9 @@ class PlayMachine(RuleBasedStateMachine):
         late=st.sampled_from([50, 75, 100]),
     )
     def start(self, players, rounds, rated, prize_places, missed, head_start, gibson, seed, here, late):
-        """An event of one category and its prize table, its entrants seated in one division, `here` of them
-        checked in (none: the event does not use check-in); with a head start, some rounds played already (as
-        `play_round` plays them), so that runs reach the last rounds."""
+        """An event of two categories, each with its prize table, its entrants seated in a division per category,
+        `here` of them checked in (none: the event does not use check-in); with a head start, some rounds played
+        already in the first division (as `play_round` plays them), so that runs reach the last rounds."""
         association = AssociationFactory()
         self.director = User.objects.create(username="td", email="td@example.org")
         ratings = RatingList.objects.create(association=association, name="Ratings", slug="ratings", lexicon="CSW")
@@ -131,17 +135,22 @@ class PlayMachine(RuleBasedStateMachine):
             late_forfeit_spread=late,
         )
         self.event.directors.add(self.director)
-        category = Category.objects.create(event=self.event, name="Open")
-        for place in range(1, prize_places + 1):
-            amount = PRIZES[place - 1] if place <= len(PRIZES) else None
-            Prize.objects.create(
-                category=category,
-                kind=PrizeKind.PLACE,
-                rank_from=place,
-                rank_to=place,
-                description=f"Prize {place}",
-                amount=amount,
-            )
+        # Seed 004: secondary and primary students, each category with its own prize table.
+        self.categories = [
+            Category.objects.create(event=self.event, name="Secondary", position=1),
+            Category.objects.create(event=self.event, name="Primary", position=2),
+        ]
+        for n, category in enumerate(self.categories):
+            for place in range(1, prize_places + 1):
+                amount = PRIZES[place - 1] - 10 * n if place <= len(PRIZES) else None
+                Prize.objects.create(
+                    category=category,
+                    kind=PrizeKind.PLACE,
+                    rank_from=place,
+                    rank_to=place,
+                    description=f"{category.name} prize {place}",
+                    amount=amount if amount is None or amount > 0 else Decimal("1.00"),
+                )
         self.users = {}
         for i in range(players):
             user = User.objects.create(username=f"p{i}", email=f"p{i}@example.org")
@@ -160,7 +169,11 @@ class PlayMachine(RuleBasedStateMachine):
                 )
             accepted = timezone.now() + timedelta(seconds=i)
             Entry.objects.create(
-                event=self.event, category=category, player=player, status=EntryStatus.CONFIRMED, accepted_at=accepted
+                event=self.event,
+                category=self.categories[i % 2],
+                player=player,
+                status=EntryStatus.CONFIRMED,
+                accepted_at=accepted,
             )
         play.assign_divisions(self.director, self.event)
         Division.objects.filter(event=self.event).update(missed_rounds_as=missed)
@@ -253,6 +266,16 @@ class PlayMachine(RuleBasedStateMachine):
     @rule(k=st.integers(min_value=1, max_value=3))
     def split(self, k):
         self.refused(lambda: play.assign_divisions(self.director, self.event, split_into=k))
+
+    @precondition(lambda self: not self.started())
+    @rule(data=st.data())
+    def place_by_hand(self, data):
+        """A director seats an entrant in a division of their choice, another category's too (invariant 9)."""
+        entries = list(Entry.objects.filter(event=self.event, status=EntryStatus.CONFIRMED).order_by("pk"))
+        divisions = self.divisions()
+        if entries and divisions:
+            entry, division = _pick(data, entries, "entry"), _pick(data, divisions, "division")
+            self.refused(lambda: play.place_entrant(self.director, entry, division, "asked to"))
 
     # --- rounds ----------------------------------------------------------------------------------
 
@@ -503,6 +526,7 @@ class PlayMachine(RuleBasedStateMachine):
                 continue  # invariant 1 says so
             self.tables_are_the_games(division, expected)
             self.prizes_are_the_table(division, expected)
+            self.categories_stay_apart(division)
             self.tsh_export_is_the_games(division, expected)
             self.nobody_paired_twice_or_after_withdrawing(division)
 
@@ -532,6 +556,19 @@ class PlayMachine(RuleBasedStateMachine):
         due = scratch.prize_money_due(division, expected)
         cents = sum(len(a.seats) - 1 for a in report.awards if a.seats) * Decimal("0.01")
         assert due - cents <= paid <= due, f"prize money awarded {paid} is not the prize table's {due}"
+
+    def categories_stay_apart(self, division):
+        """9."""
+        category = scratch.prize_category(division)
+        assert category is not None, f"{division.name} plays for no category's prizes"
+        for seat in DivisionPlayer.objects.filter(division=division).select_related("entry"):
+            if seat.entry is not None and seat.entry.category_id != category.pk:
+                assert seat.placed_by_director, f"{division.name} seats a player of another category than its prizes'"
+        report = prizes_io.division_prizes(division, one_prize_per_player=self.event.one_prize_per_player)
+        for award in report.awards:
+            for seat in award.seats:
+                entered = Entry.objects.filter(pk=seat.entry_id).values_list("category_id", flat=True).first()
+                assert entered in (None, category.pk), f"{award.prize} of {category.name} goes to another category"
 
     def tsh_export_is_the_games(self, division, expected):
         """4."""

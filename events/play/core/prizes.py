@@ -29,7 +29,7 @@ are handled by one policy everywhere:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_DOWN, Decimal
 
@@ -299,10 +299,15 @@ def award_prizes(
     class_prizes: Sequence[ClassPrize] = (),
     high_game: HighGamePrize | None = None,
     options: PrizeOptions = PrizeOptions(),
+    eligible: Collection[PlayerId] | None = None,
 ) -> list[Award]:
-    """Awards of one division from its final standings (best first)."""
+    """Awards of one division from its final standings (best first).
+
+    `eligible`: the players these prizes are for (the entrants of the category whose prize table this is), when
+    the division also seats players of another category; they keep their places in the standings, and the
+    prizes go down the standings to the next player who is eligible. None: everyone."""
     by_id = {e.id: e for e in entrants}
-    ranked = [s for s in standings if s.rank is not None]
+    ranked = [s for s in standings if s.rank is not None and (eligible is None or s.player in eligible)]
     awarded: set[PlayerId] = set()
     awards: list[Award] = []
 
@@ -324,7 +329,7 @@ def award_prizes(
         key = (prize.rating_class, prize.min_rating, prize.max_rating, prize.name)
         classes.setdefault(key, []).append(prize)
     for prizes in classes.values():
-        eligible = [
+        in_class = [
             s
             for s in ranked
             if s.player in by_id
@@ -335,7 +340,7 @@ def award_prizes(
             _Offer(p.place, p.name if p.place == 1 else f"{p.name}, {ordinal(p.place)}", p.description, p.amount)
             for p in sorted(prizes, key=lambda p: p.place)
         ]
-        record(_award_groups(_tie_groups(eligible), class_offers, options, "nobody eligible in the class"))
+        record(_award_groups(_tie_groups(in_class), class_offers, options, "nobody eligible in the class"))
 
     if high_game is not None:
         scores = _winning_scores(games)
@@ -345,7 +350,7 @@ def award_prizes(
             (
                 (score, rnd, pid)
                 for pid, (score, rnd) in scores.items()
-                if not (options.one_prize_per_player and pid in awarded)
+                if not (options.one_prize_per_player and pid in awarded) and (eligible is None or pid in eligible)
             ),
             key=lambda t: (-t[0], place.get(t[2], len(place) + 1), t[2]),
         )

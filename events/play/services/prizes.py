@@ -4,7 +4,11 @@ Place prizes cover each place from `rank_from` to `rank_to`; a high game prize g
 winning score; a class prize covers a band of pre-event ratings (`class_min_rating`–`class_max_rating`)
 and/or names a rating class in its description ("Class B: trophy", matched against the tsh `class` of
 each seat), `rank_from` being the place inside the class (1 when empty). Lucky draw prizes are listed
-but drawn at the event. Three queries whatever the division's size (four when the director decides ties).
+but drawn at the event. Four queries whatever the division's size (five when the director decides ties).
+
+A player plays for the prizes of the category they entered and no other: one a director seated in a division
+of another category's prizes keeps their place in its standings, and its prizes pass to the next player who
+entered that category (`outside_category`).
 
 Tied places share their prizes as the event says (`Event.prize_ties`): split equally, each the higher
 prize, or the director's choice, kept as PrizeDecision rows (who, when, why; the latest counts). The
@@ -59,6 +63,8 @@ class DivisionPrizes:
     final: bool = False
     ties: str = PrizeTies.SPLIT
     decisions: list[PrizeDecision] = field(default_factory=list)  # every decision, newest first
+    # Players seated here who entered another category: they play, but win none of this category's prizes.
+    outside: list[DivisionPlayer] = field(default_factory=list)
 
     @property
     def awaiting_director(self) -> list[AwardRow]:
@@ -72,6 +78,17 @@ def category_of(division: Division, categories: list[Category]) -> Category | No
     if len(categories) == 1:
         return categories[0]
     return next((c for c in categories if c.name == division.name), None)
+
+
+def outside_category(division: Division, category: Category | None) -> set[int]:
+    """The players of the division who entered another category than the one whose prizes it plays for (a
+    director placed them here): a player never wins a prize of a category they did not enter. One query."""
+    if category is None:
+        return set()
+    rows = DivisionPlayer.objects.filter(division=division, entry__category__isnull=False).exclude(
+        entry__category=category
+    )
+    return set(rows.values_list("player_id", flat=True))
 
 
 def prize_places(division: Division) -> int:
@@ -160,6 +177,8 @@ def division_prizes(
             latest.setdefault(d.prize, d)
     read = read_division(division)
     seats, entrants, games = read.seats, read.entrants, read.games
+    outside = outside_category(division, category)
+    report.outside = sorted((seats[p] for p in outside if p in seats), key=lambda seat: seat.number)
     table = pure_standings.compute_standings(entrants, games, read.options)
     awards = pure_prizes.award_prizes(
         table,
@@ -173,6 +192,7 @@ def division_prizes(
             ties=ties,
             decisions={prize: d.seat.player_id for prize, d in latest.items()},
         ),
+        eligible={e.id for e in entrants if e.id not in outside} if outside else None,
     )
     won = any(
         g.kind is pure_results.GameKind.NORMAL and g.score_a is not None and g.score_a != g.score_b for g in games

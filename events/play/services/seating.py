@@ -148,15 +148,126 @@ def _is_the_category(division: Division, categories: dict[int, Category]) -> boo
     )
 
 
+def split_counts(sizes: list[int], k: int) -> list[int]:
+    """How many of `k` divisions each category gets, by its number of entrants: at least one each, the rest in
+    proportion (largest remainder; a tie to the earlier category)."""
+    counts = [1] * len(sizes)
+    total = sum(sizes) or 1
+    for _ in range(k - len(sizes)):
+        # The next division goes to the category whose players per division would stay highest.
+        best = max(range(len(sizes)), key=lambda i: (sizes[i] * k / total - counts[i], -i))
+        counts[best] += 1
+    return counts
+
+
+def _split(event: Event, entries: list[Entry], rating: dict, categories: list[Category], k: int) -> list[str]:
+    """(Re)makes the event's divisions as `k` of about equal size, within each category that has entrants, each
+    division linked to the category its players entered; returns their names. A category's players never share a
+    division, nor its prizes, with another's: with fewer divisions than such categories, nothing is split."""
+    if k < 1 or k > 26:
+        raise PlayError("Split into between 1 and 26 divisions.", field="split_into")
+    entered = [c for c in categories if any(e.category_id == c.pk for e in entries)]
+    if len(entered) > k:
+        raise PlayError(
+            f"The entrants are in {len(entered)} categories ({', '.join(c.name for c in entered)}), each with its "
+            f"own prizes: split into at least {len(entered)} divisions, so that no division mixes categories.",
+            field="split_into",
+        )
+    names = [chr(ord("A") + i) for i in range(k)]
+    groups: list[tuple[Category | None, list[Band]]] = []
+    if len(entered) <= 1:
+        # One category (or none): cut the whole field; each division plays for the category it overlaps most.
+        bands = split_bands([rating.get(e.player_id, 0) for e in entries], names)
+        tables = match_prize_tables(bands, [_category_band(c) for c in categories])
+        by_name = {c.name: c for c in categories}
+        for band in bands:
+            groups.append((entered[0] if entered else by_name.get(tables[band.name] or ""), [band]))
+    else:
+        first = 0
+        for category, count in zip(
+            entered, split_counts([sum(e.category_id == c.pk for e in entries) for c in entered], k), strict=True
+        ):
+            ratings = [rating.get(e.player_id, 0) for e in entries if e.category_id == category.pk]
+            groups.append((category, split_bands(ratings, names[first : first + count])))
+            first += count
+    Division.objects.filter(event=event).exclude(name__in=names).delete()
+    position = 0
+    for category, bands in groups:
+        for band in bands:
+            Division.objects.update_or_create(
+                event=event,
+                name=band.name,
+                defaults=dict(
+                    position=position,
+                    rating_min=band.min_rating,
+                    rating_max=band.max_rating,
+                    takes_unrated=band.takes_unrated,
+                    category=category,
+                ),
+            )
+            position += 1
+    return names
+
+
+def _home_divisions(entry: Entry, divisions: list[Division]) -> list[Division]:
+    """The divisions an entrant may be placed in by rating: those playing for the category they entered, else
+    those playing for no category's prizes in particular. Refused when there are none (never a division of
+    another category's prizes)."""
+    linked = [d for d in divisions if d.category_id is not None]
+    if not linked:
+        return divisions
+    own = [d for d in divisions if d.category_id == entry.category_id]
+    if own:
+        return own
+    open_ = [d for d in divisions if d.category_id is None]
+    if open_:
+        return open_
+    raise PlayError(
+        f"No division plays for the prizes of {entry.category.name if entry.category_id else 'no category'}, which "
+        f"{entry.player.full_name} entered: link a division to it on the divisions page, or split again."
+    )
+
+
+def _placements(entries: list[Entry], divisions: list[Division], rating: dict, fixed: dict) -> dict:
+    """Each entry's division and reason, by rating among the divisions of its own category (`_home_divisions`);
+    a play-up request within them is honoured, a director's placement anywhere in the event stands."""
+    named = {d.name for d in divisions}
+    placements = {}
+    pools: dict[tuple[int, ...], tuple[list[Division], list[Candidate]]] = {}
+    for e in entries:
+        seat = fixed.get(e.pk)
+        if seat is not None and seat.division.name in named:
+            placements[e.pk] = (seat.division.name, seat.assigned_reason or "placed by the director")
+            continue
+        home = _home_divisions(e, divisions)
+        request = getattr(e, "play_up", None)
+        candidate = Candidate(
+            id=e.pk,
+            rating=rating.get(e.player_id, 0),
+            play_up_to=(request.division_name or UP_ONE) if request else None,
+        )
+        pools.setdefault(tuple(d.pk for d in home), (home, []))[1].append(candidate)
+    for home, candidates in pools.values():
+        bands = [Band(d.name, d.rating_min, d.rating_max, d.takes_unrated) for d in home]
+        try:
+            placements.update({p.id: (p.division, p.reason) for p in assign_by_bands(candidates, bands)})
+        except AssignmentError as error:
+            raise PlayError(f"{error} (divisions {', '.join(b.name for b in bands)})") from None
+    return placements
+
+
 @transaction.atomic
 def assign_divisions(actor, event: Event, *, split_into: int | None = None, as_of=None) -> AssignmentReport:
     """Places every confirmed entrant in a division by their rating as of `as_of`.
 
-    With `split_into`, the divisions are (re)made as K divisions of about equal size, each linked to
-    the category (prize table) whose rating limits it overlaps most; otherwise the event's divisions
-    and their bands are used. With no divisions yet, one is made per category, with the category's
-    rating limits as its band; while the divisions are the categories as announced, everyone plays
-    in the category they entered. Director placements are kept. Refused once play has started.
+    With `split_into`, the divisions are (re)made as K divisions of about equal size (`_split`): within each
+    category when the entrants are in several, each linked to that category (its prize table); with one, cut
+    across the field and linked to the category whose rating limits each overlaps most. Otherwise the event's
+    divisions and their bands are used. With no divisions yet, one is made per category, with the category's
+    rating limits as its band; while the divisions are the categories as announced, everyone plays in the
+    category they entered. In every case an entrant is placed only among the divisions that play for the
+    category they entered (or for none), so that nobody plays for another category's prizes; a director's
+    placement stands. Refused once play has started.
     """
     event = Event.objects.select_for_update().get(pk=event.pk)
     require_director(actor, event)
@@ -165,7 +276,7 @@ def assign_divisions(actor, event: Event, *, split_into: int | None = None, as_o
     as_of = as_of or rating_day(event)
     entries = list(
         Entry.objects.filter(event=event, status=EntryStatus.CONFIRMED)
-        .select_related("player", "play_up")
+        .select_related("player", "play_up", "category")
         .order_by("accepted_at", "pk")
     )
     if not entries:
@@ -179,31 +290,12 @@ def assign_divisions(actor, event: Event, *, split_into: int | None = None, as_o
         )
     }
 
-    if split_into:
-        if split_into < 1 or split_into > 26:
-            raise PlayError("Split into between 1 and 26 divisions.", field="split_into")
-        names = [chr(ord("A") + i) for i in range(split_into)]
-        bands = split_bands([rating.get(e.player_id, 0) for e in entries], names)
+    if split_into is not None:
+        names = _split(event, entries, rating, categories, split_into)
         DivisionPlayer.objects.filter(division__event=event).exclude(division__name__in=names).update(
             placed_by_director=False
         )
         fixed = {k: s for k, s in fixed.items() if s.division.name in names}
-        Division.objects.filter(event=event).exclude(name__in=names).delete()
-        # Each division plays for the prizes of the category whose rating limits it overlaps most.
-        tables = match_prize_tables(bands, [_category_band(c) for c in categories])
-        category_named = {c.name: c for c in categories}
-        for i, band in enumerate(bands):
-            Division.objects.update_or_create(
-                event=event,
-                name=band.name,
-                defaults=dict(
-                    position=i,
-                    rating_min=band.min_rating,
-                    rating_max=band.max_rating,
-                    takes_unrated=band.takes_unrated,
-                    category=category_named.get(tables[band.name] or ""),
-                ),
-            )
     divisions = list(event.divisions.order_by("position", "name"))
     if not divisions:
         # One division per category, cut as the category is announced.
@@ -224,7 +316,7 @@ def assign_divisions(actor, event: Event, *, split_into: int | None = None, as_o
 
     linked = [d for d in divisions if d.category_id]
     if (
-        not split_into
+        split_into is None
         and by_category
         and len(by_category) == len(linked)
         and all(_is_the_category(d, category_by_pk) for d in linked)
@@ -235,24 +327,7 @@ def assign_divisions(actor, event: Event, *, split_into: int | None = None, as_o
             e.pk: (by_category[e.category_id].name, "category entered") for e in entries if e.category_id in by_category
         }
     else:
-        bands = [Band(d.name, d.rating_min, d.rating_max, d.takes_unrated) for d in divisions]
-        candidates = []
-        for e in entries:
-            seat = fixed.get(e.pk)
-            request = getattr(e, "play_up", None)
-            candidates.append(
-                Candidate(
-                    id=e.pk,
-                    rating=rating.get(e.player_id, 0),
-                    play_up_to=(request.division_name or UP_ONE) if request else None,
-                    fixed_to=seat.division.name if seat else None,
-                    fixed_reason=seat.assigned_reason if seat else "",
-                )
-            )
-        try:
-            placements = {p.id: (p.division, p.reason) for p in assign_by_bands(candidates, bands)}
-        except AssignmentError as error:
-            raise PlayError(str(error)) from None
+        placements = _placements(entries, divisions, rating, fixed)
 
     DivisionPlayer.objects.filter(division__event=event).delete()
     report = AssignmentReport(

@@ -49,6 +49,12 @@ def test_director_opens_the_judge_and_the_tablet_rules_on_whole_plays(journey, m
     tablet = j.new_page(viewport=TABLET)
     tablet.goto(tablet_url)
     tablet.get_by_role("heading", name="Word judge").wait_for()
+    # A kiosk (issue 23, defect 39): no site menu, no log-in, no link off the judge, type read from a step back.
+    expect(tablet.locator("nav")).to_have_count(0)
+    expect(tablet.get_by_role("link", name="Log in")).to_have_count(0)
+    expect(tablet.get_by_role("link", name="Events")).to_have_count(0)
+    expect(tablet.locator("body")).to_have_css("font-size", "20px")
+    expect(tablet.get_by_label("Words formed by the play")).to_have_css("font-size", "32px")
     j.shot("tablet ready", tablet)
     tablet.get_by_label("Words formed by the play").fill("quiz, za")
     tablet.get_by_label("Board (optional)").fill("5")
@@ -57,6 +63,9 @@ def test_director_opens_the_judge_and_the_tablet_rules_on_whole_plays(journey, m
     expect(verdict).to_have_text("The play is ACCEPTABLE", use_inner_text=True)
     j.shot("an acceptable play", tablet)
 
+    tablet_path = tablet_url.split("://", 1)[-1].split("/", 1)[-1]
+    expect(tablet.locator("a")).to_have_count(1)  # the one link: back to the judge for the next challenge
+    expect(tablet.locator("a")).to_have_attribute("href", "/" + tablet_path)
     tablet.get_by_role("link", name="Next challenge").click()
     tablet.get_by_label("Words formed by the play").fill("jota qis")
     tablet.get_by_role("button", name="Judge the play").click()

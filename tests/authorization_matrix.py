@@ -159,6 +159,8 @@ MATRIX = {
     "events:play_withdraw_no_shows": row(POST_ONLY, DIRECTORS_WRITE),
     "events:play_fill_places": row(POST_ONLY, DIRECTORS_WRITE),
     "events:play_wall_version": row(EVERYONE),
+    "events:play_event_wall_version": row(EVERYONE),  # the hall's screens need no log-in
+    "events:play_event_wall": row(EVERYONE),
     "events:play_wall": row(EVERYONE),
     "events:play_print_latest": row("302 302 302 302 302 302"),  # to the latest round's printout
     "events:play_print": row(EVERYONE),

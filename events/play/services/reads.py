@@ -235,26 +235,38 @@ class TableSeat:
 def table_seats(division: Division) -> dict[int, TableSeat]:
     """The division's seats by player id, in seat order, as its tables show them (two queries, as
     `division_seats`)."""
+    return _table_seats(DivisionPlayer.objects.filter(division=division)).get(division.pk, {})
+
+
+def event_table_seats(event: Event) -> dict[int, dict[int, TableSeat]]:
+    """`table_seats` of every division of the event, by division id (two queries whatever their number)."""
+    return _table_seats(DivisionPlayer.objects.filter(division__event=event))
+
+
+def _table_seats(seats) -> dict[int, dict[int, TableSeat]]:
     rows = list(
-        DivisionPlayer.objects.filter(division=division)
-        .order_by("number")
+        seats.order_by("division_id", "number")
         # Most seats have no tsh extras: NULL for those, so only an imported seat's JSON is decoded.
         .annotate(extras=NullIf("tsh_extras", Value({}, output_field=JSONField())))
-        .values_list("player_id", "number", "rating", "withdrawn_after_round", "extras", "joined_in_round")
+        .values_list(
+            "division_id", "player_id", "number", "rating", "withdrawn_after_round", "extras", "joined_in_round"
+        )
     )
     if not rows:
         return {}
     # By their ids, for `division_seats`' reason (joined, PostgreSQL reads every player to find a division's
     # 300); unordered, as they go into a dict (the model's ordering would sort them by name).
-    players = Player.objects.filter(pk__in=[row[0] for row in rows]).order_by()
+    players = Player.objects.filter(pk__in={row[1] for row in rows}).order_by()
     by_id = {
         pk: TablePlayer(pk, shown_name(display_name, full_name), user_id)
         for pk, display_name, full_name, user_id in players.values_list("pk", "display_name", "full_name", "user_id")
     }
-    return {
-        pid: TableSeat(pid, number, rating, withdrawn, extras or {}, by_id[pid], joined)
-        for pid, number, rating, withdrawn, extras, joined in rows
-    }
+    found: dict[int, dict[int, TableSeat]] = {}
+    for division_id, pid, number, rating, withdrawn, extras, joined in rows:
+        found.setdefault(division_id, {})[pid] = TableSeat(
+            pid, number, rating, withdrawn, extras or {}, by_id[pid], joined
+        )
+    return found
 
 
 def read_division(division: Division, *, for_tables: bool = False) -> DivisionRead:

@@ -179,6 +179,12 @@ def wall_display(request, slug: str, pk: int, kind: str):
         pages = [[page[: (len(page) + 1) // 2], page[(len(page) + 1) // 2 :]] for page in pages]
     elif kind == "standings":
         pages = [wall_standings_rows_html(page) for page in pages]
+    displays = [
+        (reverse("events:play_wall", args=[event.slug, division.pk, key]), label)
+        for key, (label, _) in WALL_KINDS.items()
+        if key != kind
+    ]
+    displays.append((reverse("events:play_event_wall", args=[event.slug, "pairings"]), "Every division"))
     context = {
         "event": event,
         "division": division,
@@ -187,11 +193,62 @@ def wall_display(request, slug: str, pk: int, kind: str):
         "round": rnd,
         "pages": pages,
         "version": wall.wall_version(division),
+        "version_url": reverse("events:play_wall_version", args=[event.slug, division.pk]),
         "poll": _int_param(request, "poll", 10, 1, 300),
         "turn": _int_param(request, "seconds", 12, 3, 300),
-        "kinds": WALL_KINDS,
+        "displays": displays,
     }
     return render(request, f"events/play/wall_{kind}.html", context)
+
+
+# The event-wide walls: every division's boards side by side, and one "find my table" for the whole hall.
+EVENT_WALL_KINDS = {"pairings": ("Pairings", 14), "find": ("Find my table", 24)}
+
+
+@never_cache
+def event_wall(request, slug: str, kind: str):
+    """A screen for a hall of several divisions, no login needed: each division's latest published round side by
+    side (`columns` to a page, turning by itself when they do not fit), or every player's table across divisions.
+    A constant number of queries whatever the number of divisions."""
+    if kind not in EVENT_WALL_KINDS:
+        raise Http404("No such display")
+    event = _event(request, slug)
+    title, per_page = EVENT_WALL_KINDS[kind]
+    per_page = _int_param(request, "rows", per_page, 2, 60)
+    walls = [w for w in wall.event_walls(event) if w.round is not None]
+    if kind == "pairings":
+        # Each division's boards in blocks of `rows`; `columns` blocks side by side on a page.
+        blocks = []
+        for w in walls:
+            chunks = _pages(w.boards, per_page)
+            blocks += [{"wall": w, "boards": c, "part": i, "parts": len(chunks)} for i, c in enumerate(chunks, 1)]
+        columns = _int_param(request, "columns", min(3, len(blocks)) or 1, 1, 6)
+        pages = [blocks[i : i + columns] for i in range(0, len(blocks), columns)]
+    else:
+        rows = wall.event_find_my_table(walls)
+        pages = [[p[: (len(p) + 1) // 2], p[(len(p) + 1) // 2 :]] for p in _pages(rows, per_page)] if rows else []
+    other = "find" if kind == "pairings" else "pairings"
+    displays = [(reverse("events:play_event_wall", args=[event.slug, other]), EVENT_WALL_KINDS[other][0])]
+    context = {
+        "event": event,
+        "division": None,
+        "kind": kind,
+        "title": title,
+        "pages": pages,
+        "version": wall.event_wall_version(event),
+        "version_url": reverse("events:play_event_wall_version", args=[event.slug]),
+        "poll": _int_param(request, "poll", 10, 1, 300),
+        "turn": _int_param(request, "seconds", 12, 3, 300),
+        "displays": displays,
+    }
+    return render(request, f"events/play/wall_event_{kind}.html", context)
+
+
+@never_cache
+def event_wall_version(request, slug: str):
+    """What the event-wide walls poll: a fingerprint that changes with any division's results or pairings."""
+    event = _event(request, slug)
+    return JsonResponse({"version": wall.event_wall_version(event)})
 
 
 # Rank, name, won, lost, spread.

@@ -370,7 +370,10 @@ LOGGING = {
             "format": "%(asctime)s %(levelname)s %(name)s [%(process)d] %(message)s",
         },
     },
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "line"}},
+    "filters": {"client_errors": {"()": "clubsite.kit.log.ClientErrorsWithoutTraceback"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "line", "filters": ["client_errors"]},
+    },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
         "django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False},

@@ -14,6 +14,7 @@ from django.db import OperationalError
 from django.urls import reverse
 
 from clubsite.kit.log import OneLineFormatter
+from tests.factories import UserFactory
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.django_db
@@ -137,3 +138,38 @@ def test_errors_go_to_sentry_when_a_dsn_is_set():
 
 def test_sentry_stays_off_without_a_dsn():
     assert run_probe() == "inactive"
+
+
+# --- refusals in the log --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def site_log():
+    """What the site's console handler writes, as one string."""
+    import io
+
+    handler = next(h for h in logging.getLogger("django").handlers if isinstance(h, logging.StreamHandler))
+    stream = io.StringIO()
+    previous = handler.setStream(stream)
+    yield stream
+    handler.setStream(previous)
+
+
+def test_a_refused_page_is_one_line_in_the_log_with_its_reason_and_no_traceback(client, site_log):
+    client.force_login(UserFactory())
+    assert client.get(reverse("players:renewals")).status_code == 403
+    assert client.get("/members/no-such-page/").status_code == 404
+    log = site_log.getvalue()
+    assert "Forbidden (Permission denied): /members/renewals/ (Only association staff can do this.)" in log
+    assert "Not Found: /members/no-such-page/" in log
+    assert "Traceback" not in log
+
+
+def test_a_server_error_in_the_log_keeps_its_traceback(site_log):
+    try:
+        raise ValueError("broken")
+    except ValueError:
+        logging.getLogger("django.request").error(
+            "Internal Server Error: %s", "/x/", exc_info=sys.exc_info(), extra={"status_code": 500}
+        )
+    assert "Traceback" in site_log.getvalue() and "ValueError: broken" in site_log.getvalue()

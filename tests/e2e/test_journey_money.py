@@ -158,6 +158,11 @@ def test_player_pays_by_paynow_treasurer_confirms_from_the_statement_player_down
     expect(line_row(office, 2).locator("code")).to_have_text(reference, use_inner_text=True)
     expect(line_row(office, 3).get_by_text("reference unknown", exact=True)).to_be_visible()
     expect(line_row(office, 3).get_by_text("No reference in the description.")).to_be_visible()
+    # The box for assigning a reference shows the whole of one as a payer writes it, spaces and all.
+    box = line_row(office, 3).get_by_label("Reference for line 3")
+    box.fill("E 000 0017 X")
+    assert box.evaluate("box => box.scrollWidth <= box.clientWidth"), "the reference does not fit in its box"
+    box.fill("")
     assert Payment.objects.count() == 0
     office.get_by_role("button", name="Confirm and record 1 payment").click()
     expect(office.get_by_text("The statement is imported: 1 payment recorded.")).to_be_visible()

@@ -257,6 +257,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # A description says what an endpoint or a schema does for a client, never what a base class of the code is for.
+    "GET_LIB_DOC_EXCLUDES": "clubsite.kit.schema.doc_excludes",
     # Several models have a "kind" or "status" field; name each choice set after its model.
     "ENUM_NAME_OVERRIDES": {
         "EventKindEnum": "events.models.event.EventKind",

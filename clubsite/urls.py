@@ -18,16 +18,19 @@ from ratings import api as ratings_api
 
 
 class RootView(ApiView, APIRootView):
-    pass
+    """The API's lists, each by its address."""
 
 
 class SchemaView(ApiView, SpectacularAPIView):
-    pass
+    """This API's OpenAPI 3 schema: every endpoint, its parameters and what it answers (YAML, or JSON with
+    `?format=json`)."""
 
 
 @method_decorator(csp_exempt(), name="dispatch")
 class DocsView(ApiView, SpectacularSwaggerView):
-    """Swagger UI starts itself with an inline script, so its page alone goes without the CSP."""
+    """This API's documentation, to read and try in a browser."""
+
+    # Swagger UI starts itself with an inline script, so its page alone goes without the CSP.
 
 
 # Staff log in through the site's own log-in page, which applies the account policy (a confirmed address, the

@@ -278,6 +278,8 @@ class MyEntryViewSet(
 
     @extend_schema(request=EntryCreateSerializer, responses={201: EntrySerializer})
     def create(self, request):
+        """Enters you in a category of an event, with the fee you choose and, for a concession fee, its proof.
+        The entry is confirmed, held until paid, or put on the waiting list when the category is full."""
         data = EntryCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = dict(data.validated_data)
@@ -290,16 +292,19 @@ class MyEntryViewSet(
     @extend_schema(request=None, responses=EntrySerializer)
     @action(detail=True, methods=["post"])
     def withdraw(self, request, pk=None):
+        """Withdraws the entry, while the event still takes withdrawals; its place goes to the waiting list."""
         return self._act(services.withdraw_entry)
 
     @extend_schema(request=None, responses=EntrySerializer)
     @action(detail=True, methods=["post"], url_path="accept-offer")
     def accept_offer(self, request, pk=None):
+        """Takes the place a waiting-list entry was offered, before the offer runs out."""
         return self._act(services.accept_offer)
 
     @extend_schema(request=None, responses=EntrySerializer)
     @action(detail=True, methods=["post"], url_path="leave-waiting-list")
     def leave_waiting_list(self, request, pk=None):
+        """Takes the entry off the waiting list."""
         return self._act(services.leave_waitlist)
 
 
@@ -339,6 +344,8 @@ class OrganiserEntryViewSet(
     @extend_schema(request=PaymentSerializer, responses=EntrySerializer)
     @action(detail=True, methods=["post"], url_path="record-payment")
     def record_payment(self, request, pk=None):
+        """Records money received for the entry (in person, by cheque, by transfer), with its receipt; once paid in
+        full the entry is confirmed. The method `waived` waives what is due (organisers of the event, staff)."""
         entry = self.get_object()
         data = PaymentSerializer(data=request.data)
         data.is_valid(raise_exception=True)

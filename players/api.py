@@ -31,7 +31,9 @@ class PlayerSerializer(ModelSerializer):
 
 
 class MeSerializer(ModelSerializer):
-    """One's own profile; writes go through players.services.update_profile."""
+    """Your own player profile: what you may read and change."""
+
+    # Writes go through players.services.update_profile, as the profile page's do.
 
     club = serializers.SlugRelatedField(slug_field="slug", queryset=Club.objects.all(), allow_null=True, required=False)
     id_last4 = serializers.CharField(required=False, allow_blank=True, max_length=64)
@@ -128,12 +130,18 @@ class PlayerFilter(filters.FilterSet):
 
 
 class ClubViewSet(ApiView, viewsets.ReadOnlyModelViewSet):
+    """The association's clubs: name, city, country and when and where each meets."""
+
     queryset = Club.objects.all()
     serializer_class = ClubSerializer
     lookup_field = "slug"
 
 
 class PlayerViewSet(ApiView, viewsets.ReadOnlyModelViewSet):
+    """The member directory: members listed in it (an under-18 once a parent or guardian agreed), by name, with
+    their club and member number; you also see yourself, and association staff see everyone. `?search=` finds
+    a name."""
+
     queryset = Player.objects.select_related("club").order_by("full_name", "pk")
     serializer_class = PlayerSerializer
     lookup_field = "member_number"
@@ -154,8 +162,8 @@ class TokenSerializer(serializers.Serializer):
 
 class TokenView(ApiView, generics.GenericAPIView):
     """Your API token, for a correct email and password of an active account whose email address is confirmed
-    (the log-in page's rule, players.access). Failed attempts count toward the same lockout as the log-in page
-    (429 when locked out); an account that may not log in is answered 403."""
+    (as the log-in page asks). Send it as `Authorization: Token <token>`. Failed attempts count toward the same
+    lockout as the log-in page (429 when locked out); an account that may not log in is answered 403."""
 
     serializer_class = TokenRequestSerializer
     authentication_classes = []
@@ -184,7 +192,8 @@ class TokenView(ApiView, generics.GenericAPIView):
 
 
 class MeView(ApiView, generics.RetrieveUpdateAPIView):
-    """Your own player profile (created on first use from your account)."""
+    """Your own player profile (created on first use from your account); PUT or PATCH changes it, with the checks
+    the profile page makes."""
 
     serializer_class = MeSerializer
     permission_classes = [permissions.IsAuthenticated]

@@ -167,6 +167,8 @@ RATING_FILTERS = [
 
 
 class RatingListViewSet(ApiView, viewsets.ReadOnlyModelViewSet):
+    """The association's rating lists: each list's rating system and lexicon. `?system=` and `?lexicon=` filter."""
+
     queryset = RatingList.objects.select_related("association")
     serializer_class = RatingListSerializer
     lookup_field = "slug"
@@ -258,8 +260,8 @@ class EventRatingReportViewSet(ApiView, viewsets.GenericViewSet):
 
 
 class RatingRunViewSet(ApiView, mixins.CreateModelMixin, viewsets.ReadOnlyModelViewSet):
-    """Rating runs. POST {"event": slug} rates an event (its directors, staff);
-    POST {"rating_list": slug, "from_date": date} re-rates a list (staff)."""
+    """Rating runs: each rating of an event or re-rating of a list, with its status, progress and what it rated.
+    `?status=` filters."""
 
     queryset = RatingRun.objects.select_related("rating_list", "event")
     serializer_class = RatingRunSerializer
@@ -268,6 +270,8 @@ class RatingRunViewSet(ApiView, mixins.CreateModelMixin, viewsets.ReadOnlyModelV
 
     @extend_schema(responses={202: RatingRunSerializer})  # queued: the run rates in the background
     def create(self, request, *args, **kwargs):
+        """Queues a rating run and answers it (202): `{"event": slug}` rates an event (its directors, staff);
+        `{"rating_list": slug, "from_date": date}` re-rates a list from that date (staff)."""
         serializer = self.get_serializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         run = serializer.save()

@@ -1,6 +1,8 @@
 """The OpenAPI schema builds from every API route without a warning and validates."""
 
+import inspect
 import io
+import re
 
 import pytest
 from django.core.management import call_command
@@ -103,3 +105,85 @@ def test_every_operation_documents_the_refusals_it_can_answer(schema):
     rate = schema["paths"]["/api/rating-runs/"]["post"]["responses"]
     assert "202" in rate and "201" not in rate  # a run is queued, not made there and then
     assert "429" in schema["paths"]["/api/auth/token/"]["post"]["responses"]
+
+
+def _api_views():
+    """The view class of every URL pattern under /api/, with the viewset actions it maps, if any."""
+    from django.urls import URLPattern, URLResolver, get_resolver
+
+    def walk(patterns, prefix):
+        for pattern in patterns:
+            if isinstance(pattern, URLResolver):
+                yield from walk(pattern.url_patterns, prefix + str(pattern.pattern))
+            elif isinstance(pattern, URLPattern) and (prefix + str(pattern.pattern)).startswith("api/"):
+                view = getattr(pattern.callback, "cls", None)
+                if view is not None:
+                    yield view, getattr(pattern.callback, "actions", None) or {}
+
+    return list(walk(get_resolver().url_patterns, ""))
+
+
+def _docs_of(objects) -> set[str]:
+    return {inspect.cleandoc(o.__doc__) for o in objects if getattr(o, "__doc__", None)}
+
+
+def _site_serializers():
+    from rest_framework.serializers import BaseSerializer
+
+    found, waiting = set(), [BaseSerializer]
+    while waiting:
+        for cls in waiting.pop().__subclasses__():
+            if cls not in found:
+                found.add(cls)
+                waiting.append(cls)
+    apps = {"clubsite", "players", "events", "money", "ratings", "wordjudge"}
+    return [cls for cls in found if cls.__module__.split(".")[0] in apps]
+
+
+def test_no_endpoint_is_described_by_a_base_class(schema):
+    """A description says what the endpoint does for a client, never what a base class of the code is for."""
+    views = _api_views()
+    bases = _docs_of(base for view, _ in views for base in view.__mro__[1:])
+    described = {
+        f"{method.upper()} {url}": operation.get("description", "")
+        for url, operations in schema["paths"].items()
+        for method, operation in operations.items()
+    }
+    assert [where for where, text in described.items() if text in bases] == []
+    assert [where for where, text in described.items() if not text.strip()] == []
+
+
+def test_no_schema_of_the_api_is_described_by_a_base_class(schema):
+    components = schema["components"]["schemas"]
+    checked, inherited = 0, []
+    for cls in _site_serializers():
+        part = components.get(cls.__name__.removesuffix("Serializer"))
+        if part is None:
+            continue
+        checked += 1
+        if part.get("description") in _docs_of(cls.__mro__[1:]):
+            inherited.append(cls.__name__)
+    assert checked > 20 and inherited == []
+
+
+def test_an_action_a_viewset_adds_is_described_by_itself_not_by_the_viewset(schema):
+    """POST /api/my/entries/{id}/withdraw/ says what withdrawing does, not what the list of entries is."""
+    views = _api_views()
+    standard = {"list", "retrieve", "create", "update", "partial_update", "destroy"}
+    added = {}  # the URL's end → the docstring of the viewset that adds it
+    for view, actions in views:
+        for name in set(actions.values()) - standard:
+            method = getattr(view, name)
+            if getattr(method, "url_path", None):  # a method mapped onto another action's address has its own doc
+                path = re.sub(r"\(\?P<(\w+)>[^)]*\)", r"{\1}", method.url_path)
+                added[("}/" if method.detail else "/") + path + "/"] = inspect.getdoc(view)
+    assert len(added) > 20, "the API's own actions are found"
+    described = [
+        (f"{method.upper()} {url}", operation.get("description", ""), doc)
+        for url, operations in schema["paths"].items()
+        for method, operation in operations.items()
+        for end, doc in added.items()
+        if url.endswith(end)
+    ]
+    assert len(described) >= len(added)
+    assert [where for where, text, doc in described if not text or text == doc] == []

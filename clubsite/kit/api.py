@@ -153,7 +153,8 @@ def check_input(request) -> None:
 
 
 class ApiView:
-    """First base of every API view and viewset: refuses impossible URLs and NUL input before the view runs."""
+    # First base of every API view and viewset: refuses impossible URLs and NUL input before the view runs. (A
+    # comment, not a docstring: the API's documentation is written from docstrings, see clubsite.kit.schema.)
 
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
@@ -254,13 +255,14 @@ def _representation_plan(cls) -> list | None:
 
 
 class ModelSerializer(serializers.ModelSerializer):
-    """The API's model serializer: local times as HH:MM.
-
-    Writing an object out skips what DRF does for every serializer it makes: deep-copying the declared fields and
-    building the model's fields anew (most of a one-object response's time). The fields are built once per class
-    and shared, as DRF's own loop uses them, when every readable field is context free (its output depends on the
-    value alone) or a SerializerMethodField (called on this serializer, with its context); any other field (a
-    nested serializer, a hyperlink) and the class keeps DRF's way."""
+    # The API's model serializer: local times as HH:MM. (Comments, not a docstring: the API's documentation
+    # describes each serializer by its docstring, see clubsite.kit.schema.)
+    #
+    # Writing an object out skips what DRF does for every serializer it makes: deep-copying the declared fields and
+    # building the model's fields anew (most of a one-object response's time). The fields are built once per class
+    # and shared, as DRF's own loop uses them, when every readable field is context free (its output depends on the
+    # value alone) or a SerializerMethodField (called on this serializer, with its context); any other field (a
+    # nested serializer, a hyperlink) and the class keeps DRF's way.
 
     serializer_field_mapping = {
         **serializers.ModelSerializer.serializer_field_mapping,

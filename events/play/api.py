@@ -155,6 +155,7 @@ class DivisionViewSet(PlayViewSet):
     @extend_schema(responses=RoundSerializer(many=True))
     @action(detail=True, methods=["get"], pagination_class=None)
     def rounds(self, request, pk=None):
+        """The division's rounds in order (a draft round only for the event's directors)."""
         division = self.get_object()
         rounds = division.rounds.order_by("number")
         if not self.directing(division.event_id):
@@ -164,6 +165,8 @@ class DivisionViewSet(PlayViewSet):
     @extend_schema(request=PairSerializer, responses={201: RoundSerializer})
     @action(detail=True, methods=["post"])
     def pair(self, request, pk=None):
+        """Pairs the next round as a draft, by the pairing system given (directors). When no pairing keeps the
+        rules, the answer is 409 with the best pairing found, to take or change."""
         division = self.get_object()
         data = _valid(PairSerializer, request)
         try:
@@ -304,6 +307,7 @@ class RoundViewSet(PlayViewSet):
     @extend_schema(request=None, responses=RoundSerializer)
     @action(detail=True, methods=["post"])
     def publish(self, request, pk=None):
+        """Publishes a draft round: players see their pairings and may report results (directors)."""
         return self._act(play.publish_round)
 
     @extend_schema(request=SwapSerializer, responses=SwappedRoundSerializer)
@@ -321,6 +325,7 @@ class RoundViewSet(PlayViewSet):
     @extend_schema(request=None, responses={204: None})
     @action(detail=True, methods=["post"], url_path="delete-draft")
     def delete_draft(self, request, pk=None):
+        """Deletes a draft round, to pair it again (directors)."""
         play.delete_draft_round(request.user, self.get_object())
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -407,11 +412,13 @@ class GameViewSet(PlayViewSet):
     @extend_schema(request=None, responses=GameSerializer)
     @action(detail=True, methods=["post"])
     def confirm(self, request, pk=None):
+        """The opponent of whoever reported the result (or a director) confirms it."""
         return self._done(play.confirm_result(request.user, self.get_object()))
 
     @extend_schema(request=DisputeSerializer, responses=GameSerializer)
     @action(detail=True, methods=["post"])
     def dispute(self, request, pk=None):
+        """The opponent of whoever reported the result disputes it, saying why; a director then settles it."""
         reason = _valid(DisputeSerializer, request)["reason"]
         return self._done(play.dispute_result(request.user, self.get_object(), reason))
 

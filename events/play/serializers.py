@@ -180,8 +180,10 @@ class FastEntrySerializer(serializers.Serializer):
 
 
 class ResultSerializer(serializers.Serializer):
-    """Scores as played and overtime in seconds; the result is stored after penalties, checked by the same
-    rule as every other way in (a stored score runs from MIN_STORED_SCORE to MAX_SCORE)."""
+    """Scores as played and overtime in seconds; the result is stored after overtime penalties, and a score
+    after penalties runs from -200 to 1500."""
+
+    # The bounds are events.play.core.results' MIN_STORED_SCORE and MAX_SCORE, the rule every way in follows.
 
     score_a = Whole(max_value=MAX_SCORE)
     score_b = Whole(max_value=MAX_SCORE)
@@ -327,8 +329,9 @@ class DrawnSerializer(serializers.Serializer):
 
 
 class LuckyDrawSerializer(serializers.Serializer):
-    """A stored draw: enough to re-run it; `checked` says whether the stored winners follow from it.
-    The context's `seats` maps player ids to the division's seats."""
+    """A lucky draw as stored: enough to run it again; `checked` says whether the stored winners follow from it."""
+
+    # The serializer's context holds `seats`: player ids to the division's seats.
 
     id = serializers.IntegerField()
     seed = serializers.IntegerField()

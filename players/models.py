@@ -68,6 +68,33 @@ class SchoolLevel(models.TextChoices):
 id_last4_validator = RegexValidator(r"^[A-Za-z0-9]{4}$", "Enter exactly the last four characters of the ID number.")
 
 
+# Nobody is known to have lived longer: a date of birth further back is a slip of the year (1850 for 1950, 1014
+# for 2014), not a player.
+OLDEST_AGE = 120
+
+
+def birth_date_problem(born: date | None, today: date | None = None) -> str | None:
+    """Why `born` cannot be someone's date of birth, or None. One rule for every door that takes a date of birth:
+    sign-up, the profile, a group entry and its class list, a name change, the API and the admin."""
+    if born is None:
+        return None
+    today = today or timezone.localdate()
+    if born > today:
+        return "The date of birth cannot be in the future."
+    age = today.year - born.year - ((today.month, today.day) < (born.month, born.day))
+    if age > OLDEST_AGE:
+        return (
+            f"The date of birth {born.day} {born:%B} {born.year} would make the player {age} years old: check the year."
+        )
+    return None
+
+
+def validate_birth_date(value: date | None) -> None:
+    """birth_date_problem as a model field's validator (the admin, the API's serializers)."""
+    if problem := birth_date_problem(value):
+        raise ValidationError(problem, code="implausible_birth_date")
+
+
 def by_family_name(path: str = "") -> tuple:
     """order_by() terms for players in alphabetical order by family name, then full name (as
     players.names.sort_key). `path` leads to the player from another model, e.g. "player__"."""
@@ -99,7 +126,7 @@ class Player(models.Model):
     )
     display_name = models.CharField(max_length=100, blank=True)
     member_number = models.PositiveIntegerField(unique=True, editable=False)
-    date_of_birth = models.DateField(null=True, blank=True)
+    date_of_birth = models.DateField(null=True, blank=True, validators=[validate_birth_date])
     school = models.CharField(max_length=200, blank=True)
     school_level = models.CharField(max_length=10, choices=SchoolLevel.choices, default=SchoolLevel.NONE)
     club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL, related_name="players")

@@ -32,6 +32,7 @@ from .models import (
     PlayerClaim,
     RenewalRequest,
     RenewalStatus,
+    birth_date_problem,
 )
 
 MEMBER_NUMBER_COUNTER = "member_number"
@@ -65,8 +66,8 @@ def validate_id_last4(value: str) -> str:
 
 
 def validate_date_of_birth(value: date | None) -> None:
-    if value and value > timezone.localdate():
-        raise MemberError("The date of birth cannot be in the future.", field="date_of_birth")
+    if problem := birth_date_problem(value):
+        raise MemberError(problem, field="date_of_birth")
 
 
 PROFILE_FIELDS = (

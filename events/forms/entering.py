@@ -7,6 +7,7 @@ from datetime import date, datetime
 from django import forms
 
 from clubsite.kit.ui import ServiceFormMixin
+from players.models import birth_date_problem
 
 from ..models import Category, GroupEntry, SchoolLevelRequirement
 from . import DATE, _helper, option_choices, parse_option
@@ -299,6 +300,9 @@ def parse_class_list(text: str, categories) -> list[dict]:
             continue
         if born is None:
             problems.append((number, f"{who}: give the date of birth, like 2014-03-25 or 25/03/2014."))
+            continue
+        if problem := birth_date_problem(born):
+            problems.append((number, f"{who}: {problem}"))
             continue
         category = _category_for(cells.get("level", ""), categories)
         if category is None:

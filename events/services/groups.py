@@ -8,7 +8,7 @@ from decimal import Decimal
 from django.db import transaction
 
 from clubsite.kit.errors import NotAllowed
-from players.models import Player, SchoolLevel
+from players.models import Player, SchoolLevel, birth_date_problem
 from players.services import create_player
 
 from ..models import ACTIVE_ENTRY_STATUSES, Category, Entry, EntryStatus, Event, GroupEntry
@@ -82,6 +82,9 @@ def register_group(
         for index, student in enumerate(students, start=1):
             label = student.get("row") or f"Student {index}"
             refuse_id_number(student.get("full_name") or "", "name", label, "students")
+            if problem := birth_date_problem(student.get("date_of_birth")):
+                name = (student.get("full_name") or "").strip()
+                raise RegistrationError(f"{label} ({name}): {problem}" if name else f"{label}: {problem}", "students")
         _refuse_same_child_twice(students)
         members = []
         for index, student in enumerate(students, start=1):
@@ -275,6 +278,8 @@ def replace_group_student(
             raise RegistrationError("This entry is no longer active.")
         entry.category.event = event
         refuse_id_number(full_name or "", "name")
+        if problem := birth_date_problem(date_of_birth):
+            raise RegistrationError(problem, field="date_of_birth")
         school = (school or "").strip() or entry.school
         student = {
             "full_name": full_name,

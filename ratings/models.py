@@ -10,6 +10,7 @@ from datetime import date
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.urls import reverse
 
 
@@ -67,6 +68,12 @@ class PlayerRating(models.Model):
     seed_rating = models.PositiveIntegerField(default=0)
     seed_games = models.PositiveIntegerField(default=0)
     seed_on = models.DateField(null=True, blank=True)
+    # An imported list ranks the players active when it was published ("-" for the others): they count as
+    # active from that day, as a rated game would make them, until their own games say more. The list does not
+    # say when they last played, so last_played stays empty.
+    ranked_on_import = models.DateField(
+        null=True, blank=True, help_text="The date of the imported list that ranked this player (active then)"
+    )
     deviation = models.FloatField(null=True, blank=True, help_text="Glicko-2 rating deviation")
     # What else the list's system carries from event to event (e.g. Glicko-2 volatility).
     state = models.JSONField(default=dict, blank=True)
@@ -86,7 +93,18 @@ class PlayerRating(models.Model):
         return self.games < provisional_games
 
     def is_active(self, since: date) -> bool:
-        return self.last_played is not None and self.last_played >= since
+        return is_active(self.last_played, self.ranked_on_import, since)
+
+
+def is_active(last_played: date | None, ranked_on_import: date | None, since: date) -> bool:
+    """The active-player rule (active_since, in ratings.services.lists, gives `since`): a rated game on or after
+    `since`, or a rank on an imported list dated on or after it. active_filter is the same rule for queries."""
+    return any(day is not None and day >= since for day in (last_played, ranked_on_import))
+
+
+def active_filter(since: date, prefix: str = "") -> Q:
+    """is_active as a query condition on PlayerRating fields reached through `prefix`."""
+    return Q(**{f"{prefix}last_played__gte": since}) | Q(**{f"{prefix}ranked_on_import__gte": since})
 
 
 class RunStatus(models.TextChoices):

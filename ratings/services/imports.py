@@ -11,7 +11,8 @@ order:
 - name: `Surname, Given` or `Given Surname`; may contain spaces (with space separators the
   last four columns are the numbers, everything before them the name);
 - rating: a whole number from 1 to 3000;
-- rank: a whole number, or `-`;
+- rank: a whole number, or `-`; a ranked player was active when the list was published, and counts as
+  active from the import's date (PlayerRating.ranked_on_import), as a rated game that day would;
 - expires: membership expiry `YYYY-MM-DD` (or `YYYYMMDD`), or `-`;
 - games: career rated games, a whole number.
 
@@ -357,9 +358,13 @@ def apply_rating_import(actor, rating_import: RatingImport, decisions: dict[int,
             row.games = row.seed_games = line.games
             row.peak = line.rating
             row.seed_on = imp.as_of
+            # A rank means the list counted the player active when it was published (see PlayerRating).
+            row.ranked_on_import = imp.as_of if line.rank is not None else None
         PlayerRating.objects.bulk_create(to_create, batch_size=1000)
         PlayerRating.objects.bulk_update(
-            to_update, ["rating", "seed_rating", "games", "seed_games", "peak", "seed_on"], batch_size=1000
+            to_update,
+            ["rating", "seed_rating", "games", "seed_games", "peak", "seed_on", "ranked_on_import"],
+            batch_size=1000,
         )
         # Every write of ratings bumps the list's version (see RatingList.version): the live ratings of an
         # event in progress on the list are worked out again from the imported ones.

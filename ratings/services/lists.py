@@ -9,7 +9,7 @@ from django.db import transaction
 from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
 
-from ..models import PlayerRating, RatingChange, RatingList, RatingSnapshot, SnapshotEntry
+from ..models import PlayerRating, RatingChange, RatingList, RatingSnapshot, SnapshotEntry, active_filter, is_active
 
 
 def months_before(day: date, months: int) -> date:
@@ -37,7 +37,7 @@ def _ranked(rating_list: RatingList, include_inactive: bool, today: date | None)
     """The players a rank counts among: all rated players, or the active ones."""
     ranked = PlayerRating.objects.filter(rating_list=rating_list, rating__gt=0)
     if not include_inactive:
-        ranked = ranked.filter(last_played__gte=active_since(rating_list, today))
+        ranked = ranked.filter(active_filter(active_since(rating_list, today)))
     return ranked
 
 
@@ -185,14 +185,13 @@ def take_snapshot(rating_list: RatingList, day: date | None = None) -> RatingSna
         rows = list(
             PlayerRating.objects.filter(rating_list=rating_list, rating__gt=0)
             .order_by("-rating", "player_id")
-            .values_list("player_id", "rating", "games", "last_played")
+            .values_list("player_id", "rating", "games", "last_played", "ranked_on_import")
         )
         entries = []
         rank = 0
         previous = None
-        for i, (pid, rating, games, last) in enumerate(
-            (r for r in rows if r[3] is not None and r[3] >= since), start=1
-        ):
+        active = [r for r in rows if is_active(r[3], r[4], since)]
+        for i, (pid, rating, games, last, _ranked) in enumerate(active, start=1):
             if rating != previous:
                 rank, previous = i, rating
             entries.append(
@@ -200,8 +199,8 @@ def take_snapshot(rating_list: RatingList, day: date | None = None) -> RatingSna
             )
         entries += [
             SnapshotEntry(snapshot=snapshot, player_id=pid, rank=None, rating=rating, games=games, last_played=last)
-            for pid, rating, games, last in rows
-            if last is None or last < since
+            for pid, rating, games, last, ranked in rows
+            if not is_active(last, ranked, since)
         ]
         SnapshotEntry.objects.bulk_create(entries, batch_size=1000)
     return snapshot

@@ -197,3 +197,38 @@ def test_import_command(tmp_path, staff, members):
     bad.write_text("Adrian Goh\tx\t-\t-\t38\n", encoding="utf-8")
     with pytest.raises(CommandError, match="line 1"):
         call_command("import_ratings", rating_list.slug, str(bad), "--user", staff.email, stdout=out)
+
+
+def test_a_new_imported_list_shows_its_ranked_players_to_the_public(client, staff, members):
+    """The file says nothing of when each player last played: a rank says they were active when it was published."""
+    from django.utils import timezone
+    from rest_framework.test import APIClient
+
+    rating_list = RatingListFactory(active_months=12)
+    client.force_login(staff)
+    today = timezone.localdate()
+    client.post(
+        reverse("ratings:import", args=[rating_list.slug]),
+        {"file": SimpleUploadedFile("ratings.txt", FILE.encode()), "as_of": today.isoformat()},
+    )
+    imp = rating_list.imports.get()
+    lim, kumar = imp.lines.get(name="Lim Bee Hoon"), imp.lines.get(name="Kumar Suresh")
+    client.post(imp.get_absolute_url(), {f"line_{lim.pk}": members["lim"].pk, f"line_{kumar.pk}": "new"})
+    client.logout()
+
+    page = client.get(rating_list.get_absolute_url()).content.decode()
+    for name in ("Tan Wei Ling", "Lim Bee Hoon", "Kumar Suresh"):  # ranked 1, 2 and 3 in the file
+        assert name in page
+    assert "Adrian Goh" not in page  # ranked "-": not active when the list was published
+    assert "Adrian Goh" in client.get(rating_list.get_absolute_url() + "?all=on").content.decode()
+    assert "Kumar Suresh" in client.get(reverse("ratings:list_csv", args=[rating_list.slug])).content.decode()
+    api = APIClient().get("/api/ratings/", {"rating_list": rating_list.slug}).json()
+    assert sorted(row["rating"] for row in api["results"]) == [1500, 1700, 1850]
+    snapshot = services.take_snapshot(rating_list)
+    assert sorted(e.rank for e in snapshot.entries.all() if e.rank) == [1, 2, 3]
+    # "Last played" stays honest: the file does not say.
+    assert not PlayerRating.objects.filter(rating_list=rating_list, last_played__isnull=False).exists()
+
+    # A list published longer ago than the active months shows its players only with the inactive ones.
+    later = services.rated_players(rating_list, today=today.replace(year=today.year + 2))
+    assert not later.exists()

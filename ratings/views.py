@@ -79,6 +79,8 @@ def rating_list(request, slug: str | None = None):
             include_inactive=filters["include_inactive"],
             active_since=services.active_since(current),
             csv_query=request.GET.urlencode(),
+            # The import is offered only to staff, and only while the list can take a file.
+            can_import=is_association_staff(request.user) and services.import_refusal(current) is None,
         )
     return render(request, "ratings/rating_list.html", context)
 
@@ -263,6 +265,10 @@ def rerate(request, slug: str):
 def import_upload(request, slug: str):
     _staff_only(request)
     current = get_object_or_404(RatingList, slug=slug)
+    refusal = services.import_refusal(current)
+    if refusal:
+        # Said before anything is chosen or sent: no form for a list that cannot take a file.
+        return render(request, "ratings/import_upload.html", {"rating_list": current, "refusal": refusal})
     form = RatingImportForm(request.POST or None, request.FILES or None)
     if request.method == "POST" and form.is_valid():
         imp = run_service(

@@ -4,8 +4,8 @@
   `queue_rerate`, `result_corrected`, `execute_run` (the task's body), `sweep_stale_runs`;
 - reading ratings at a point in time: `ratings_as_of`;
 - a division's ratings if its event ended now, from the results confirmed so far: `live_ratings`;
-- seeding a list from a ratings file: `prepare_rating_import`, `apply_rating_import`,
-  `cancel_rating_import`;
+- seeding a list from a ratings file: `import_refusal` (whether the list can take one), `prepare_rating_import`,
+  `apply_rating_import`, `cancel_rating_import`;
 - reading lists and taking snapshots: `rated_players` (paged by `RatingPages`), `player_history`, `event_report`,
   `take_snapshot`, `take_monthly_snapshots`.
 """
@@ -16,6 +16,7 @@ from .imports import (
     ImportFileError,
     apply_rating_import,
     cancel_rating_import,
+    import_refusal,
     parse_rating_file,
     prepare_rating_import,
 )
@@ -60,6 +61,7 @@ __all__ = [
     "live_ratings",
     "event_report",
     "execute_run",
+    "import_refusal",
     "months_before",
     "parse_rating_file",
     "player_history",

@@ -238,13 +238,20 @@ def _check_staff(actor) -> None:
         raise NotAllowed("Only association staff can import ratings.")
 
 
-def _check_unrated(rating_list: RatingList) -> None:
+def import_refusal(rating_list: RatingList) -> str | None:
+    """Why a ratings file cannot seed this list, or None when it can: asked before the upload form is offered, and
+    again when the file arrives and when the import is applied. One query."""
     if RatedEvent.objects.filter(rating_list=rating_list).exists():
-        raise ServiceError(
+        return (
             f"{rating_list.name} already has rated events: a ratings file can only seed a list before its first "
-            "rated event. Create a new list to import into.",
-            field="rating_list",
+            "rated event. Create a new list to import into."
         )
+    return None
+
+
+def _check_unrated(rating_list: RatingList) -> None:
+    if refusal := import_refusal(rating_list):
+        raise ServiceError(refusal, field="rating_list")
 
 
 def prepare_rating_import(

@@ -232,3 +232,25 @@ def test_a_new_imported_list_shows_its_ranked_players_to_the_public(client, staf
     # A list published longer ago than the active months shows its players only with the inactive ones.
     later = services.rated_players(rating_list, today=today.replace(year=today.year + 2))
     assert not later.exists()
+
+
+def test_a_list_with_rated_events_offers_no_import_and_says_why_before_any_upload(client, staff):
+    rated = RatingListFactory(name="CSW24 list")
+    event = RatedEventFactory(rating_list=rated)
+    play(event, round_robin(PlayerFactory.create_batch(4)))
+    services.rate_event(event)
+    fresh = RatingListFactory(name="NWL23 list")
+    client.force_login(staff)
+
+    assert "Import ratings file" not in client.get(rated.get_absolute_url()).content.decode()
+    assert "Import ratings file" in client.get(fresh.get_absolute_url()).content.decode()
+
+    page = client.get(reverse("ratings:import", args=[rated.slug])).content.decode()
+    assert "CSW24 list already has rated events: a ratings file can only seed a list before its first" in page
+    assert 'type="file"' not in page
+    response = client.post(
+        reverse("ratings:import", args=[rated.slug]),
+        {"file": SimpleUploadedFile("ratings.txt", FILE.encode()), "as_of": "2026-01-01"},
+    )
+    assert "already has rated events" in response.content.decode() and not rated.imports.exists()
+    assert 'type="file"' in client.get(reverse("ratings:import", args=[fresh.slug])).content.decode()

@@ -252,6 +252,16 @@ def load(stdout) -> None:
     )
     services.publish_event(organiser, open_event)
     open_category = open_event.categories.get()
+    # The demo player entered early and has paid: My entries shows a confirmed entry with its receipt.
+    player_user = User.objects.get(email="player@example.org")
+    paid = services.register_entry(
+        player_user,
+        open_event,
+        category=open_category,
+        fee=open_category.fees.get(is_concession=False),
+        phone="9123 4567",
+    )
+    services.record_payment(organiser, paid, amount=paid.amount_due, method="in_person")
     adults = list(
         Player.objects.filter(school_level=SchoolLevel.NONE, user__isnull=True).order_by("member_number")[:10]
     )
@@ -305,6 +315,11 @@ def load(stdout) -> None:
         ],
     )
     services.publish_event(organiser, club_night)
+    # ... and has entered the club night without paying yet: its place is held, with the amount due and Pay now.
+    night_category = club_night.categories.get()
+    services.register_entry(
+        player_user, club_night, category=night_category, fee=night_category.fees.get(is_concession=False)
+    )
 
     # Past events.
     for months, title in ((2, "Singapore Masters"), (5, "National Students' Championship")):

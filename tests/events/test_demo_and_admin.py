@@ -51,3 +51,17 @@ def test_staff_admin_pages_and_actions(client):
     assert response.status_code == 200
     event.refresh_from_db()
     assert event.status == EventStatus.REGISTRATION_OPEN
+
+
+def test_the_demo_player_has_a_paid_entry_and_one_owing_on_my_entries(client):
+    out = io.StringIO()
+    members_demo.load(out)
+    apps.get_app_config("events").load_demo(out)
+    client.force_login(members_demo.User.objects.get(email="player@example.org"))
+    page = client.get(reverse("events:my_entries")).content.decode()
+    paid = Entry.objects.get(player__user__email="player@example.org", event__title="Jurong Green Open")
+    owing = Entry.objects.get(player__user__email="player@example.org", event__title="Toa Payoh Club Night")
+    assert paid.status == EntryStatus.CONFIRMED and paid.balance == 0 and paid.amount_paid == 25
+    assert owing.status == EntryStatus.PENDING_PAYMENT and owing.balance == 5
+    assert "Jurong Green Open" in page and "Paid S$25.00." in page
+    assert "Toa Payoh Club Night" in page and "S$5.00 due" in page

@@ -10,6 +10,9 @@ The rule:
   they are under 18, a parent or guardian opted in as well. Without a date of birth a member at
   school counts as under 18.
 - The member themselves and association staff always see the profile.
+- A public list of an event's entrants names an under-18 only when a parent or guardian agreed:
+  to the directory listing, or to this entry's listing when someone else entered them (a teacher's
+  group entry asks). Otherwise it shows their initials and school (`entrant_name`).
 
 Every door asks `visible_players` / `with_profile_visible` (querysets) or `can_see_profile`
 (one player); the condition itself is written once, in `_listed`.
@@ -86,6 +89,46 @@ def with_profile_visible(queryset: QuerySet, viewer, prefix: str = "player__") -
 
 def can_see_profile(viewer, player: Player) -> bool:
     return visible_players(viewer, Player.objects.filter(pk=player.pk)).exists()
+
+
+def initials(name: str) -> str:
+    """ "T. W. L." for Tan Wei Ling."""
+    return " ".join(f"{word[0].upper()}." for word in name.split() if word[:1].isalnum()) or "—"
+
+
+def entrant_name(
+    viewer, player: Player, *, name_listed: bool, school: str = "", sees_names: bool = False, today=None
+) -> str:
+    """How `viewer` sees an entrant on an event's list of entrants (page, API, CSV).
+
+    `name_listed`: whoever entered them said a parent or guardian agreed to list the name (Entry.name_listed_on).
+    `sees_names`: the viewer runs the event (its organisers), who see every name. The entrant themselves and
+    association staff see it too; anyone else sees an under-18 by name only with a guardian's agreement, and
+    otherwise as their initials and school."""
+    if sees_names or is_association_staff(viewer) or not is_minor(player, today):
+        return player.name
+    if player.user_id and getattr(viewer, "pk", None) == player.user_id:
+        return player.name
+    if name_listed or player.guardian_opted_in_on is not None:
+        return player.name
+    school = school or player.school
+    return (
+        f"{initials(player.full_name)}, a student of {school}"
+        if school
+        else f"{initials(player.full_name)} (a student)"
+    )
+
+
+ENTRANT_FIELDS = (
+    "full_name",
+    "display_name",
+    "date_of_birth",
+    "school",
+    "school_level",
+    "guardian_opted_in_on",
+    "user",
+)
+"""The player fields entrant_name reads: what a list of entrants loads."""
 
 
 def visible_player_or_404(viewer, queryset: QuerySet[Player] | None = None, **lookup) -> Player:

@@ -50,6 +50,12 @@ class GroupContactForm(ServiceFormMixin, forms.Form):
     accept_rules = forms.BooleanField(
         required=False, label="On behalf of the students entered, I agree to the rules and indemnity above."
     )
+    names_listed = forms.BooleanField(
+        required=False,
+        label="Their parents or guardians agreed to show the students' names on the event's public list of entrants.",
+        help_text="Otherwise a student under 18 is listed there by initials and school; the organisers see every "
+        "name either way.",
+    )
 
     def __init__(self, *args, event=None, **kwargs):
         super().__init__(*args, **kwargs)

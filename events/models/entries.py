@@ -115,6 +115,15 @@ class Entry(models.Model):
     rules_accepted_at = models.DateTimeField(null=True, blank=True)
     school = models.CharField(max_length=200, blank=True, help_text="As given on the entry")
     phone = models.CharField(max_length=30, blank=True)
+    # Whoever entered someone else says whether a parent or guardian agreed to list an under-18's name on the
+    # event's public list of entrants (players.visibility.entrant_name reads it).
+    name_listed_on = models.DateField(
+        "parent or guardian agreed to list the name publicly on",
+        null=True,
+        blank=True,
+        help_text="For an entrant under 18 entered by someone else: the public list of entrants shows the name "
+        "only with this agreement (otherwise initials and school).",
+    )
     payment_due_at = models.DateTimeField(null=True, blank=True)
     offered_at = models.DateTimeField(null=True, blank=True)
     offer_expires_at = models.DateTimeField(null=True, blank=True)

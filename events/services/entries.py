@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef, QuerySet, Subquery
+from django.utils import timezone
 
 from clubsite.kit.errors import NotAllowed
 from clubsite.kit.prepared import Prepared
@@ -191,12 +192,14 @@ def register_entry(
     date_of_birth=None,
     phone: str = "",
     play_up: bool = False,
+    name_listed: bool = False,
 ) -> Entry:
     """A logged-in player enters an event. First come, first served.
 
     An organiser may enter someone else, giving the member's date of birth as well as the number;
     the member is told at once by email, with a link to withdraw. `play_up`: a rated player asks to
-    play in a higher division than their rating gives.
+    play in a higher division than their rating gives. `name_listed`: entering someone else, the organiser
+    says a parent or guardian agreed to list an under-18's name on the public list of entrants.
 
     Everything the event lock does not change (the category and fee, the rules, a duplicate entry,
     eligibility and rating) is checked before taking it; under the lock only what others change is
@@ -209,13 +212,17 @@ def register_entry(
             raise NotAllowed("You can only enter yourself; a teacher or parent uses the group entry form.")
         prove_member_link(player, date_of_birth, str(player))
     try:
-        return _register(actor, event, category, fee, concession_proof, accept_rules, player, phone, play_up)
+        return _register(
+            actor, event, category, fee, concession_proof, accept_rules, player, phone, play_up, name_listed
+        )
     except RegistrationError:
         refresh_status(event)  # what the clock made due (a passed closing date) is recorded all the same
         raise
 
 
-def _register(actor, event, category, fee, concession_proof, accept_rules, player, phone, play_up) -> Entry:
+def _register(
+    actor, event, category, fee, concession_proof, accept_rules, player, phone, play_up, name_listed=False
+) -> Entry:
     if registration_refusal(event):
         # Refused as the caller's copy of the event stands: the refusal comes from the event as stored.
         with transaction.atomic():
@@ -260,6 +267,8 @@ def _register(actor, event, category, fee, concession_proof, accept_rules, playe
             rules_accepted_at=moment if event.rules_agreement else None,
             school=player.school,
             phone=phone or player.phone,
+            # Someone entering themselves answers for their own listing (players.visibility.entrant_name).
+            name_listed_on=timezone.localdate() if name_listed and not for_self else None,
         )
         place_entry(entry, new_entry_status(event, category, current, amount), moment)
         insert_entry(entry)

@@ -6,6 +6,7 @@ from collections import Counter
 from decimal import Decimal
 
 from django.db import transaction
+from django.utils import timezone
 
 from clubsite.kit.errors import NotAllowed
 from players.models import Player, SchoolLevel, birth_date_problem
@@ -29,6 +30,7 @@ def register_group(
     contact: dict,
     students: list[dict],
     accept_rules: bool = False,
+    names_listed: bool = False,
 ) -> GroupEntry:
     """A teacher, parent or guardian enters several students; each becomes an entry of its own.
 
@@ -38,6 +40,8 @@ def register_group(
     and optionally `row` (how refusals name the student, e.g. "Row 3"). All are entered, or none.
     The school is given once in `contact` and used for every student without one of their own.
     Members entered this way are told at once by email, with a link to withdraw.
+    `names_listed`: the adult says the students' parents or guardians agreed to list their names on the public
+    list of entrants; without it a student under 18 is listed by initials and school (players.visibility).
     """
     if not (actor and actor.is_authenticated):
         raise NotAllowed("Log in to enter a group.")
@@ -127,6 +131,7 @@ def register_group(
                 rules_accepted_at=group.rules_accepted_at,
                 school=(student.get("school") or group.school or player.school).strip(),
                 phone=(student.get("phone") or "").strip(),
+                name_listed_on=timezone.localdate() if names_listed else None,
             )
             status = new_entry_status(event, category, current, amount)
             place_entry(entry, status, moment)
@@ -314,7 +319,8 @@ def replace_group_student(
         entry.player = player
         entry.school = school
         entry.phone = (phone or "").strip()
-        entry.save(update_fields=["player", "school", "phone"])
+        entry.name_listed_on = None  # the agreement was for the child named before, not this one
+        entry.save(update_fields=["player", "school", "phone", "name_listed_on"])
         if not reuse and _made_for_this_entry(old, entry):
             old.delete()  # nothing else uses it: no orphan left behind
         if number:

@@ -139,6 +139,7 @@ def enter_group(request, slug: str):
                 contact=data,
                 students=students.student_rows() + class_list.cleaned_data["rows"],
                 accept_rules=data.get("accept_rules", False),
+                names_listed=data.get("names_listed", False),
             )
         except ServiceError as refusal:
             if refusal.field in contact.fields:

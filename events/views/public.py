@@ -8,6 +8,7 @@ from django.utils import timezone
 from clubsite.kit.paging import BoundedPaginator, max_page
 from clubsite.kit.queries import in_order
 from clubsite.kit.roles import is_organiser, player_of
+from players import visibility
 
 from .. import calendar, services
 from ..forms import (
@@ -115,8 +116,8 @@ def event_detail(request, slug: str):
         ordered = (
             Entry.objects.filter(event=event, status__in=[EntryStatus.CONFIRMED, EntryStatus.PENDING_PAYMENT])
             .select_related("category")
-            .only("player", "category__name")  # what the list shows
-            .prefetch_related(Prefetch("player", queryset=Player.objects.only("full_name", "display_name")))
+            .only("player", "category__name", "school", "name_listed_on")  # what the list shows
+            .prefetch_related(Prefetch("player", queryset=Player.objects.only(*visibility.ENTRANT_FIELDS)))
             .order_by("category__position", "category_id", "accepted_at", "pk")
             .annotate(entrants_total=Window(Count("pk")))
         )
@@ -135,6 +136,13 @@ def event_detail(request, slug: str):
         first = entrants_page.start_index()
         for number, entry in enumerate(entrants, start=first):  # ready to print: no filters per row
             entry.number = number
+            entry.shown_name = visibility.entrant_name(
+                request.user,
+                entry.player,
+                name_listed=entry.name_listed_on is not None,
+                school=entry.school,
+                sees_names=manager,
+            )
             entry.rating = ratings.get(entry.player_id)
             entry.rating_shown = entry.rating or "unrated"
     waiting = Entry.objects.filter(event=event, status=EntryStatus.WAITLISTED).count()

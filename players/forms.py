@@ -1,6 +1,6 @@
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from crispy_forms.helper import FormHelper
-from crispy_forms.layout import Submit
+from crispy_forms.layout import Hidden, Submit
 from django import forms
 
 from clubsite.kit.errors import ServiceError
@@ -92,10 +92,16 @@ class ProfileForm(ServiceFormMixin, forms.ModelForm):
 
     guardian_opt_in = forms.BooleanField(label=GUARDIAN_OPT_IN_LABEL, required=False)
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, next_url: str | None = None, need: tuple[str, ...] = (), **kwargs):
         super().__init__(*args, **kwargs)
         if self.instance and self.instance.pk:
             self.fields["guardian_opt_in"].initial = self.instance.guardian_opted_in_on is not None
+        # Asked for by the page the member came from (an entry needing the school level): shown first, the cursor in
+        # the first of them.
+        self.needed = [name for name in need if name in self.fields]
+        if self.needed:
+            self.order_fields([*self.needed, *(name for name in self.fields if name not in self.needed)])
+            self.fields[self.needed[0]].widget.attrs["autofocus"] = True
         # Two addresses: the profile's gets the event mail, the account's is for logging in. Say which is which.
         login = getattr(self.instance.user, "email", "") if self.instance and self.instance.user_id else ""
         self.fields["email"].label = "Email for event mail"
@@ -104,7 +110,9 @@ class ProfileForm(ServiceFormMixin, forms.ModelForm):
         )
         self.helper = FormHelper()
         self.helper.form_id = "profile-form"
-        self.helper.add_input(Submit("save", "Save profile"))
+        if next_url:
+            self.helper.add_input(Hidden("next", next_url))
+        self.helper.add_input(Submit("save", "Save and go back" if next_url else "Save profile"))
 
     def add_service_error(self, error):
         if error.field == "id_last4":

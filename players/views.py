@@ -11,6 +11,7 @@ from clubsite.kit.errors import ServiceError
 from clubsite.kit.hooks import collect
 from clubsite.kit.paging import BoundedPaginator
 from clubsite.kit.roles import is_association_staff
+from clubsite.kit.ui import safe_next
 
 from . import services, visibility
 from .forms import ClaimForm, DirectorySearchForm, ProfileForm, RenewalPaymentForm
@@ -64,10 +65,15 @@ def me(request):
 
 @login_required
 def profile(request):
-    """The member's own profile, on a page of its own (the account page shows it and links here)."""
+    """The member's own profile, on a page of its own (the account page shows it and links here).
+
+    `next`: a page of the site to go back to once saved (an entry that needed the school level); `need`: the
+    fields that page asked for, shown first."""
     player = services.ensure_own_player(request.user)
+    next_url = safe_next(request, request.POST.get("next") or request.GET.get("next"))
+    need = tuple(request.GET.getlist("need"))
     if request.method == "POST":
-        form = ProfileForm(request.POST, instance=Player.objects.get(pk=player.pk))
+        form = ProfileForm(request.POST, instance=Player.objects.get(pk=player.pk), next_url=next_url, need=need)
         if form.is_valid():
             try:
                 data = {name: form.cleaned_data[name] for name in [*form.Meta.fields, "guardian_opt_in"]}
@@ -76,10 +82,12 @@ def profile(request):
                 form.add_service_error(error)
             else:
                 messages.success(request, "Your profile is saved.")
-                return redirect("players:me")
+                return redirect(next_url or "players:me")
     else:
-        form = ProfileForm(instance=player)
-    return render(request, "players/profile.html", {"form": form, "player": player})
+        form = ProfileForm(instance=player, next_url=next_url, need=need)
+    needed = [str(form.fields[name].label).lower() for name in form.needed]
+    context = {"form": form, "player": player, "needed": needed, "next_url": next_url}
+    return render(request, "players/profile.html", context)
 
 
 def _account_page(request, player: Player, claim_form: ClaimForm | None = None):

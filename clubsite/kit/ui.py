@@ -6,6 +6,7 @@ from django.core.exceptions import FieldDoesNotExist, PermissionDenied
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.forms.utils import flatatt
 from django.utils.html import conditional_escape, escape, format_html
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import mark_safe
 
 from clubsite.kit.errors import NotAllowed, ServiceError
@@ -63,6 +64,18 @@ def model_bounds(form: forms.ModelForm) -> None:
             kept.append(MaxValueValidator(field.max_value))
             field.widget.attrs["max"] = field.max_value
         field.validators = kept
+
+
+def safe_next(request, value: str | None) -> str | None:
+    """`value` when it is a path on this site to go on to after a form (a `next` parameter), else None: never
+    another site, a scheme-relative address or a script."""
+    if not value or not value.startswith("/") or value.startswith("//") or "\\" in value:
+        return None
+    if not url_has_allowed_host_and_scheme(
+        value, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return None
+    return value
 
 
 def date_input(**attrs) -> forms.DateInput:

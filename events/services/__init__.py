@@ -19,7 +19,7 @@ from .announcements import (
 )
 from .common import EventError, RegistrationError
 from .directors import account_for, add_director, remove_director, set_directors
-from .eligibility import categories_for, category_refusal, is_for_students
+from .eligibility import FACTS, categories_for, category_refusal, facts_needed, is_for_students
 from .entries import (
     cancel_entry,
     entry_for_link,
@@ -78,8 +78,10 @@ __all__ = [
     "before_event_refusal",
     "cancel_entry",
     "cancel_event",
+    "FACTS",
     "categories_for",
     "category_refusal",
+    "facts_needed",
     "close_registration",
     "closing_date_warning",
     "complete_event",

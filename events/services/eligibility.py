@@ -104,6 +104,37 @@ def categories_for(event: Event, player: Player | None) -> list[tuple[Category, 
     return [(c, category_refusal(c, player, rating=rating) if player else None) for c in categories]
 
 
+# What a record may lack that a category's rule asks for, as the profile form names its fields.
+FACTS = {"school_level": "school level", "date_of_birth": "date of birth"}
+
+
+def missing_facts(category: Category, player: Player) -> tuple[str, ...]:
+    """The facts of a player's own record that this category's rule needs and the record lacks (category_refusal,
+    entering oneself): the school level for a category by school level (a record says "not at school" until the
+    member says otherwise, so it is asked of anyone whose date of birth does not rule school out), the date of
+    birth for an age limit."""
+    needed = []
+    if category.school_level and player.school_level == SchoolLevel.NONE:
+        born, ages = player.date_of_birth, school_ages(category.school_level)
+        if born is None or ages[0] <= category.event.starts_on.year - born.year <= ages[1]:
+            needed.append("school_level")
+    if player.date_of_birth is None and (category.min_age is not None or category.max_age is not None):
+        needed.append("date_of_birth")
+    return tuple(needed)
+
+
+def facts_needed(eligibility: list[tuple[Category, str | None]], player: Player) -> tuple[list[str], list[Category]]:
+    """Of the categories `player` may not enter (categories_for), those a missing fact of their record refuses, and
+    the facts, in the profile form's order: what the event and entry pages ask the player to fill in."""
+    facts, categories = set(), []
+    for category, reason in eligibility:
+        missing = missing_facts(category, player) if reason else ()
+        if missing:
+            facts.update(missing)
+            categories.append(category)
+    return [fact for fact in FACTS if fact in facts], categories
+
+
 def declared_level(category: Category, player: Player) -> str | None:
     """In a group entry the adult declares the school level the category asks for, unless the record says otherwise.
 

@@ -4,7 +4,10 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import F, Prefetch
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.http import urlencode
 
+from .. import services
 from ..models import (
     Category,
     Event,
@@ -44,3 +47,20 @@ def _categories(event: Event) -> list[Category]:
             Prefetch("prizes", queryset=Prize.objects.order_by("position", F("rank_from").asc(nulls_last=True), "pk")),
         )
     )
+
+
+def _facts_to_give(event: Event, player, eligibility) -> dict:
+    """What the event and entry pages say when the player's record lacks a fact a category's rule needs (a school
+    level, a date of birth): which facts, for which categories, and the profile page that asks for them and comes
+    back to the entry once saved."""
+    facts, categories = services.facts_needed(eligibility, player) if player else ([], [])
+    if not facts:
+        return {"facts_needed": None}
+    query = urlencode([("next", reverse("events:enter", args=[event.slug])), *(("need", fact) for fact in facts)])
+    return {
+        "facts_needed": {
+            "facts": [services.FACTS[fact] for fact in facts],
+            "categories": categories,
+            "url": f"{reverse('players:profile')}?{query}",
+        }
+    }

@@ -27,7 +27,7 @@ from ..models import Entry, EntryStatus, GroupEntry
 from ..permissions import can_manage_event
 from ..services.payments import entry_reference
 from ..templatetags.events_tags import format_money
-from .common import _categories, _event_for
+from .common import _categories, _event_for, _facts_to_give
 
 # Each entry is a card with its payment and actions: twenty make a page a phone can scroll.
 MY_ENTRIES_PAGE_SIZE = 20
@@ -105,6 +105,7 @@ def enter(request, slug: str):
             return redirect("events:my_entries")
     context = {
         **_entry_context(event, categories),
+        **_facts_to_give(event, player, eligibility if player else []),
         "form": form,
         "ineligible": [(c, reason) for c, reason in eligibility if reason],
     }

@@ -24,7 +24,7 @@ from ..models import (
     PaymentMethod,
 )
 from ..permissions import can_manage_event
-from .common import ENTRIES_PAGE_SIZE, PAGE_SIZE, _categories, _event_for, _public_events
+from .common import ENTRIES_PAGE_SIZE, PAGE_SIZE, _categories, _event_for, _facts_to_give, _public_events
 
 
 def event_list(request):
@@ -151,10 +151,10 @@ def event_detail(request, slug: str):
     if player:
         my_entry = Entry.objects.filter(event=event, player=player, status__in=ACTIVE_ENTRY_STATUSES).first()
     refusal = services.registration_refusal(event)
-    # A player none of whose categories they may enter is told so here, not after "Enter myself".
-    no_category = bool(
-        player and not my_entry and not refusal and all(why for _, why in services.categories_for(event, player))
-    )
+    # A player none of whose categories they may enter is told so here, not after "Enter myself"; and when their
+    # record lacks what a category asks (a school level), asked for it.
+    eligibility = services.categories_for(event, player) if player and not my_entry and not refusal else []
+    no_category = bool(eligibility) and all(why for _, why in eligibility)
     places_left = current.left_in_event(event, categories)
     shown, shown_label = services.shown_status(event, places_left)
     context = {
@@ -173,6 +173,7 @@ def event_detail(request, slug: str):
         "has_rating_report": event.rated_on.exists(),
         "for_students": services.is_for_students(event),
         "payment_methods": [label for value, label in _method_labels() if value in (event.payment_methods or [])],
+        **_facts_to_give(event, player, eligibility),
     }
     return render(request, "events/event_detail.html", context)
 

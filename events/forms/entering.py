@@ -405,6 +405,11 @@ class ReplaceStudentForm(ServiceFormMixin, forms.Form):
     member_number = forms.CharField(
         max_length=12, required=False, label="Member no. (if any)", help_text="With the member's date of birth."
     )
+    name_listed = forms.BooleanField(
+        required=False,
+        label="Their parent or guardian agreed to show the student's name on the event's public list of entrants.",
+        help_text="Otherwise a student under 18 is listed there by initials and school.",
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -261,8 +261,11 @@ def replace_group_student(
     phone: str = "",
     member_number="",
     date_of_birth=None,
+    name_listed: bool = False,
 ):
-    """Puts another student in a group entry's place; allowed until the closing date.
+    """Puts another student in a group entry's place; allowed until the closing date. `name_listed`: the new
+    student's parent or guardian agreed to list their name publicly (the agreement given for the student replaced
+    was for that child only).
 
     A new child takes over the record the group entry made for the student replaced (when nothing else
     uses it); an existing member needs their date of birth as well as the number, and is told by email.
@@ -319,7 +322,7 @@ def replace_group_student(
         entry.player = player
         entry.school = school
         entry.phone = (phone or "").strip()
-        entry.name_listed_on = None  # the agreement was for the child named before, not this one
+        entry.name_listed_on = timezone.localdate() if name_listed else None
         entry.save(update_fields=["player", "school", "phone", "name_listed_on"])
         if not reuse and _made_for_this_entry(old, entry):
             old.delete()  # nothing else uses it: no orphan left behind

@@ -69,3 +69,20 @@ def test_the_rule_for_one_entrant():
     staff = UserFactory(is_staff=True)
     child.guardian_opted_in_on = None
     assert visibility.entrant_name(staff, child, name_listed=False, today=today) == "Tan Wei Ling"
+
+
+def test_a_new_student_in_a_groups_place_is_listed_by_name_only_with_their_own_guardians_agreement(client):
+    event, _, primary = students_event()
+    teacher = UserFactory()
+    client.force_login(teacher)
+    enter_group(client, event, primary, ["Tan Wei Ling"], names_listed="on")
+    entry = Entry.objects.get()
+    replace = reverse("events:replace_student", args=[entry.pk])
+    assert 'name="name_listed"' in client.get(replace).content.decode()
+    born = pupil_born(event).isoformat()
+    client.post(replace, {"full_name": "Ben Goh", "date_of_birth": born})
+    entry.refresh_from_db()
+    assert entry.player.full_name == "Ben Goh" and entry.name_listed_on is None
+    client.post(replace, {"full_name": "Cai Li", "date_of_birth": born, "name_listed": "on"})
+    entry.refresh_from_db()
+    assert entry.player.full_name == "Cai Li" and entry.name_listed_on is not None

@@ -108,13 +108,15 @@ def test_every_view_answering_with_a_csv_goes_through_the_one_helper():
 
 
 def test_the_helper_makes_every_formula_plain_text_and_leaves_numbers_alone():
-    starts = ["=1+1", "+1", "-5", "@SUM(A1)", "\tx", "\rx"]
+    starts = ["=1+1", "+A1", "-2+3", "+1 School", "@SUM(A1)", "\tx", "\rx"]
     response = csv_response("x.csv", [["name", "amount"], *[[text, -1.5] for text in starts]])
     assert response["Content-Type"].startswith("text/csv") and 'filename="x.csv"' in response["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.content.decode(), newline="")))
     assert [row[0] for row in rows[1:]] == ["'" + text for text in starts]
     assert {row[1] for row in rows[1:]} == {"-1.5"}
     assert safe_cell("Tan Ah Kow") == "Tan Ah Kow" and safe_cell(3) == 3
+    # A phone number or a signed number computes nothing: written as typed.
+    assert safe_cell("+65 9123 4567") == "+65 9123 4567" and safe_cell("-5") == "-5"
 
 
 @pytest.mark.django_db

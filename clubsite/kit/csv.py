@@ -5,6 +5,7 @@ formula on the organiser's computer. No cache keeps a download (the files hold e
 from __future__ import annotations
 
 import csv
+import re
 from collections.abc import Iterable
 
 from django.http import HttpResponse
@@ -13,13 +14,16 @@ from django.utils.cache import patch_cache_control
 # A spreadsheet reads a cell beginning with one of these as a formula (or a command): such text is written
 # with a leading apostrophe, which spreadsheets show as plain text.
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# A sign followed only by digits, spaces, dots and brackets ("+65 9123 4567", "-5", "+65 (0) 6567 1374") names no
+# function, no cell and no operator, so it cannot run as anything: a phone number is left as it was typed.
+PLAIN_NUMBER = re.compile(r"[+-][0-9][0-9 .()]*\Z")
 CONTENT_TYPE = "text/csv; charset=utf-8"
 
 
 def safe_cell(value):
     """A cell as the spreadsheet should show it: text that would start a formula is made plain text. Numbers
-    (a refund's -1.50) are left as they are."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+    (a refund's -1.50), and signed digits such as a phone number, are left as they are."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS) and not PLAIN_NUMBER.match(value):
         return "'" + value
     return value
 

@@ -30,7 +30,7 @@ from .entries import (
     withdraw_entry,
     withdraw_entry_by_link,
 )
-from .export import entries_for_export
+from .export import entries_for_export, filter_entries
 from .groups import group_total, register_group, replace_group_student
 from .lifecycle import (
     before_event_refusal,
@@ -91,6 +91,7 @@ __all__ = [
     "email_entrants",
     "entries_for_export",
     "event_problems",
+    "filter_entries",
     "entry_for_link",
     "expire_offers",
     "group_balances",

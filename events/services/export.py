@@ -1,13 +1,27 @@
 """The organiser's list of entries as rows for a CSV file (written by clubsite.kit.csv, which makes every cell
-formula-safe)."""
+formula-safe), filtered as the manage page filters its list."""
 
+from django.db.models import QuerySet
 from django.utils import timezone
 
-from ..models import Entry, Event
+from ..models import PAYABLE_STATUSES, Entry, EntryStatus, Event
 
 
-def entries_for_export(event: Event):
-    """Rows for the organiser's CSV: the header, then every entry in first-come-first-served order."""
+def filter_entries(entries: QuerySet, status: str = "", category: str = "") -> QuerySet:
+    """The one reading of the manage page's filters, for its list and its CSV alike: a status and a category by id;
+    anything else (empty, unknown) filters nothing, as the page's own "All" does."""
+    if status in EntryStatus.values:
+        entries = entries.filter(status=status)
+    category = str(category or "")
+    if category.isascii() and category.isdigit() and len(category) < 16:
+        entries = entries.filter(category_id=int(category))
+    return entries
+
+
+def entries_for_export(event: Event, *, status: str = "", category: str = ""):
+    """Rows for the organiser's CSV: the header, then the entries (all, or those the filters keep) in
+    first-come-first-served order. An entry that holds no place (waiting, withdrawn, lapsed …) is charged nothing:
+    its amount due is empty."""
     header = [
         "Order",
         "Accepted at",
@@ -25,11 +39,9 @@ def entries_for_export(event: Event):
         "Group contact",
     ]
     yield header
-    entries = (
-        Entry.objects.filter(event=event)
-        .select_related("player", "category", "fee", "group")
-        .order_by("accepted_at", "pk")
-    )
+    entries = filter_entries(
+        Entry.objects.filter(event=event).select_related("player", "category", "fee", "group"), status, category
+    ).order_by("accepted_at", "pk")
     for number, e in enumerate(entries, start=1):
         yield [
             number,
@@ -43,7 +55,7 @@ def entries_for_export(event: Event):
             e.player.email,
             e.fee.name if e.fee else "",
             e.concession_proof,
-            e.amount_due,
+            e.amount_due if e.status in PAYABLE_STATUSES else "",
             e.amount_paid,
             f"{e.group.contact_name} ({e.group.phone}, {e.group.email})" if e.group_id else "",
         ]

@@ -6,6 +6,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import urlencode
 from django.views.decorators.http import require_POST
 
 from clubsite.kit.csv import csv_response
@@ -201,11 +202,9 @@ def manage(request, slug: str, director_form=None):
     # The page's players by id (prefetched): joined to all of a large event's entries before the page is cut,
     # PostgreSQL reads every player.
     entries = Entry.objects.filter(event=event).select_related("category", "fee", "group").prefetch_related("player")
-    if status_filter in EntryStatus.values:
-        entries = entries.filter(status=status_filter)
-    if category_filter.isdigit():
-        entries = entries.filter(category_id=int(category_filter))
-    entries = entries.order_by("category__position", "category_id", "accepted_at", "pk")
+    entries = services.filter_entries(entries, status_filter, category_filter).order_by(
+        "category__position", "category_id", "accepted_at", "pk"
+    )
     page = BoundedPaginator(entries, MANAGE_PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
@@ -216,6 +215,7 @@ def manage(request, slug: str, director_form=None):
         "places_left": current.left_in_event(event, categories),
         "page": page,
         "query": query.urlencode(),
+        "filters": urlencode({k: v for k, v in (("status", status_filter), ("category", category_filter)) if v}),
         "statuses": EntryStatus.choices,
         "status_filter": status_filter,
         "category_filter": category_filter,
@@ -265,8 +265,12 @@ def manage_directors(request, slug: str):
 
 @login_required
 def export_entries(request, slug: str):
+    """The entries as a CSV, filtered as the manage page that links to it was."""
     event = _managed_event(request, slug)
-    return csv_response(f"{event.slug}-entries.csv", services.entries_for_export(event))
+    rows = services.entries_for_export(
+        event, status=request.GET.get("status") or "", category=request.GET.get("category") or ""
+    )
+    return csv_response(f"{event.slug}-entries.csv", rows)
 
 
 @login_required

@@ -179,14 +179,42 @@ def test_a_subject_on_two_lines_is_refused(client, entrants, on_commit):
 
 def test_the_csv_does_not_let_a_name_become_a_formula(client):
     event, category, (fee,) = open_event()
-    player = player_with_account(full_name='=HYPERLINK("http://evil.example","Click")', school="+1 School", phone="-5")
+    player = player_with_account(
+        full_name='=HYPERLINK("http://evil.example","Click")', school="+1 School", phone="-2+cmd|' /C calc'!A0"
+    )
     services.register_entry(player.user, event, category=category, fee=fee)
     client.force_login(event.owner)
     rows = list(csv.reader(io.StringIO(client.get(reverse("events:export", args=[event.slug])).content.decode())))
     row = dict(zip(rows[0], rows[1], strict=True))
     assert row["Name as on ID"] == '\'=HYPERLINK("http://evil.example","Click")'
-    assert row["School"] == "'+1 School" and row["Phone"] == "'-5"
+    assert row["School"] == "'+1 School" and row["Phone"] == "'-2+cmd|' /C calc'!A0"
     assert row["Amount due"] == "3.00"
+
+
+def export_rows(client, event, **filters) -> list[dict]:
+    response = client.get(reverse("events:export", args=[event.slug]), filters)
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    return [dict(zip(rows[0], row, strict=True)) for row in rows[1:]]
+
+
+def test_the_csv_keeps_the_manage_pages_filter_charges_only_places_and_keeps_phone_numbers(client):
+    """Issue 23, defect 26: the CSV linked from a filtered manage page holds the rows the page shows; a waiting-list
+    row is charged nothing; a phone number is written as typed (no apostrophe), being no formula."""
+    event, category, (fee,) = open_event(quota=1)
+    first = player_with_account(full_name="Tan Wei Ling", phone="+65 9123 4567")
+    second = player_with_account(full_name="Lim Jun Jie", phone="+65 (0) 6567 1374")
+    services.register_entry(first.user, event, category=category, fee=fee)
+    waiting = services.register_entry(second.user, event, category=category, fee=fee)
+    assert waiting.status == EntryStatus.WAITLISTED
+    client.force_login(event.owner)
+    manage = html(client.get(reverse("events:manage", args=[event.slug]), {"status": "waitlisted"}))
+    assert f'href="{reverse("events:export", args=[event.slug])}?status=waitlisted"' in manage
+    [row] = export_rows(client, event, status="waitlisted")
+    assert row["Name as on ID"] == "Lim Jun Jie" and row["Status"] == "On the waiting list"
+    assert row["Amount due"] == "" and row["Phone"] == "+65 (0) 6567 1374"
+    [row] = export_rows(client, event, status="pending_payment", category=str(category.pk))
+    assert row["Name as on ID"] == "Tan Wei Ling" and row["Amount due"] == "3.00" and row["Phone"] == "+65 9123 4567"
+    assert len(export_rows(client, event)) == 2 and len(export_rows(client, event, status="nonsense")) == 2
 
 
 # --- waiving a fee ---------------------------------------------------------------------------------

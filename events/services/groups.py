@@ -9,15 +9,17 @@ from django.db import transaction
 from django.utils import timezone
 
 from clubsite.kit.errors import NotAllowed
+from clubsite.kit.mail import subject
 from players.models import Player, SchoolLevel, birth_date_problem
 from players.services import create_player
 
 from ..models import ACTIVE_ENTRY_STATUSES, Category, Entry, EntryStatus, Event, GroupEntry
 from ..permissions import can_manage_event
-from .common import RegistrationError, lock_event, mail_after_commit, now, site_url
+from .common import RegistrationError, local_text, lock_event, mail_after_commit, now, site_url
 from .eligibility import declared_level, refusal_for
 from .entries import check_rules, clean_choice, prove_member_link, refuse_id_number
-from .notify import mail_entered_for_you
+from .notify import mail_entered_for_you, pay_url
+from .payments import group_reference
 from .places import insert_entry, new_entry_status, place_entry, places
 from .status import name_change_refusal, open_event_for_entries, refresh_status, sync_status
 from .waitinglist import offer_free_places
@@ -143,19 +145,28 @@ def register_group(
                 members.append(entry)
         mail_after_commit(
             "events/email/group_received.txt",
-            f"Entries received: {event.title}",
+            subject("Entries received", event.title),
             [group.email],
             {
                 "event": event,
                 "group": group,
                 "entries": entries,
                 "total": group_total(entries),
+                "reference": group_reference(group),
+                "pay_by": group_pay_by(event, entries),
+                "pay_url": pay_url(group_reference(group)),
                 "url": site_url(event.get_absolute_url()),
             },
         )
         for entry in members:
             mail_entered_for_you(entry, f"{group.contact_name} ({group.get_role_display().lower()})")
     return group
+
+
+def group_pay_by(event: Event, entries) -> str:
+    """When the group must have paid, as the event's people read it: the first of its unpaid places to lapse."""
+    deadlines = [e.payment_due_at for e in entries if e.status == EntryStatus.PENDING_PAYMENT and e.payment_due_at]
+    return local_text(event, min(deadlines)) if deadlines else ""
 
 
 def group_total(entries) -> Decimal:

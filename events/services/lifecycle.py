@@ -5,11 +5,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.formats import date_format
 
+from clubsite.kit.mail import subject
 from clubsite.kit.status import move, move_all
 from clubsite.kit.text import check_text
 from events.models import ACTIVE_ENTRY_STATUSES, Entry, EntryStatus, Event, EventStatus
 
 from .common import EventError, lock_event, mail_after_commit, now, require_manager, site_url
+from .notify import recipients, recipients_of
 from .offers import offer_free_places
 from .status import sync_status
 
@@ -164,20 +166,14 @@ def cancel_event(actor, event: Event, reason: str = "") -> Event:
             .filter(event=event, status__in=ACTIVE_ENTRY_STATUSES)
             .select_related("player", "group")
         )
-        addresses = set()
-        paid = set()
-        for entry in entries:
-            for address in (entry.player.email, entry.group.email if entry.group_id else ""):
-                if address:
-                    addresses.add(address)
-                    if entry.amount_paid > 0:
-                        paid.add(address)
+        addresses = recipients_of(entries)
+        paid = {address for entry in entries if entry.amount_paid > 0 for address in recipients(entry)}
         move_all(Entry.objects.filter(pk__in=[e.pk for e in entries]), EntryStatus.CANCELLED, ended_at=moment)
-        for address in sorted(addresses):
+        for address, name in addresses.items():
             mail_after_commit(
                 "events/email/event_cancelled.txt",
-                f"Cancelled: {event.title}",
+                subject("Event cancelled", event.title),
                 [address],
-                {"event": event, "paid": address in paid, "url": site_url(event.get_absolute_url())},
+                {"event": event, "name": name, "paid": address in paid, "url": site_url(event.get_absolute_url())},
             )
     return event

@@ -4,25 +4,57 @@ own: no email shows one person's address to another."""
 from django.db import transaction
 from django.urls import reverse
 
+from clubsite.kit.mail import subject as mail_subject
+from money.core.references import ENTRY, make_reference
+
 from ..models import ACTIVE_ENTRY_STATUSES, Entry, EntryStatus, Event
 from .common import RegistrationError, local_text, mail_after_commit, require_manager, site_url
 from .places import waitlist_position
 from .withdrawlink import make_token
 
 
+def recipients(entry: Entry) -> dict[str, str]:
+    """Who hears about an entry, each address with the name its message greets: the player, and the adult who sent
+    the group entry (greeted by their own name)."""
+    found = {}
+    if entry.player.email:
+        found[entry.player.email] = entry.player.full_name
+    if entry.group_id and entry.group.email:
+        found.setdefault(entry.group.email, entry.group.contact_name)
+    return found
+
+
 def _addresses(entry: Entry) -> list[str]:
-    """Who hears about an entry: the player, and the adult who sent the group entry."""
-    result = [entry.player.email]
-    if entry.group_id:
-        result.append(entry.group.email)
-    return list(dict.fromkeys(a for a in result if a))
+    return list(recipients(entry))
+
+
+def recipients_of(entries) -> dict[str, str]:
+    """Everyone who hears about any of `entries`, one name per address (the first entry naming it), in address
+    order: one message each."""
+    found: dict[str, str] = {}
+    for entry in entries:
+        for address, name in recipients(entry).items():
+            found.setdefault(address, name)
+    return dict(sorted(found.items()))
+
+
+def pay_url(reference: str) -> str:
+    """The payment page of an amount due, as an email links to it."""
+    return site_url(reverse("money:pay", args=[reference]))
+
+
+def receipt_url(number: str) -> str:
+    return site_url(reverse("money:receipt", args=[number]))
 
 
 def _context(entry: Entry, extra: dict | None) -> dict:
     event = entry.event
+    reference = make_reference(ENTRY, entry.pk)
     return {
         "entry": entry,
         "event": event,
+        "reference": reference,
+        "pay_url": pay_url(reference),
         "url": site_url(event.get_absolute_url()),
         "entries_url": site_url("/events/my-entries/"),
         "payment_due": local_text(event, entry.payment_due_at),
@@ -34,26 +66,26 @@ def _context(entry: Entry, extra: dict | None) -> dict:
 def mail_entry(entry: Entry, kind: str, subject: str, extra: dict | None = None) -> None:
     """One message to each address (never several people on one To: line)."""
     context = _context(entry, extra)
-    for address in _addresses(entry):
-        mail_after_commit(f"events/email/{kind}.txt", subject, [address], context)
+    for address, name in recipients(entry).items():
+        mail_after_commit(f"events/email/{kind}.txt", subject, [address], {**context, "name": name})
 
 
 def mail_entry_received(entry: Entry, position: int | None = None) -> None:
     """`position`: the entry's place on the waiting list when the caller knows it already."""
     extra = {"position": position if position is not None else waitlist_position(entry)}
-    mail_entry(entry, "entry_received", f"Entry received: {entry.event.title}", extra)
+    mail_entry(entry, "entry_received", mail_subject("Entry received", entry.event.title), extra)
 
 
 def mail_entry_cancelled(entry: Entry, reason: str = "") -> None:
     """Tells the entrant (and whoever sent their group entry) that the organiser cancelled the entry."""
-    mail_entry(entry, "entry_cancelled", f"Entry cancelled: {entry.event.title}", {"reason": reason.strip()})
+    mail_entry(entry, "entry_cancelled", mail_subject("Entry cancelled", entry.event.title), {"reason": reason.strip()})
 
 
 def mail_event_changed(event: Event, changed: list[str]) -> None:
     """Tells everyone holding a place or waiting that the event's date or venue changed: one message to
     each address, sent when the change commits."""
     entries = Entry.objects.filter(event=event, status__in=ACTIVE_ENTRY_STATUSES).select_related("player", "group")
-    addresses = sorted({a for e in entries for a in _addresses(e)})
+    addresses = recipients_of(entries)
     context = {
         "event": event,
         "date_changed": "starts_on" in changed or "ends_on" in changed,
@@ -61,8 +93,13 @@ def mail_event_changed(event: Event, changed: list[str]) -> None:
         "url": site_url(event.get_absolute_url()),
     }
     what = " and ".join(w for w, c in (("date", context["date_changed"]), ("venue", context["venue_changed"])) if c)
-    for address in addresses:
-        mail_after_commit("events/email/event_changed.txt", f"New {what}: {event.title}", [address], context)
+    for address, name in addresses.items():
+        mail_after_commit(
+            "events/email/event_changed.txt",
+            mail_subject(f"New {what}", event.title),
+            [address],
+            {**context, "name": name},
+        )
 
 
 def withdraw_url(entry: Entry) -> str:
@@ -76,7 +113,7 @@ def mail_entered_for_you(entry: Entry, entered_by: str) -> None:
     extra = {"entered_by": entered_by, "withdraw_url": withdraw_url(entry)}
     mail_after_commit(
         "events/email/entered_for_you.txt",
-        f"You have been entered: {entry.event.title}",
+        mail_subject("You have been entered", entry.event.title),
         [entry.player.email],
         _context(entry, extra),
     )
@@ -123,5 +160,11 @@ def email_entrants(
     context = {"event": event, "body": body, "url": site_url(event.get_absolute_url())}
     with transaction.atomic():
         for address in addresses:
-            mail_after_commit("events/email/organiser_message.txt", subject, [address], context, reply_to=reply_to)
+            mail_after_commit(
+                "events/email/organiser_message.txt",
+                mail_subject(subject, event.title),
+                [address],
+                context,
+                reply_to=reply_to,
+            )
     return len(addresses)

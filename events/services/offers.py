@@ -3,6 +3,7 @@ a place call it under the event lock)."""
 
 from datetime import timedelta
 
+from clubsite.kit.mail import subject
 from clubsite.kit.status import move
 
 from ..models import Entry, EntryStatus, Event, EventStatus
@@ -47,6 +48,6 @@ def offer_free_places(event: Event, current: Places | None = None) -> list[Entry
         entry.save(update_fields=["status", "offered_at", "offer_expires_at", "offer_reminded_at"])
         current = current.take(entry.category)
         entry.event = event
-        mail_entry(entry, "offer", f"A place is free for you: {event.title}")
+        mail_entry(entry, "offer", subject("A place is free for you", event.title))
         offered.append(entry)
     return offered

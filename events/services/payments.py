@@ -6,6 +6,7 @@ from decimal import Decimal
 from django.db import transaction
 from django.db.models import Sum
 
+from clubsite.kit.mail import subject
 from clubsite.kit.money import parse_amount
 from clubsite.kit.status import move
 from money.core.references import ENTRY, GROUP, make_reference
@@ -14,7 +15,7 @@ from money.models import money_method, recorded_method
 
 from ..models import ACTIVE_ENTRY_STATUSES, PAYABLE_STATUSES, Entry, EntryStatus, GroupEntry, Payment, PaymentMethod
 from .common import RegistrationError, lock_event, mail_after_commit, now, require_manager, site_url
-from .notify import mail_entry
+from .notify import mail_entry, pay_url, receipt_url
 from .places import places
 from .status import sync_status
 
@@ -137,7 +138,9 @@ def record_payment(actor, entry: Entry, *, amount=None, method: str, reference: 
         received = _receive(actor, entry_reference(entry), amount, method, reference, note)
         entry = Entry.objects.select_related("event", "player", "group", "category").get(pk=entry.pk)
         payment = received.payment.entry_payments.get(entry=entry)
-        mail_entry(entry, "payment_recorded", f"Payment received: {entry.event.title}", {"payment": payment})
+        receipt = received.payment.number
+        extra = {"payment": payment, "receipt": receipt, "receipt_url": receipt_url(receipt)}
+        mail_entry(entry, "payment_recorded", subject("Payment received", entry.event.title), extra)
     return payment
 
 
@@ -188,7 +191,7 @@ def waive_fee(actor, entry: Entry, *, note: str = "") -> Payment:
             entry.confirmed_at = moment
             fields += ["status", "confirmed_at"]
         entry.save(update_fields=fields)
-        mail_entry(entry, "fee_waived", f"Entry fee waived: {event.title}", {"waived": waived})
+        mail_entry(entry, "fee_waived", subject("Entry fee waived", event.title), {"waived": waived})
     return payment
 
 
@@ -211,7 +214,7 @@ def record_group_payment(
         payments = list(received.payment.entry_payments.order_by("entry__accepted_at", "entry"))
         mail_after_commit(
             "events/email/group_payment.txt",
-            f"Payment received: {event.title}",
+            subject("Payment received", event.title),
             [group.email],
             {
                 "event": event,
@@ -220,6 +223,10 @@ def record_group_payment(
                 "method": PaymentMethod(method).label,
                 "reference": reference.strip(),
                 "entries": group_balances(group),
+                "receipt": received.payment.number,
+                "receipt_url": receipt_url(received.payment.number),
+                "group_reference": group_reference(group),
+                "pay_url": pay_url(group_reference(group)),
                 "url": site_url(event.get_absolute_url()),
             },
         )

@@ -10,6 +10,7 @@ from functools import reduce
 from django.db import transaction
 from django.db.models import Q
 
+from clubsite.kit.mail import subject as mail_subject
 from clubsite.kit.status import move
 
 from ..models import Entry, EntryStatus, Event, EventStatus
@@ -52,7 +53,7 @@ def end_overdue_entries(event: Event) -> int:
         entry.ended_at = getattr(entry, deadline)
         entry.save(update_fields=["status", "ended_at"])
         entry.event = event
-        mail_entry(entry, template, f"{subject}: {event.title}")
+        mail_entry(entry, template, mail_subject(subject, event.title))
         ended += 1
     return ended
 

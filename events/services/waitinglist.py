@@ -7,6 +7,7 @@ from datetime import timedelta
 from django.db import transaction
 
 from clubsite.kit.errors import NotAllowed
+from clubsite.kit.mail import subject
 from clubsite.kit.status import move
 
 from ..models import Entry, EntryStatus, Event, EventStatus
@@ -48,7 +49,7 @@ def accept_offer(actor, entry: Entry) -> Entry:
         status = EntryStatus.CONFIRMED if entry.balance <= 0 else EntryStatus.PENDING_PAYMENT
         place_entry(entry, status, moment)
         entry.save(update_fields=["status", "payment_due_at", "confirmed_at"])
-        mail_entry(entry, "offer_accepted", f"Your place is held: {event.title}")
+        mail_entry(entry, "offer_accepted", subject("Your place is held", event.title))
     return entry
 
 
@@ -95,7 +96,7 @@ def remind_expiring_offers() -> int:
                 continue
             entry.offer_reminded_at = moment
             entry.save(update_fields=["offer_reminded_at"])
-            mail_entry(entry, "offer_reminder", f"Your offered place expires soon: {entry.event.title}")
+            mail_entry(entry, "offer_reminder", subject("Your offered place expires soon", entry.event.title))
             sent += 1
     return sent
 
@@ -128,7 +129,7 @@ def lapse_unpaid_now(actor, event: Event) -> int:
             entry.ended_at = moment
             entry.save(update_fields=["status", "ended_at"])
             entry.event = event
-            mail_entry(entry, "lapsed", f"Your place has lapsed: {event.title}")
+            mail_entry(entry, "lapsed", subject("Your place has lapsed", event.title))
             ended += 1
         if not ended:
             raise RegistrationError("No entry is waiting for payment.")

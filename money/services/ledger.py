@@ -15,6 +15,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from clubsite.kit.errors import NotAllowed, ServiceError
+from clubsite.kit.mail import subject
 from clubsite.kit.money import format_money, parse_amount
 from clubsite.kit.roles import is_association_staff
 from clubsite.kit.sequences import next_in_sequence
@@ -177,7 +178,7 @@ def receive(
         _log(actor, Action.RECEIVED, payment, amount, note or (f"held: {held_reason}" if payment.held else ""))
         if notify:
             context = {"due": due, "left": due.balance - applied, "held_reason": held_reason}
-            _mail(payment, "money/email/receipt.txt", f"Receipt {payment.number}: {due.title}", context)
+            _mail(payment, "money/email/receipt.txt", subject(f"Receipt {payment.number}", due.title), context)
     return Received(payment)
 
 
@@ -232,7 +233,12 @@ def refund(actor, payment: Payment, *, amount, reason: str, provider=None) -> Re
             refunded_by=actor if getattr(actor, "pk", None) else None,
         )
         _log(actor, Action.REFUNDED, payment, amount, reason)
-        _mail(payment, "money/email/credit_note.txt", f"Credit note {credit.number}", {"refund": credit})
+        _mail(
+            payment,
+            "money/email/credit_note.txt",
+            subject(f"Credit note {credit.number}", payment.description),
+            {"refund": credit},
+        )
     return credit
 
 

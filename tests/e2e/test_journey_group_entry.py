@@ -97,7 +97,7 @@ def test_teacher_pastes_a_class_list_organiser_takes_one_cheque_member_withdraws
     ]
     assert statuses[3] == (EntryStatus.PENDING_PAYMENT, Decimal("1.50"))
 
-    told = next(m for m in mail.outbox if m.to == ["sam@example.org"] and m.subject.startswith("You have been entered"))
+    told = next(m for m in mail.outbox if m.to == ["sam@example.org"] and "You have been entered –" in m.subject)
     assert "Mrs Tan (teacher-in-charge) has entered you" in told.body
     link = re.search(r"https?://[^/\s]+(/events/entries/withdraw/\S+)", told.body).group(1)
     assert all(len(m.to) == 1 for m in mail.outbox)

@@ -125,7 +125,7 @@ def test_organiser_publishes_teacher_enters_organiser_takes_payments_and_assigns
     expect(phone.get_by_text("3 students entered.")).to_be_visible()
     expect(phone.get_by_text("Pending payment", exact=True)).to_have_count(3)
     j.shot("teacher sees three entries", phone)
-    assert [m for m in mail.outbox if m.subject.startswith("Entries received") and teacher.email in m.to]
+    assert [m for m in mail.outbox if "Entries received –" in m.subject and teacher.email in m.to]
 
     # The organiser records the payments.
     page.get_by_role("link", name="Manage").click()

@@ -15,7 +15,9 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
 def mails_to(address: str, subject_start: str):
-    return [m for m in mail.outbox if address in m.to and m.subject.startswith(subject_start)]
+    return [
+        m for m in mail.outbox if address in m.to and m.subject.startswith(f"[Scrabble Association] {subject_start}")
+    ]
 
 
 def test_newcomer_waitlisted_then_offered_a_freed_place_and_takes_it(journey, member):

@@ -69,8 +69,8 @@ def test_an_unpaid_place_lapses_when_anyone_reads_the_event_page(full_event, clo
     assert holder.ended_at == holder.payment_due_at
     assert first.offer_expires_at == timezone.now() + timedelta(hours=48)
     subjects = {m.to[0]: m.subject for m in mail.outbox}
-    assert subjects[holder.player.email] == f"Your place has lapsed: {event.title}"
-    assert subjects[first.player.email] == f"A place is free for you: {event.title}"
+    assert subjects[holder.player.email] == f"[Scrabble Association] Your place has lapsed – {event.title}"
+    assert subjects[first.player.email] == f"[Scrabble Association] A place is free for you – {event.title}"
 
 
 def test_an_offer_not_taken_expires_when_the_organiser_opens_the_dashboard(full_event, clock, client, on_commit):

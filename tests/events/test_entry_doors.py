@@ -163,7 +163,7 @@ def test_a_member_number_alone_does_not_enter_someone(on_commit):
     with on_commit(execute=True):
         services.register_group(UserFactory(), event, contact=contact(), students=[row])
     told = [m for m in mail.outbox if m.to == ["top@example.org"]]
-    assert [m.subject for m in told] == [f"You have been entered: {event.title}"]
+    assert [m.subject for m in told] == [f"[Scrabble Association] You have been entered – {event.title}"]
     assert "Mrs Tan (teacher-in-charge) has entered you" in told[0].body
     assert "/events/entries/withdraw/" in told[0].body
     assert all(len(m.to) == 1 and not m.cc and not m.bcc for m in mail.outbox)
@@ -230,7 +230,10 @@ def test_an_organiser_entering_a_member_needs_the_date_of_birth_and_the_member_i
         services.register_entry(
             event.owner, event, category=category, fee=fee, player=someone, date_of_birth=date(1990, 1, 2)
         )
-    assert any(m.subject.startswith("You have been entered") and m.to == ["someone@example.org"] for m in mail.outbox)
+    assert any(
+        m.subject.startswith("[Scrabble Association] You have been entered") and m.to == ["someone@example.org"]
+        for m in mail.outbox
+    )
 
 
 # --- 3. group entry: duplicates, ID numbers, total, one payment -------------------------------------

@@ -39,7 +39,7 @@ def test_recording_full_payment_confirms_the_entry_and_tells_the_player(pending,
     entry.refresh_from_db()
     assert entry.status == EntryStatus.CONFIRMED and entry.amount_paid == Decimal("3.00") and entry.confirmed_at
     assert payment.reference == "123456" and payment.recorded_by == event.owner
-    assert mail.outbox[0].subject == f"Payment received: {event.title}"
+    assert mail.outbox[0].subject == f"[Scrabble Association] Payment received – {event.title}"
     assert "Your entry is confirmed" in mail.outbox[0].body and "123456" in mail.outbox[0].body
 
 
@@ -143,7 +143,7 @@ def test_email_all_entrants_reaches_each_address_once_after_commit(pending, on_c
         sent = services.email_entrants(event.owner, event, subject="Venue change", body="We move to hall B.")
     assert sent == 2
     assert sorted(m.to[0] for m in mail.outbox) == sorted([entry.player.email, "lim@example.org"])
-    assert all(m.subject == "Venue change" for m in mail.outbox)
+    assert all(m.subject == f"[Scrabble Association] Venue change – {event.title}" for m in mail.outbox)
     with pytest.raises(services.RegistrationError) as refusal:
         services.email_entrants(event.owner, event, subject="", body="x")
     assert refusal.value.field == "subject"
@@ -182,7 +182,7 @@ def test_cancelling_an_entry_on_the_manage_page_tells_the_entrant_why(client, pe
     entry.refresh_from_db()
     assert entry.status == EntryStatus.CANCELLED
     (message,) = [m for m in mail.outbox if m.to == [entry.player.email]]
-    assert message.subject == f"Entry cancelled: {event.title}"
+    assert message.subject == f"[Scrabble Association] Entry cancelled – {event.title}"
     assert "has cancelled your entry" in message.body and "Reason: Entered twice by mistake." in message.body
 
 

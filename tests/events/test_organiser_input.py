@@ -151,7 +151,10 @@ def test_emails_go_to_the_chosen_entrants_with_replies_to_the_organiser(client, 
         )
     assert "Message sent to 2 addresses." in page
     assert sent_to(mail.outbox) == {"unpaid@example.org", "kid@example.org"}
-    assert all(m.reply_to == [event.owner.email] and m.subject == "Please pay" for m in mail.outbox)
+    assert all(
+        m.reply_to == [event.owner.email] and m.subject == f"[Scrabble Association] Please pay – {event.title}"
+        for m in mail.outbox
+    )
     assert "By Friday." in mail.outbox[0].body
 
     mail.outbox = []
@@ -234,7 +237,7 @@ def test_waiving_sets_the_balance_to_zero_with_its_own_words(client, on_commit):
     assert entry.status == EntryStatus.CONFIRMED and entry.balance == 0
     assert entry.amount_paid == 0 and entry.amount_due == 0
     (message,) = mail.outbox
-    assert message.subject == f"Entry fee waived: {event.title}"
+    assert message.subject == f"[Scrabble Association] Entry fee waived – {event.title}"
     assert "has waived the SGD 30.00 still due" in message.body and "recorded your payment" not in message.body
     with pytest.raises(services.RegistrationError, match="Nothing is due"):
         services.record_payment(event.owner, entry, method="waived")
@@ -311,7 +314,7 @@ def test_moving_a_one_day_event_moves_its_end_and_tells_each_entrant(client, org
     assert (event.starts_on, event.ends_on) == (date(2027, 2, 20), date(2027, 2, 20))
     assert sorted(m.to[0] for m in mail.outbox) == ["ann@example.org", "bob@example.org"]
     message = mail.outbox[0]
-    assert message.subject == f"New date and venue: {event.title}"
+    assert message.subject == f"[Scrabble Association] New date and venue – {event.title}"
     assert "Date: Saturday 20 February 2027" in message.body and "Venue: Toa Payoh Hub" in message.body
     page = html(client.get(reverse("events:detail", args=[event.slug])))
     assert "13 February 2027" not in page

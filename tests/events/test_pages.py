@@ -378,7 +378,7 @@ def test_recording_a_payment_through_the_page(client, on_commit):
         html(client.post(url, {"amount": "3.00", "method": "cheque", "reference": "000777"}, follow=True))
     entry.refresh_from_db()
     assert entry.status == EntryStatus.CONFIRMED
-    assert mail.outbox[-1].subject.startswith("Payment received")
+    assert mail.outbox[-1].subject.startswith("[Scrabble Association] Payment received")
 
 
 def test_move_export_email_and_close_through_the_pages(client):

@@ -55,8 +55,8 @@ def test_an_unpaid_place_lapses_after_the_hold_and_goes_to_the_next_in_line(full
     assert first.status == EntryStatus.OFFERED and first.offer_expires_at == timezone.now() + timedelta(hours=48)
     assert second.status == EntryStatus.WAITLISTED and services.waitlist_position(second) == 1
     subjects = {m.to[0]: m.subject for m in mail.outbox}
-    assert subjects[holder.player.email].startswith("Your place has lapsed")
-    assert subjects[first.player.email].startswith("A place is free for you")
+    assert subjects[holder.player.email].startswith("[Scrabble Association] Your place has lapsed")
+    assert subjects[first.player.email].startswith("[Scrabble Association] A place is free for you")
     assert "held for you until" in [m for m in mail.outbox if m.to == [first.player.email]][0].body
 
 
@@ -79,7 +79,7 @@ def test_accepting_an_offer_holds_the_place_pending_payment(full_event, clock, o
         accepted = services.accept_offer(first.player.user, first)
     assert accepted.status == EntryStatus.PENDING_PAYMENT
     assert accepted.payment_due_at == timezone.now() + timedelta(hours=72)
-    assert mail.outbox[-1].subject.startswith("Your place is held")
+    assert mail.outbox[-1].subject.startswith("[Scrabble Association] Your place is held")
     services.record_payment(event.owner, accepted, amount="3", method="cheque", reference="000123")
     reload(accepted, second)
     assert accepted.status == EntryStatus.CONFIRMED and second.status == EntryStatus.WAITLISTED
@@ -95,7 +95,9 @@ def test_a_reminder_goes_out_before_the_offer_expires_once(full_event, clock, on
     with on_commit(execute=True):
         assert tasks.remind_expiring_offers.delay().get() == 1
         assert tasks.remind_expiring_offers.delay().get() == 0
-    assert [m.subject for m in mail.outbox] == [f"Your offered place expires soon: {event.title}"]
+    assert [m.subject for m in mail.outbox] == [
+        f"[Scrabble Association] Your offered place expires soon – {event.title}"
+    ]
     assert mail.outbox[0].to == [first.player.email]
 
 

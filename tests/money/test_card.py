@@ -204,7 +204,9 @@ def test_the_seed_events_entry_is_paid_by_card_confirmed_and_receipted(
     assert payment.amount == Decimal(cents) / 100 and payment.held == 0 and payment.note == "Card payment"
     assert payment.payer_email == "card.payer@example.com"
     assert f"Recorded as receipt {payment.number}" in response.content.decode()
-    assert [m.subject for m in mail.outbox] == [f"Receipt {payment.number}: {payment.description}"]
+    assert [m.subject for m in mail.outbox] == [
+        f"[Scrabble Association] Receipt {payment.number} – {payment.description}"
+    ]
     assert mail.outbox[0].to == ["card.payer@example.com"]
 
 
@@ -277,7 +279,10 @@ def test_a_refund_of_a_card_payment_goes_through_stripe_and_issues_a_credit_note
     payment.refresh_from_db()
     entry.refresh_from_db()
     assert payment.refunded == Decimal("3.00") and entry.amount_paid == 0
-    assert [m.subject for m in mail.outbox] == [f"Credit note {credit.number}", f"Credit note {second.number}"]
+    assert [m.subject for m in mail.outbox] == [
+        f"[Scrabble Association] Credit note {credit.number} – {payment.description}",
+        f"[Scrabble Association] Credit note {second.number} – {payment.description}",
+    ]
 
 
 def test_a_refund_stripe_refuses_records_nothing_and_says_why(client, stripe_api):

@@ -64,7 +64,9 @@ def test_a_payment_by_reference_pays_the_entry_confirms_it_and_issues_receipt_on
     assert payment.number.endswith(f"-{payment.year}-00001") and payment.applied == Decimal("3.00")
     assert payment.held == 0 and payment.event_id == event.pk
     assert payment.lines[0]["standard"] == "3.00" and payment.lines[0]["taxed"] is True
-    assert [m.subject for m in mail.outbox] == [f"Receipt {payment.number}: {payment.description}"]
+    assert [m.subject for m in mail.outbox] == [
+        f"[Scrabble Association] Receipt {payment.number} – {payment.description}"
+    ]
     assert f"/money/receipts/{payment.number}/" in mail.outbox[0].body
     assert MoneyLog.objects.get(payment=payment).action == "received"
 
@@ -143,7 +145,7 @@ def test_half_refund_issues_a_credit_note_and_lowers_what_is_charged(on_commit):
     assert payment.refunded == Decimal("1.50") and payment.applied == Decimal("1.50")
     assert entry.amount_paid == Decimal("1.50") and entry.amount_due == Decimal("1.50") and entry.balance == 0
     assert entry.status == EntryStatus.CONFIRMED
-    assert mail.outbox[0].subject == f"Credit note {credit.number}"
+    assert mail.outbox[0].subject == f"[Scrabble Association] Credit note {credit.number} – {payment.description}"
 
 
 def test_one_group_payment_settles_every_entry_and_a_part_payment_shows_student_by_student():

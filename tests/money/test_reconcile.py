@@ -116,7 +116,7 @@ def test_confirming_pays_them_issues_receipts_and_a_second_import_counts_nothing
     first = payments[entry_reference(full)]
     assert first.method == "paynow" and first.received_on.isoformat() == world["day"]  # the line says PAYNOW
     assert first.payer_name == "Tan Ah Kow" and first.note == "Bank statement jan.csv, line 2"
-    assert len(mail.outbox) == 3 and all(m.subject.startswith("Receipt ") for m in mail.outbox)
+    assert len(mail.outbox) == 3 and all(m.subject.startswith("[Scrabble Association] Receipt ") for m in mail.outbox)
     statement.refresh_from_db()
     assert statement.confirmed_by == staff and statement.summary["counted"] == 3
     assert statement.summary["amount"] == "13.00"

@@ -38,6 +38,11 @@ def entry_pay_by(entry) -> date | None:
     return timezone.localtime(entry.payment_due_at, entry.event.zone).date()
 
 
+def in_person_at(event: Event) -> str:
+    """Where an entrant pays in person: the event's venue and address (as seed 004's form asks, at the club)."""
+    return ", ".join(part for part in (event.venue.strip(), event.address.strip()) if part)
+
+
 def _entry_line(entry: Entry) -> Line:
     fees = list(entry.category.fees.all())
     standard = next((f.amount for f in fees if not f.is_concession), None)
@@ -148,6 +153,8 @@ class EntryKind(Kind):
             event_id=event.pk,
             pay_by=entry_pay_by(entry),
             methods=tuple(event.payment_methods or ()),
+            payment_instructions_html=event.payment_instructions_html,
+            in_person_at=in_person_at(event),
             lines=(_entry_line(entry),),
         )
 
@@ -250,6 +257,8 @@ class GroupKind(Kind):
             event_id=event.pk,
             pay_by=timezone.localtime(min(deadlines), event.zone).date() if deadlines else None,
             methods=tuple(event.payment_methods or ()),
+            payment_instructions_html=event.payment_instructions_html,
+            in_person_at=in_person_at(event),
             lines=tuple(_entry_line(e) for e in entries),
         )
 

@@ -49,6 +49,8 @@ class Due:
     event_id: int | None = None  # for the treasurer's page: which event
     pay_by: date | None = None  # the last day to pay before the place lapses (none: no such day)
     methods: tuple[str, ...] = ()  # the ways of paying it accepts (money.models.Method); empty: every way
+    payment_instructions_html: str = ""  # how its organiser asks to be paid (payee, where, when), as the page shows it
+    in_person_at: str = ""  # where it is paid in person (the venue and its address); empty: not said
     lines: tuple[Line, ...] = field(default_factory=tuple)
 
     @property

@@ -94,10 +94,12 @@ class PayNow(Provider):
 
 
 class BankTransfer(Provider):
+    """Typing the transfer in by hand: offered only where a bank transfer is accepted (an event that takes PayNow
+    alone shows its QR code, not a transfer it never offered)."""
+
     method = Method.BANK_TRANSFER
     label = "Bank transfer"
     online = True
-    serves = (Method.PAYNOW,)
 
     def available(self, settings: PaymentSettings) -> bool:
         return bool(settings.paynow_proxy)
@@ -117,10 +119,26 @@ class BankTransfer(Provider):
 
 
 class ByHand(Provider):
-    """Paid at the desk or by cheque: the organiser records it with the slip's or the cheque's number."""
+    """Paid at the desk or by cheque: the organiser records it with the slip's or the cheque's number. The payment
+    page says how, where what is due accepts it."""
 
     def __init__(self, method: str, label: str):
         self.method, self.label = method, label
+
+    def instructions(self, due: Due, settings: PaymentSettings) -> Instructions | None:
+        if due.balance <= 0 or not due.payable:
+            return None
+        if self.method == Method.CHEQUE:
+            payee = " to the payee the instructions above name" if due.payment_instructions_html else ""
+            text = (
+                f"Make the cheque payable{payee} and write the reference {due.reference} on its back, with your "
+                "name and contact number."
+            )
+        elif due.in_person_at:
+            text = f"Pay in person at {due.in_person_at}, quoting the reference {due.reference}."
+        else:
+            text = f"Pay the organiser in person, quoting the reference {due.reference}."
+        return Instructions(method=self.method, label=self.label, text=text)
 
 
 PROVIDERS: dict[str, Provider] = {
@@ -142,11 +160,13 @@ def provider_for(method: str) -> Provider:
     return PROVIDERS[method]
 
 
-def online_instructions(due: Due, settings: PaymentSettings) -> list[Instructions]:
-    """Every way the payer can pay this online now (set up, and accepted by what is due), in the order shown."""
+def payment_ways(due: Due, settings: PaymentSettings) -> list[Instructions]:
+    """Every way the payer can pay this now (set up, and accepted by what is due): online first, then by hand, in
+    the order shown."""
     shown = []
-    for provider in PROVIDERS.values():
-        if provider.online and provider.available(settings) and provider.accepted(due):
+    providers = sorted(PROVIDERS.values(), key=lambda provider: not provider.online)
+    for provider in providers:
+        if provider.available(settings) and provider.accepted(due):
             found = provider.instructions(due, settings)
             if found is not None:
                 shown.append(found)

@@ -19,7 +19,7 @@ from ..core.documents import document_content, render_pdf
 from ..core.references import GROUP
 from ..models import Payment, Refund
 from ..payables import resolve
-from ..providers import online_instructions
+from ..providers import payment_ways
 from ..services import assert_may_view, own_payments, payments_for, settings_for
 from ..services.documents import credit_note_document, receipt_document
 
@@ -28,7 +28,8 @@ PAGE_SIZE = 25
 
 @login_required
 def pay(request, reference: str):
-    """One amount due: what it is for, what is paid, and every way to pay the rest online."""
+    """One amount due: what it is for, what is paid, and every way it accepts to pay the rest, with its organiser's
+    own instructions."""
     found = resolve(reference)
     due = found[0].due(found[1]) if found else None
     if due is None:
@@ -42,7 +43,7 @@ def pay(request, reference: str):
     settings = settings_for(association_model().objects.get(pk=due.association_id))
     ways = []
     if due.payable and due.balance > 0:
-        for way in online_instructions(due, settings):
+        for way in payment_ways(due, settings):
             ways.append({"way": way, "svg": mark_safe(way.qr_svg) if way.qr_svg else ""})  # noqa: S308 (segno's own SVG)
     payments = list(payments_for(kind.code, due.target_id))
     context = {

@@ -21,7 +21,7 @@ from events.services.payments import entry_reference
 from money import services
 from money.core.references import make_reference
 from money.models import Method, Payment, Refund
-from money.providers import online_instructions, provider_for
+from money.providers import payment_ways, provider_for
 from tests.events.factories import fast_passwords  # noqa: F401
 from tests.factories import UserFactory
 from tests.money.test_ledger import entered, seed_event
@@ -373,13 +373,18 @@ def test_card_is_offered_only_when_both_keys_are_set(client, settings):
     due = services.due_or_error(entry_reference(entry))[1]
     for secret, webhook in (("", ""), ("sk_test_x", ""), ("", "whsec_x")):
         settings.STRIPE_SECRET_KEY, settings.STRIPE_WEBHOOK_SECRET = secret, webhook
-        assert [i.method for i in online_instructions(due, settings_row)] == [Method.PAYNOW, Method.BANK_TRANSFER]
+        assert [i.method for i in payment_ways(due, settings_row)] == [
+            Method.PAYNOW,
+            Method.BANK_TRANSFER,
+            Method.IN_PERSON,
+            Method.CHEQUE,
+        ]
     client.force_login(entry.player.user)
     assert client.post(reverse("money:card_checkout", args=[entry_reference(entry)])).status_code == 404
     assert deliver(client, paid_event(entry_reference(entry), 300), secret="whsec_x").status_code == 404
 
     settings.STRIPE_SECRET_KEY, settings.STRIPE_WEBHOOK_SECRET = SECRET_KEY, WEBHOOK_SECRET
-    card = next(i for i in online_instructions(due, settings_row) if i.method == Method.CARD)
+    card = next(i for i in payment_ways(due, settings_row) if i.method == Method.CARD)
     assert card.action_url == reverse("money:card_checkout", args=[entry_reference(entry)])
     assert provider_for(Method.CARD).instructions(due, settings_row).action_url == card.action_url
 

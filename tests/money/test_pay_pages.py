@@ -16,6 +16,7 @@ from django.urls import reverse
 from PIL import Image
 from pypdf import PdfReader
 
+from clubsite.kit.text import markdown_html
 from events import services as events
 from events.models import EntryStatus, GroupEntry
 from events.services.payments import entry_reference, group_reference
@@ -393,10 +394,39 @@ def test_the_payment_page_offers_only_the_ways_the_event_accepts(client):
     client.force_login(entry.player.user)
     page = client.get(pay_url(entry_reference(entry))).content.decode()
     assert "data-paynow-payload" not in page and 'id="pay-paynow"' not in page
-    assert "Pay the organiser in person or by cheque" in page
+    assert 'id="pay-in_person"' in page and 'id="pay-cheque"' in page
     event.payment_methods = ["bank_transfer"]  # a PayNow transfer is a bank transfer
     event.save(update_fields=["payment_methods"])
     assert "data-paynow-payload" in client.get(pay_url(entry_reference(entry))).content.decode()
+
+
+def test_the_seed_events_payment_page_says_what_its_form_says_and_offers_nothing_else(client):
+    """Issue 23, defect 10: seed 004 takes payment in person at Jurong Green CC, by cheque payable to its
+    management committee, and (on the site) by PayNow. Its pay page offers those three, with the organiser's own
+    instructions (the cheque's payee) and the venue to pay at; no bank transfer, which it never offered."""
+    from events.demo import PAYMENT
+
+    event, category, standard, _ = seed_event(
+        payment_methods=["in_person", "cheque", "paynow"],
+        payment_instructions=PAYMENT,
+        payment_instructions_html=markdown_html(PAYMENT),
+        venue="Jurong Green Community Club",
+        address="No. 6 Jurong West Avenue 1, Singapore 649520",
+    )
+    with_paynow(event.association)
+    entry = entered(event, category, standard)
+    reference = entry_reference(entry)
+    client.force_login(entry.player.user)
+    page = client.get(pay_url(reference)).content.decode()
+    shown = re.findall(r'<section class="card mb-3" id="pay-([a-z_]+)"', page)
+    assert shown == ["instructions", "paynow", "in_person", "cheque"]
+    assert "<em>Jurong Green Community Club\nManagement Committee</em>" in page  # the payee, as the organiser wrote it
+    assert (
+        "Pay in person at Jurong Green Community Club, No. 6 Jurong West Avenue 1, Singapore 649520, quoting the "
+        f"reference {reference}." in html.unescape(page)
+    )
+    assert f"write the reference {reference} on its back" in page
+    assert "Bank transfer" not in page and f"give {reference} as the reference" not in page
 
 
 def test_a_withdrawn_entry_owes_nothing_on_its_payment_page_and_in_the_api(client):

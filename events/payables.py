@@ -215,6 +215,12 @@ class EntryKind(Kind):
         for entry in Entry.objects.filter(pk__in=target_ids):
             if entry.status == EntryStatus.LAPSED:
                 notes[entry.pk] = HeldNote("The entry lapsed before this payment arrived.", True)
+            elif entry.status == EntryStatus.WITHDRAWN:
+                notes[entry.pk] = HeldNote(
+                    "The entry was withdrawn: refund by the event's refund policy, or reinstate the entry while "
+                    "its place is free.",
+                    True,
+                )
             elif entry.status in PAYABLE_STATUSES:
                 notes[entry.pk] = HeldNote("Paid more than was due.", entry.balance > 0)
             else:
@@ -286,9 +292,12 @@ class GroupKind(Kind):
             .order_by("-entry__accepted_at", "-entry")
         )
         for row in paid:
-            share = min(left, row["total"])
+            entry = Entry.objects.get(pk=row["entry"])
+            # What an entry counts as paid bounds what is taken back from it: money of a withdrawn one is held
+            # already (and refunded from the held part first).
+            share = min(left, row["total"], entry.amount_paid)
             if share > 0:
-                debit_entry(Entry.objects.get(pk=row["entry"]), share)
+                debit_entry(entry, share)
                 left -= share
             if left <= 0:
                 break

@@ -16,6 +16,7 @@ urlpatterns = [
     path("entries/<int:pk>/payment/", views.record_payment, name="record_payment"),
     path("entries/<int:pk>/move/", views.move_entry, name="move_entry"),
     path("entries/<int:pk>/cancel/", views.cancel_entry, name="cancel_entry"),
+    path("entries/<int:pk>/reinstate/", views.reinstate_entry, name="reinstate_entry"),
     path("entries/withdraw/<str:token>/", views.withdraw_by_link, name="withdraw_by_link"),
     path("groups/<int:pk>/", views.group_entry, name="group_entry"),
     path("<slug:slug>/", views.event_detail, name="detail"),

@@ -102,6 +102,8 @@ MATRIX = {
     "events:record_payment": row(OWNER, OWNER),
     "events:move_entry": row(OWNER, OWNER),
     "events:cancel_entry": row(POST_ONLY, OWNER_WRITES),
+    # Undoing a withdrawal: the event's organiser and staff (the player's entry is not withdrawn: refused, a message).
+    "events:reinstate_entry": row(POST_ONLY, OWNER_WRITES),
     "events:withdraw_by_link": row(EVERYONE, EVERYONE),  # the emailed link is the proof: no log-in
     "events:group_entry": row("login 404 200 200 404 200", "login 404 200 200 404 200"),
     "events:detail": row(EVERYONE),

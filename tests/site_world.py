@@ -390,6 +390,7 @@ def _by_name(world: World) -> dict[str, dict]:
         "events:record_payment": {"pk": o["rival_entry"].pk},
         "events:move_entry": {"pk": o["rival_entry"].pk},
         "events:cancel_entry": {"pk": o["rival_entry"].pk},
+        "events:reinstate_entry": {"pk": o["rival_entry"].pk},
         "events:group_entry": {"pk": o["group"].pk},
         "events:category_edit": {"slug": open_slug, "pk": o["category"].pk},
         "events:category_delete": {"slug": open_slug, "pk": o["second_category"].pk},

@@ -96,7 +96,8 @@ class Entry(models.Model):
         # Money that arrives after the place lapsed can buy it back (money.services.reinstate).
         EntryStatus.LAPSED: {EntryStatus.PENDING_PAYMENT},
         EntryStatus.CANCELLED: set(),
-        EntryStatus.WITHDRAWN: set(),
+        # The organiser undoes a withdrawal while its place is still free (events.services.reinstate_withdrawal).
+        EntryStatus.WITHDRAWN: {EntryStatus.PENDING_PAYMENT},
     }
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")

@@ -45,7 +45,13 @@ from .lifecycle import (
 )
 from .mine import own_entries, upcoming_first
 from .notify import AUDIENCES, email_entrants
-from .payments import PAYABLE_STATUSES, group_balances, record_group_payment, record_payment
+from .payments import (
+    PAYABLE_STATUSES,
+    group_balances,
+    record_group_payment,
+    record_payment,
+    reinstate_withdrawal,
+)
 from .places import Places, places, player_ratings, shown_status, waitlist_position, waitlist_positions
 from .status import (
     name_change_refusal,
@@ -114,6 +120,7 @@ __all__ = [
     "record_group_payment",
     "record_payment",
     "refresh_status",
+    "reinstate_withdrawal",
     "register_entry",
     "request_play_up",
     "register_group",

@@ -20,9 +20,15 @@ from ..models import ACTIVE_ENTRY_STATUSES, Category, Entry, EntryStatus, Event,
 from ..permissions import can_manage_event
 from .common import RegistrationError, lock_event, now, require_manager
 from .eligibility import category_refusal, refusal_for
-from .notify import mail_entered_for_you, mail_entry_cancelled, mail_entry_received
+from .notify import (
+    mail_entered_for_you,
+    mail_entry_cancelled,
+    mail_entry_received,
+    mail_entry_withdrawn,
+    mail_refund_to_decide,
+)
 from .offers import offer_free_places
-from .payments import hold_overpayment
+from .payments import hold_overpayment, hold_paid
 from .places import (
     insert_entry,
     new_entry_status,
@@ -297,17 +303,17 @@ def leave_waitlist(actor, entry: Entry) -> Entry:
 
 
 def withdraw_entry(actor, entry: Entry) -> Entry:
-    """The entrant (or the organiser) withdraws; a freed place goes to the waiting list."""
+    """The entrant (or the organiser) withdraws; a freed place goes to the waiting list. What it had paid is held
+    on the ledger for the organiser to refund by the event's refund policy; the entrant is told, and the
+    organiser too when there is money to decide on."""
     return _end_entry(actor, entry, EntryStatus.WITHDRAWN, managers_only=False)
 
 
 def cancel_entry(actor, entry: Entry, reason: str = "") -> Entry:
-    """The organiser cancels an entry, and the entrant is told why; a freed place goes to the waiting list."""
+    """The organiser cancels an entry, and the entrant is told why; a freed place goes to the waiting list. What it
+    had paid is held for a refund, as for a withdrawal."""
     reason = check_free_text(reason, "reason for cancelling", NOTE_TEXT, RegistrationError, field="reason")
-    with transaction.atomic():
-        entry = _end_entry(actor, entry, EntryStatus.CANCELLED, managers_only=True)
-        mail_entry_cancelled(entry, reason)
-    return entry
+    return _end_entry(actor, entry, EntryStatus.CANCELLED, managers_only=True, reason=reason)
 
 
 def withdraw_entry_by_link(token: str) -> Entry:
@@ -328,7 +334,9 @@ def entry_for_link(token: str) -> Entry | None:
     return Entry.objects.select_related("event", "player", "category").filter(pk=found[0], player_id=found[1]).first()
 
 
-def _end_entry(actor, entry: Entry, status: str, *, managers_only: bool, by_link: bool = False) -> Entry:
+def _end_entry(
+    actor, entry: Entry, status: str, *, managers_only: bool, by_link: bool = False, reason: str = ""
+) -> Entry:
     with transaction.atomic():
         event = sync_status(lock_event(entry.event_id))
         if managers_only:
@@ -346,7 +354,17 @@ def _end_entry(actor, entry: Entry, status: str, *, managers_only: bool, by_link
         freed = entry.holds_place
         move(entry, status)
         entry.ended_at = now()
-        entry.save(update_fields=["status", "ended_at"])
+        who = entry.player.full_name
+        # An entry that no longer holds a place counts nothing as paid: the money is held for the refund due.
+        held = hold_paid(actor, entry, entry.amount_paid, f"{who} {entry.get_status_display().lower()}")
+        entry.save(update_fields=["status", "ended_at", "amount_paid"])
+        by_manager = not by_link and can_manage_event(actor, event)
+        if status == EntryStatus.CANCELLED:
+            mail_entry_cancelled(entry, reason, held)
+        else:
+            mail_entry_withdrawn(entry, held, by_organiser=by_manager)
+        if held and not (actor is not None and actor.pk == event.owner_id):
+            mail_refund_to_decide(entry, held)
         if freed:
             offer_free_places(event)
     return entry

@@ -76,9 +76,34 @@ def mail_entry_received(entry: Entry, position: int | None = None) -> None:
     mail_entry(entry, "entry_received", mail_subject("Entry received", entry.event.title), extra)
 
 
-def mail_entry_cancelled(entry: Entry, reason: str = "") -> None:
-    """Tells the entrant (and whoever sent their group entry) that the organiser cancelled the entry."""
-    mail_entry(entry, "entry_cancelled", mail_subject("Entry cancelled", entry.event.title), {"reason": reason.strip()})
+def mail_entry_cancelled(entry: Entry, reason: str = "", paid=0) -> None:
+    """Tells the entrant (and whoever sent their group entry) that the organiser cancelled the entry; `paid`: the
+    money it had paid, now held for a refund."""
+    extra = {"reason": reason.strip(), "paid": paid}
+    mail_entry(entry, "entry_cancelled", mail_subject("Entry cancelled", entry.event.title), extra)
+
+
+def mail_entry_withdrawn(entry: Entry, paid=0, *, by_organiser: bool = False) -> None:
+    """Tells the entrant (and whoever sent their group entry) that the entry is withdrawn, with what happens to the
+    money it had paid (`paid`, held for a refund) under the event's refund policy."""
+    extra = {"paid": paid, "by_organiser": by_organiser}
+    mail_entry(entry, "entry_withdrawn", mail_subject("Entry withdrawn", entry.event.title), extra)
+
+
+def mail_refund_to_decide(entry: Entry, paid) -> None:
+    """Tells the event's organiser that an entry which had paid `paid` has ended: the money is held on the event's
+    money page, to refund (or keep) by the event's refund policy."""
+    event = entry.event
+    context = {
+        "entry": entry,
+        "event": event,
+        "paid": paid,
+        "name": event.owner.get_full_name() or event.owner.email,
+        "money_url": site_url(reverse("money:event_money", args=[event.slug])) + "#held",
+    }
+    what = f"Refund to decide: {entry.player.full_name} {entry.get_status_display().lower()}"
+    to = [event.owner.email]
+    mail_after_commit("events/email/refund_to_decide.txt", mail_subject(what, event.title), to, context)
 
 
 def mail_event_changed(event: Event, changed: list[str]) -> None:

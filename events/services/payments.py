@@ -13,10 +13,19 @@ from money.core.references import ENTRY, GROUP, make_reference
 from money.models import Payment as MoneyPayment
 from money.models import money_method, recorded_method
 
-from ..models import ACTIVE_ENTRY_STATUSES, PAYABLE_STATUSES, Entry, EntryStatus, GroupEntry, Payment, PaymentMethod
+from ..models import (
+    ACTIVE_ENTRY_STATUSES,
+    PAYABLE_STATUSES,
+    Entry,
+    EntryStatus,
+    EventStatus,
+    GroupEntry,
+    Payment,
+    PaymentMethod,
+)
 from .common import RegistrationError, lock_event, mail_after_commit, now, require_manager, site_url
 from .notify import mail_entry, pay_url, receipt_url
-from .places import places
+from .places import place_entry, places
 from .status import sync_status
 
 
@@ -75,46 +84,118 @@ def debit_entry(entry: Entry, amount: Decimal) -> None:
     entry.save(update_fields=["amount_paid", "amount_due"])
 
 
-def hold_overpayment(actor, entry: Entry, why: str) -> Decimal:
-    """When an entry (locked by the caller) now costs less than was paid towards it (moved to a cheaper fee), the
-    difference stops counting as paid: it goes back to the payments that paid it, newest first, and is held there
-    for the organiser to refund or keep, on the entry's, the group's and the money pages alike. What was held."""
-    excess = entry.amount_paid - entry.amount_due
-    if excess <= 0:
-        return Decimal("0")
-    from money.services import hold
-
-    left = excess
-    paid = (
+def _paid_by(entry: Entry, newest_first: bool = True) -> list[tuple[MoneyPayment, Decimal]]:
+    """The money payments that paid towards the entry, each with how much of it they credited to the entry."""
+    order = ("-money_payment__recorded_at", "-money_payment") if newest_first else ("money_payment__recorded_at",)
+    rows = (
         Payment.objects.filter(entry=entry, money_payment__isnull=False)
         .values("money_payment")
         .annotate(total=Sum("amount"))
-        .order_by("-money_payment__recorded_at", "-money_payment")
+        .order_by(*order)
     )
-    for row in paid:
+    found = [(row["money_payment"], row["total"]) for row in rows]
+    payments = MoneyPayment.objects.in_bulk([pk for pk, _ in found])
+    return [(payments[pk], total) for pk, total in found]
+
+
+def hold_paid(actor, entry: Entry, amount: Decimal, why: str) -> Decimal:
+    """Up to `amount` of what the entry (locked by the caller) counts as paid stops counting: it goes back to the
+    payments that paid it, newest first, and is held there for the organiser to refund or keep, on the entry's,
+    the group's and the money pages alike. The caller saves `amount_paid`. What was held."""
+    if amount <= 0:
+        return Decimal("0")
+    from money.services import hold
+
+    left = min(amount, entry.amount_paid)
+    for payment, total in _paid_by(entry):
         if left <= 0:
             break
-        payment = MoneyPayment.objects.get(pk=row["money_payment"])
-        left -= hold(actor, payment, min(left, row["total"]), why)
-    entry.amount_paid -= excess - left
-    return excess - left
+        left -= hold(actor, payment, min(left, total), why)
+    held = min(amount, entry.amount_paid) - left
+    entry.amount_paid -= held
+    return held
 
 
-def reinstate_entry(actor, entry: Entry) -> Entry:
-    """A lapsed entry whose money arrived late gets its place back, when the player has no other entry in the
-    event and a place is free (the caller holds the event lock)."""
+def hold_overpayment(actor, entry: Entry, why: str) -> Decimal:
+    """When an entry now costs less than was paid towards it (moved to a cheaper fee), the difference is held
+    (hold_paid). What was held."""
+    return hold_paid(actor, entry, entry.amount_paid - entry.amount_due, why)
+
+
+def apply_held(actor, entry: Entry, why: str) -> Decimal:
+    """The reverse of hold_paid, for an entry given its place back (locked by the caller): money held on the
+    payments that paid it counts for it again, oldest payment first, up to its balance; a place paid in full is
+    confirmed (credit_entry). What was applied."""
+    from money.services import release
+
+    applied = Decimal("0")
+    for payment, _total in _paid_by(entry, newest_first=False):
+        if entry.balance <= 0:
+            break
+        taken = release(actor, payment, entry.balance, why)
+        if taken > 0:
+            credit_entry(actor, entry, payment, taken)
+            applied += taken
+    return applied
+
+
+def _place_still_free(entry: Entry) -> None:
+    """The one rule for giving an ended entry its place back: the event is still to be played (or under way), the
+    player has no other entry in it, and a place in the category is free (not yet offered to the waiting list)."""
     event = entry.event
-    require_manager(actor, event, "reinstate entries")
-    if entry.status != EntryStatus.LAPSED:
-        raise RegistrationError(f"This entry is {entry.get_status_display().lower()}: only a lapsed one comes back.")
+    if event.status in (EventStatus.COMPLETED, EventStatus.CANCELLED):
+        raise RegistrationError(f"The event is {event.get_status_display().lower()}: no entry comes back now.")
     if Entry.objects.filter(event=event, player_id=entry.player_id, status__in=ACTIVE_ENTRY_STATUSES).exists():
         raise RegistrationError("The player has another entry in this event: refund the held money instead.")
     if not places(event).has_room(event, entry.category):
         raise RegistrationError(f"{entry.category.name} is full: refund the held money, or raise the quota first.")
+
+
+def reinstate_entry(actor, entry: Entry) -> Entry:
+    """A lapsed entry whose money arrived late, or a withdrawn one, gets its place back (the caller holds the event
+    lock); for a withdrawn one, see reinstate_withdrawal."""
+    event = entry.event
+    require_manager(actor, event, "reinstate entries")
+    if entry.status == EntryStatus.WITHDRAWN:
+        return _reinstate_withdrawal(actor, entry)
+    if entry.status != EntryStatus.LAPSED:
+        raise RegistrationError(
+            f"This entry is {entry.get_status_display().lower()}: only a lapsed or withdrawn one comes back."
+        )
+    _place_still_free(entry)
     move(entry, EntryStatus.PENDING_PAYMENT)
     entry.ended_at = None
     entry.payment_due_at = None
     entry.save(update_fields=["status", "ended_at", "payment_due_at"])
+    return entry
+
+
+def reinstate_withdrawal(actor, entry: Entry) -> Entry:
+    """The organiser (or association staff) undoes a withdrawal while its place is still free: the entry holds a
+    place again, pending payment with a new payment time, and the money it had paid, held since it was withdrawn,
+    counts for it again (confirming it when that pays it in full). Money refunded since is due again. The entrant
+    is told."""
+    with transaction.atomic():
+        event, entry = _locked(actor, entry, "reinstate entries")
+        if entry.status != EntryStatus.WITHDRAWN:
+            raise RegistrationError(
+                f"This entry is {entry.get_status_display().lower()}: only a withdrawn entry can be reinstated."
+            )
+        return _reinstate_withdrawal(actor, entry)
+
+
+def _reinstate_withdrawal(actor, entry: Entry) -> Entry:
+    _place_still_free(entry)
+    moment = now()
+    place_entry(entry, EntryStatus.PENDING_PAYMENT, moment)
+    entry.ended_at = None
+    entry.save(update_fields=["status", "ended_at", "payment_due_at"])
+    apply_held(actor, entry, f"{entry.player.full_name} reinstated")
+    if entry.status == EntryStatus.PENDING_PAYMENT and entry.balance <= 0:
+        move(entry, EntryStatus.CONFIRMED)
+        entry.confirmed_at = moment
+        entry.save(update_fields=["status", "confirmed_at"])
+    mail_entry(entry, "entry_reinstated", subject("Entry reinstated", entry.event.title))
     return entry
 
 

@@ -29,6 +29,7 @@ from .organiser import (
     move_entry,
     my_events,
     record_payment,
+    reinstate_entry,
 )
 from .public import calendar_feed, event_detail, event_ics, event_list
 
@@ -56,6 +57,7 @@ __all__ = [
     "my_entries",
     "my_events",
     "record_payment",
+    "reinstate_entry",
     "replace_student",
     "withdraw",
     "withdraw_by_link",

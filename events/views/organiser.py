@@ -224,6 +224,7 @@ def manage(request, slug: str, director_form=None):
         "transitions": {s.value for s in Event.TRANSITIONS[event.status]},
         "too_early": services.before_event_refusal(event, "start it"),
         "can_lapse": event.status in LAPSE_STATUSES and totals[EntryStatus.PENDING_PAYMENT] > 0,
+        "can_reinstate": event.status not in (EventStatus.COMPLETED, EventStatus.CANCELLED),
         "directors": list(event.directors.order_by("first_name", "last_name", "email")),
         # Each group entry, a click from its page (it was reached only through its teacher's name in an entry's row).
         "groups": list(
@@ -341,5 +342,18 @@ def cancel_entry(request, pk: int):
         request,
         lambda: services.cancel_entry(request.user, entry, reason),
         success=f"Entry cancelled; {entry.player.full_name} has been told by email.",
+    )
+    return redirect("events:manage", entry.event.slug)
+
+
+@login_required
+@require_POST
+def reinstate_entry(request, pk: int):
+    """The organiser undoes a withdrawal while its place is still free (events.services.reinstate_withdrawal)."""
+    entry = _managed_entry(request, pk)
+    run_service(
+        request,
+        lambda: services.reinstate_withdrawal(request.user, entry),
+        success=f"{entry.player.full_name}'s entry is reinstated; they have been told by email.",
     )
     return redirect("events:manage", entry.event.slug)

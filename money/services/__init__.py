@@ -13,6 +13,7 @@ from .ledger import (
     refund,
     refund_all,
     reinstate,
+    release,
     settings_for,
     visible_payments,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "refund",
     "refund_all",
     "reinstate",
+    "release",
     "settings_for",
     "visible_payments",
 ]

@@ -269,7 +269,11 @@ def reinstate(actor, payment: Payment) -> Payment:
             raise MoneyError("Nothing of this payment is held.")
         if not due.payable:
             kind.reinstate(payment.target_id, actor)
+            # Giving a withdrawn entry its place back applies what was held for it already.
+            payment.refresh_from_db()
             due = kind.due(payment.target_id, lock=True)
+            if payment.held <= 0 or due.balance <= 0:
+                return payment
         share = min(payment.held, due.balance)
         if share <= 0:
             raise MoneyError("Nothing is due on it: refund the held money instead.")
@@ -278,6 +282,17 @@ def reinstate(actor, payment: Payment) -> Payment:
         kind.apply(payment.target_id, payment, share, actor)
         _log(actor, Action.REINSTATED, payment, share, due.title)
     return payment
+
+
+def release(actor, payment: Payment, amount: Decimal, why: str) -> Decimal:
+    """The reverse of `hold`: up to `amount` of what `payment` holds is applied again to what it paid for (an entry
+    given its place back). The caller has locked that and credits it with the amount returned."""
+    payment = Payment.objects.select_for_update().get(pk=payment.pk)
+    taken = min(amount, payment.held)
+    if taken > 0:
+        Payment.objects.filter(pk=payment.pk).update(applied=F("applied") + taken)
+        _log(actor, Action.REINSTATED, payment, taken, why)
+    return taken
 
 
 def hold(actor, payment: Payment, amount: Decimal, why: str) -> Decimal:

@@ -9,7 +9,8 @@ the organiser moves an entry to the other fee or the other category; money arriv
 part, more than due) by a PayNow line on a confirmed bank statement, by the card webhook's service, in person,
 by cheque, or once for a whole group; a payment is refunded (in part or whole); an entry is withdrawn; the
 organiser lapses unpaid entries; a waiting-list place is offered and accepted; a quota is raised or lowered;
-the event is cancelled and everything refunded.
+a paid entry is withdrawn and the organiser reinstates a withdrawal (while its place is free); the event is
+cancelled and everything refunded.
 
 What must hold after every step:
 
@@ -245,6 +246,22 @@ class RegistrationMoneyMachine(RuleBasedStateMachine):
             entry = data.draw(st.sampled_from(entries), label="entry")
             self.attempt(lambda: events.withdraw_entry(self.owner, entry))
 
+    @rule(data=st.data())
+    def withdraw_a_paid_entry(self, data):
+        """What a withdrawal does to money: what the entry had paid is held as the refund due."""
+        paid = [e for e in self.active() if e.amount_paid > 0]
+        if paid:
+            entry = data.draw(st.sampled_from(paid), label="paid entry")
+            self.attempt(lambda: events.withdraw_entry(entry.player.user or self.owner, entry))
+
+    @rule(data=st.data())
+    def reinstate_a_withdrawal(self, data):
+        """The organiser undoes a withdrawal (refused when the place has gone): the money held counts again."""
+        withdrawn = [e for e in self.entries() if e.status == EntryStatus.WITHDRAWN]
+        if withdrawn:
+            entry = data.draw(st.sampled_from(withdrawn), label="withdrawn entry")
+            self.attempt(lambda: events.reinstate_withdrawal(self.owner, entry))
+
     @rule()
     def lapse_unpaid(self):
         self.attempt(lambda: events.lapse_unpaid_now(self.owner, self.event))
@@ -378,6 +395,14 @@ class RegistrationMoneyMachine(RuleBasedStateMachine):
             applied[key] += sum((applied.pop(("E", e.pk), ZERO) for e in mine), ZERO)
         for key in set(applied) | set(counted):
             assert applied.get(key, ZERO) == counted.get(key, ZERO), key
+
+    @invariant()
+    def a_withdrawn_entry_counts_nothing_as_paid(self):
+        """It holds no place: what it had paid is held on the ledger (the refund due on the money page) or refunded,
+        so reinstating it can count that money again, once."""
+        for entry in self.entries():
+            if entry.status == EntryStatus.WITHDRAWN:
+                assert entry.amount_paid == 0 and entry.owed == 0, f"{entry.player.full_name} withdrawn, paid counted"
 
     @invariant()
     def documents_are_numbered_without_gaps_and_sum_to_the_ledger(self):

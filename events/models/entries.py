@@ -58,6 +58,7 @@ class EntryStatus(models.TextChoices):
     LAPSED = "lapsed", "Lapsed (unpaid)"
     CANCELLED = "cancelled", "Cancelled"
     WITHDRAWN = "withdrawn", "Withdrawn"
+    NOT_ADMITTED = "not_admitted", "Not admitted (event over)"
 
 
 # Statuses in which a player is "in" the event (at most one entry per player per event).
@@ -84,18 +85,27 @@ class Entry(models.Model):
             EntryStatus.WITHDRAWN,
         },
         EntryStatus.CONFIRMED: {EntryStatus.CANCELLED, EntryStatus.WITHDRAWN},
-        EntryStatus.WAITLISTED: {EntryStatus.OFFERED, EntryStatus.CANCELLED, EntryStatus.WITHDRAWN},
+        # A completed event closes its waiting list: those still waiting, or offered a place they did not take, were
+        # not admitted (events.services.lifecycle.settle_entries).
+        EntryStatus.WAITLISTED: {
+            EntryStatus.OFFERED,
+            EntryStatus.CANCELLED,
+            EntryStatus.WITHDRAWN,
+            EntryStatus.NOT_ADMITTED,
+        },
         EntryStatus.OFFERED: {
             EntryStatus.PENDING_PAYMENT,
             EntryStatus.CONFIRMED,
             EntryStatus.EXPIRED,
             EntryStatus.CANCELLED,
             EntryStatus.WITHDRAWN,
+            EntryStatus.NOT_ADMITTED,
         },
         EntryStatus.EXPIRED: set(),
         # Money that arrives after the place lapsed can buy it back (money.services.reinstate).
         EntryStatus.LAPSED: {EntryStatus.PENDING_PAYMENT},
         EntryStatus.CANCELLED: set(),
+        EntryStatus.NOT_ADMITTED: set(),
         # The organiser undoes a withdrawal while its place is still free (events.services.reinstate_withdrawal).
         EntryStatus.WITHDRAWN: {EntryStatus.PENDING_PAYMENT},
     }

@@ -127,6 +127,33 @@ LIVE_STATUSES = (
 )
 
 
+def settle_entries(event: Event) -> dict[str, int]:
+    """What a completed event does with the entries still open, each along Entry.TRANSITIONS (call under the lock):
+
+    - pending payment, and played (seated in a division; or play was not run on the site, so nobody is seated):
+      confirmed, still owing the fee (the money pages keep listing it), with no payment time left to lapse it;
+    - pending payment and not seated while others were: lapsed (did not come, did not pay);
+    - offered a place, and seated: confirmed likewise; otherwise, and everyone still waiting: not admitted.
+
+    How many entries became each status."""
+    moment = now()
+    seated = set(Entry.objects.filter(event=event, seat__isnull=False).values_list("pk", flat=True))
+    still_open = (EntryStatus.PENDING_PAYMENT, EntryStatus.OFFERED, EntryStatus.WAITLISTED)
+    entries = Entry.objects.select_for_update(of=("self",)).filter(event=event, status__in=still_open).order_by("pk")
+    settled: dict[str, int] = {}
+    for entry in entries:
+        played = entry.pk in seated or (entry.status == EntryStatus.PENDING_PAYMENT and not seated)
+        if played and entry.status != EntryStatus.WAITLISTED:
+            move(entry, EntryStatus.CONFIRMED)
+            entry.confirmed_at, entry.payment_due_at, entry.offer_expires_at = moment, None, None
+        else:
+            move(entry, EntryStatus.LAPSED if entry.status == EntryStatus.PENDING_PAYMENT else EntryStatus.NOT_ADMITTED)
+            entry.ended_at = moment
+        entry.save(update_fields=["status", "confirmed_at", "payment_due_at", "offer_expires_at", "ended_at"])
+        settled[entry.status] = settled.get(entry.status, 0) + 1
+    return settled
+
+
 def complete_if_final(event: Event) -> Event:
     """Once every division is finalised the event is completed (through In progress if play never said so)."""
     with transaction.atomic():
@@ -137,15 +164,18 @@ def complete_if_final(event: Event) -> Event:
         _begin(event)
         move(event, EventStatus.COMPLETED)
         event.save()
+        settle_entries(event)
     return event
 
 
 def complete_event(actor, event: Event) -> Event:
+    """The organiser marks the event completed; the entries still open are settled (settle_entries)."""
     with transaction.atomic():
         event = lock_event(event.pk)
         require_manager(actor, event, "complete it")
         move(event, EventStatus.COMPLETED)
         event.save()
+        event.settled = settle_entries(event)
     return event
 
 

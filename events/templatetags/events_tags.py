@@ -44,6 +44,7 @@ STATUS_BADGES = {
     "in_progress": "primary",
     "completed": "secondary",
     "cancelled": "danger",
+    "not_admitted": "light text-dark border",
     "draft": "light text-dark border",
     "paired": "secondary",
     "submitted": "warning text-dark",

@@ -13,6 +13,7 @@ from clubsite.kit.csv import csv_response
 from clubsite.kit.paging import BoundedPaginator
 from clubsite.kit.roles import is_organiser
 from clubsite.kit.ui import run_service
+from money.balances import owing
 from money.services.reports import refunds_due_summary
 
 from .. import services
@@ -142,12 +143,22 @@ def delete_category(request, slug: str, pk: int):
     return redirect("events:manage", event.slug)
 
 
+def settled_text(settled: dict[str, int]) -> str:
+    """What completing the event did with the entries still open (events.services.lifecycle.settle_entries)."""
+    words = {
+        EntryStatus.CONFIRMED: "played unpaid: confirmed, still owing the fee (see Money and refunds)",
+        EntryStatus.LAPSED: "unpaid and not seated: lapsed",
+        EntryStatus.NOT_ADMITTED: "on the waiting list or offered a place: not admitted",
+    }
+    parts = [f"{n} entr{'y' if n == 1 else 'ies'} {words[status]}" for status, n in settled.items() if n]
+    return "; ".join(parts) + ("." if parts else "")
+
+
 LIFECYCLE = {
     "publish": (services.publish_event, "The event is published."),
     "open": (services.open_registration, "Registration is open."),
     "close": (services.close_registration, "Registration is closed."),
     "start": (services.start_event, "The event is under way."),
-    "complete": (services.complete_event, "The event is complete."),
 }
 
 
@@ -169,6 +180,10 @@ def lifecycle(request, slug: str, action: str):
             messages.success(
                 request, f"{ended} unpaid entr{'y' if ended == 1 else 'ies'} lapsed; the places go to the waiting list."
             )
+    elif action == "complete":
+        done = run_service(request, lambda: services.complete_event(request.user, event))
+        if done:
+            messages.success(request, f"The event is complete. {settled_text(done.settled)}".strip())
     elif action in LIFECYCLE:
         call, success = LIFECYCLE[action]
         run_service(request, lambda: call(request.user, event), success=success)
@@ -225,6 +240,11 @@ def manage(request, slug: str, director_form=None):
         "too_early": services.before_event_refusal(event, "start it"),
         "can_lapse": event.status in LAPSE_STATUSES and totals[EntryStatus.PENDING_PAYMENT] > 0,
         "can_reinstate": event.status not in (EventStatus.COMPLETED, EventStatus.CANCELLED),
+        "owing_after": (
+            Entry.objects.filter(owing(), event=event, status=EntryStatus.CONFIRMED).count()
+            if event.status == EventStatus.COMPLETED
+            else 0
+        ),
         "directors": list(event.directors.order_by("first_name", "last_name", "email")),
         # Each group entry, a click from its page (it was reached only through its teacher's name in an entry's row).
         "groups": list(

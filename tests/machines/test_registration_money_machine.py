@@ -10,7 +10,7 @@ part, more than due) by a PayNow line on a confirmed bank statement, by the card
 by cheque, or once for a whole group; a payment is refunded (in part or whole); an entry is withdrawn; the
 organiser lapses unpaid entries; a waiting-list place is offered and accepted; a quota is raised or lowered;
 a paid entry is withdrawn and the organiser reinstates a withdrawal (while its place is free); the event is
-cancelled and everything refunded.
+played (some of those holding a place seated) and completed; the event is cancelled and everything refunded.
 
 What must hold after every step:
 
@@ -57,8 +57,9 @@ from hypothesis.stateful import (
 from clubsite.kit.errors import ServiceError
 from events import services as events
 from events.forms.entering import parse_class_list
-from events.models import ACTIVE_ENTRY_STATUSES, Entry, EntryStatus, EventStatus, GroupEntry
+from events.models import ACTIVE_ENTRY_STATUSES, Entry, EntryStatus, Event, EventStatus, GroupEntry
 from events.payables import ENTRY, GROUP
+from events.play.models import Division, DivisionPlayer
 from events.services.payments import PAYABLE_STATUSES, entry_reference, group_reference
 from money import services as money
 from money.models import Method, Payment, PaymentSettings, Refund
@@ -106,6 +107,7 @@ class RegistrationMoneyMachine(RuleBasedStateMachine):
         self.lines = itertools.count(1)
         self.card = FakeCard()
         self.used = []  # (name, date of birth) of students groups entered
+        self.seated = set()  # the entries play seated before the event was completed
 
     def teardown(self):
         transaction.set_rollback(True)
@@ -281,6 +283,25 @@ class RegistrationMoneyMachine(RuleBasedStateMachine):
         self.attempt(lambda: events.save_category(self.owner, self.event, category, quota=quota))
 
     @precondition(lambda self: self.open)
+    @rule(data=st.data())
+    def play_and_complete_the_event(self, data):
+        """The day comes: play seats some of those holding a place (the machine runs before the event's date, so
+        the event is put in progress as pairing the first round would), then the organiser completes it."""
+        self.event.refresh_from_db()
+        if self.event.status not in (EventStatus.REGISTRATION_OPEN, EventStatus.REGISTRATION_CLOSED):
+            return
+        holding = [e for e in self.active() if e.holds_place]
+        seated = (
+            data.draw(st.lists(st.sampled_from(holding), unique_by=lambda e: e.pk), label="seated") if holding else []
+        )
+        Event.objects.filter(pk=self.event.pk).update(status=EventStatus.IN_PROGRESS)
+        division = Division.objects.create(event=self.event, name="A")
+        for number, entry in enumerate(seated, start=1):
+            DivisionPlayer.objects.create(division=division, player=entry.player, entry=entry, number=number)
+        self.seated = {e.pk for e in seated}
+        events.complete_event(self.owner, self.event)
+
+    @precondition(lambda self: self.open)
     @rule(refund_all=st.booleans())
     def cancel_the_event(self, refund_all):
         self.attempt(lambda: events.cancel_event(self.owner, self.event, "The hall is flooded."))
@@ -403,6 +424,23 @@ class RegistrationMoneyMachine(RuleBasedStateMachine):
         for entry in self.entries():
             if entry.status == EntryStatus.WITHDRAWN:
                 assert entry.amount_paid == 0 and entry.owed == 0, f"{entry.player.full_name} withdrawn, paid counted"
+
+    @invariant()
+    def a_completed_event_leaves_no_place_pending_and_nobody_waiting(self):
+        """Who played is confirmed (still owing what they owe: the money pages keep listing it), nobody has a place
+        left to lapse or an offer to take, and nobody is still waiting."""
+        if Event.objects.get(pk=self.event.pk).status != EventStatus.COMPLETED:
+            return
+        entries = self.entries()
+        still_open = (EntryStatus.PENDING_PAYMENT, EntryStatus.OFFERED, EntryStatus.WAITLISTED)
+        assert not [e for e in entries if e.status in still_open]
+        for entry in entries:
+            if entry.pk in self.seated:
+                assert entry.status == EntryStatus.CONFIRMED and entry.owed == entry.balance, entry
+        taken = events.places(self.event).taken
+        for category in self.categories:
+            confirmed = [e for e in entries if e.category_id == category.pk and e.status == EntryStatus.CONFIRMED]
+            assert taken.get(category.pk, 0) == len(confirmed), category.name
 
     @invariant()
     def documents_are_numbered_without_gaps_and_sum_to_the_ledger(self):

@@ -150,7 +150,7 @@ class EntryAdmin(ModelAdmin):
         "rules_accepted_at",
     ]
     inlines = [PaymentInline]
-    actions = ["cancel"]
+    actions = ["cancel", "reinstate"]
 
     def has_add_permission(self, request):
         return False  # entries are made by registering (services.register_entry)
@@ -158,6 +158,10 @@ class EntryAdmin(ModelAdmin):
     @admin.action(description="Cancel the selected entries")
     def cancel(self, request, queryset):
         _each(request, queryset, services.cancel_entry, "Cancelled")
+
+    @admin.action(description="Reinstate the selected withdrawn entries (while their places are free)")
+    def reinstate(self, request, queryset):
+        _each(request, queryset, services.reinstate_withdrawal, "Reinstated")
 
 
 @admin.register(GroupEntry)

@@ -353,6 +353,13 @@ class OrganiserEntryViewSet(
         entry.refresh_from_db()
         return Response(EntrySerializer(entry).data)
 
+    @extend_schema(request=None, responses=EntrySerializer)
+    @action(detail=True, methods=["post"])
+    def reinstate(self, request, pk=None):
+        """Undoes a withdrawal while its place is still free (events.services.reinstate_withdrawal)."""
+        entry = services.reinstate_withdrawal(request.user, self.get_object())
+        return Response(EntrySerializer(entry).data)
+
 
 def register(router) -> None:
     """Adds this app's API routes to the site's router."""

@@ -242,6 +242,8 @@ MATRIX = {
     "organiser-entry-record-payment": row(
         API_POST_ONLY, "403 404 404 200 404 200", body={"amount": "1.00", "method": "in_person"}
     ),
+    # The rival's entry is not withdrawn: its managers are told so; nobody else knows of it.
+    "organiser-entry-reinstate": row(API_POST_ONLY, "403 404 404 400 404 400"),
     "play-division-list": row(API_PUBLIC),
     "play-division-detail": row(API_PUBLIC),
     "play-division-export": row("403 403 403 200 200 200"),

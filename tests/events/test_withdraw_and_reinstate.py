@@ -10,7 +10,7 @@ from django.core import mail
 from django.urls import reverse
 
 from events import services as events
-from events.models import EntryStatus
+from events.models import Entry, EntryStatus
 from events.services.payments import entry_reference, group_reference
 from money import services
 from money.models import Method, Payment
@@ -160,3 +160,20 @@ def test_the_money_pages_reinstate_button_gives_the_place_back_too(client, paid,
     entry.refresh_from_db()
     payment.refresh_from_db()
     assert entry.status == EntryStatus.CONFIRMED and payment.held == 0 and entry.amount_paid == Decimal("3.00")
+
+
+def test_the_api_and_the_admin_reinstate_through_the_same_rule(client, paid, on_commit, admin_client):
+    event, entry, payment = paid
+    withdraw_on_the_page(client, entry, on_commit)
+    url = f"/api/organiser/entries/{entry.pk}/reinstate/"
+    client.force_login(entry.player.user)
+    assert client.post(url).status_code == 404  # not an entry of an event they organise
+    client.force_login(event.owner)
+    answer = client.post(url)
+    assert answer.status_code == 200 and answer.json()["status"] == EntryStatus.CONFIRMED
+    again = client.post(url)
+    assert again.status_code == 400 and "only a withdrawn entry can be reinstated" in again.content.decode()
+    events.withdraw_entry(event.owner, Entry.objects.get(pk=entry.pk))
+    admin_client.post(reverse("admin:events_entry_changelist"), {"action": "reinstate", "_selected_action": [entry.pk]})
+    entry.refresh_from_db()
+    assert entry.status == EntryStatus.CONFIRMED and entry.amount_paid == Decimal("3.00")

@@ -16,7 +16,7 @@ from clubsite.kit.text import NOTE_TEXT, check_free_text
 from players.models import Player
 from players.services import ensure_own_player
 
-from ..models import ACTIVE_ENTRY_STATUSES, Category, Entry, EntryStatus, Event, Fee, PlayUpRequest
+from ..models import ACTIVE_ENTRY_STATUSES, Category, Entry, EntryStatus, Event, EventStatus, Fee, PlayUpRequest
 from ..permissions import can_manage_event
 from .common import RegistrationError, lock_event, now, require_manager
 from .eligibility import category_refusal, refusal_for
@@ -349,7 +349,9 @@ def _end_entry(
         if status not in Entry.TRANSITIONS[entry.status]:
             raise RegistrationError(f"This entry is already {entry.get_status_display().lower()}.")
         refusal = withdrawal_refusal(event)
-        if refusal and (by_link or not can_manage_event(actor, event)):
+        # The organiser may still end an entry on the day; once the event is completed its entries are settled
+        # (lifecycle.settle_entries) and stay as they are: money owed or paid is then the money page's business.
+        if refusal and (by_link or event.status == EventStatus.COMPLETED or not can_manage_event(actor, event)):
             raise RegistrationError(refusal)
         freed = entry.holds_place
         move(entry, status)

@@ -70,3 +70,15 @@ def test_an_event_played_off_the_site_confirms_every_unpaid_entry_as_owing():
     unpaid.refresh_from_db()
     waiting.refresh_from_db()
     assert (unpaid.status, unpaid.owed, waiting.status) == (EntryStatus.CONFIRMED, fee.amount, "not_admitted")
+
+
+def test_a_completed_events_entries_stay_settled_even_for_the_organiser():
+    event, category, (fee,) = open_event(quota=1)
+    unpaid = enter(event, category, fee, "Tan Wei Ling")
+    Event.objects.filter(pk=event.pk).update(status=EventStatus.IN_PROGRESS)
+    services.complete_event(event.owner, Event.objects.get(pk=event.pk))
+    for end in (services.withdraw_entry, services.cancel_entry):
+        with pytest.raises(services.RegistrationError, match="The event is over."):
+            end(event.owner, Entry.objects.get(pk=unpaid.pk))
+    unpaid.refresh_from_db()
+    assert unpaid.status == EntryStatus.CONFIRMED

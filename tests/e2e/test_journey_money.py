@@ -138,7 +138,10 @@ def test_player_pays_by_paynow_treasurer_confirms_from_the_statement_player_down
     assert fields["54"] == "3.00" and fields["53"] == "702"  # SGD 3.00
     assert fields["62"]["01"] == reference
     assert "S88SS0001A" in fields["26"].values()
-    expect(page.get_by_text(f"give {reference} as the reference")).to_be_visible()  # the bank transfer's words
+    # The ways the event takes, and no other: PayNow, in person, by cheque (no bank transfer it never offered).
+    expect(page.locator("#pay-in_person")).to_contain_text(f"quoting the reference {reference}")
+    expect(page.locator("#pay-cheque")).to_contain_text(f"write the reference {reference} on its back")
+    expect(page.locator("#pay-bank_transfer")).to_have_count(0)
     j.shot("paynow qr")
 
     # The treasurer reads the bank's statement: the transfer is matched, an unrelated line is not.

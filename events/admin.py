@@ -74,16 +74,7 @@ class PrizeAdminForm(forms.ModelForm):
 
     class Meta:
         model = Prize
-        fields = [
-            "kind",
-            "rank_from",
-            "rank_to",
-            "description",
-            "amount",
-            "class_min_rating",
-            "class_max_rating",
-            "position",
-        ]
+        fields = list(services.announcements.PRIZE_FIELDS)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -4,7 +4,7 @@ from itertools import combinations
 import pytest
 
 from events.play.core.pairing import PairingError, PairingOptions, pair_round
-from events.play.core.pairing.schedules import circle_round
+from events.play.core.pairing.schedules import berger_round, circle_round
 
 from . import assert_complete, field_of
 
@@ -46,6 +46,85 @@ def test_player_one_stays_fixed_and_meets_everyone_in_order() -> None:
     slots = [1, 2, 3, 4, 5, 6]
     assert [circle_round(slots, t)[0][0] for t in range(5)] == [1] * 5
     assert [circle_round(slots, t)[0][1] for t in range(5)] == [6, 5, 4, 3, 2]
+    assert [berger_round(slots, t)[0] for t in range(5)] == [(1, 6), (1, 5), (1, 4), (1, 3), (1, 2)]
+
+
+def tsh_berger_schedule(n: int) -> list[set[frozenset[int]]]:
+    """tsh's round robin for seeds 1..n, built the way tsh builds it, independently of the site.
+
+    The Berger table for an even count m (n, or n + 1 with seed m the bye) is
+    3 5 ... m-1 m m-2 ... 4 2; for seed 1's opponent o (m, m-1, ..., 2 in
+    turn) the table is rolled until o leads, seed 1 joins it at the end (or
+    at the front, o then moving to the end: the pairs are the same), and the
+    table is read from both ends at once: first with last, second with last
+    but one, ...
+    """
+    m = n + n % 2
+    table: list[int] = []
+    k = m
+    while k > 0:
+        table.append(k)
+        table.insert(0, k - 1)
+        k -= 2
+    table.pop(0)  # seed 1 is added to each round
+    rounds = []
+    for opponent in range(m, 1, -1):
+        at = table.index(opponent)
+        rolled = table[at:] + table[:at] + [1]
+        pairs = {frozenset((rolled[i], rolled[m - 1 - i])) for i in range(m // 2)}
+        rounds.append({pair for pair in pairs if m not in pair or m == n})
+    return rounds
+
+
+def site_schedule(n: int) -> list[set[frozenset[int]]]:
+    per_cycle = n - 1 if n % 2 == 0 else n
+    return [set(map(frozenset, r.pairs)) for r in rr_rounds("round_robin", n, per_cycle)]
+
+
+@pytest.mark.parametrize("n", range(4, 17))
+def test_round_robin_is_tsh_schedule_round_by_round(n: int) -> None:
+    """Issue 25: every round, every board, for 4 to 16 players (123 rounds, 676 boards)."""
+    assert site_schedule(n) == tsh_berger_schedule(n)
+
+
+def test_round_robin_of_five_by_hand() -> None:
+    rounds = [r.pairs for r in rr_rounds("round_robin", 5, 5)]
+    byes = [r.bye for r in rr_rounds("round_robin", 5, 5)]
+    assert [set(map(frozenset, r)) for r in rounds] == [
+        {frozenset({4, 5}), frozenset({2, 3})},
+        {frozenset({1, 5}), frozenset({2, 4})},
+        {frozenset({1, 4}), frozenset({3, 5})},
+        {frozenset({1, 3}), frozenset({2, 5})},
+        {frozenset({1, 2}), frozenset({3, 4})},
+    ]
+    assert byes == [1, 3, 2, 4, 5]
+
+
+def test_round_robin_of_seven_by_hand() -> None:
+    results = rr_rounds("round_robin", 7, 7)
+    assert [set(map(frozenset, r.pairs)) for r in results] == [
+        {frozenset(p) for p in [(6, 7), (4, 5), (2, 3)]},
+        {frozenset(p) for p in [(1, 7), (6, 3), (4, 2)]},
+        {frozenset(p) for p in [(1, 6), (2, 7), (3, 5)]},
+        {frozenset(p) for p in [(1, 5), (7, 3), (6, 4)]},
+        {frozenset(p) for p in [(1, 4), (2, 6), (5, 7)]},
+        {frozenset(p) for p in [(1, 3), (5, 2), (7, 4)]},
+        {frozenset(p) for p in [(1, 2), (3, 4), (5, 6)]},
+    ]
+    assert [r.bye for r in results] == [1, 5, 4, 2, 3, 6, 7]
+
+
+def test_round_robin_of_eight_by_hand_ends_king_of_the_hill() -> None:
+    results = rr_rounds("round_robin", 8, 7)
+    assert [set(map(frozenset, r.pairs)) for r in results] == [
+        {frozenset(p) for p in [(1, 8), (6, 7), (4, 5), (2, 3)]},
+        {frozenset(p) for p in [(1, 7), (8, 5), (6, 3), (4, 2)]},
+        {frozenset(p) for p in [(1, 6), (4, 8), (2, 7), (3, 5)]},
+        {frozenset(p) for p in [(1, 5), (7, 3), (8, 2), (6, 4)]},
+        {frozenset(p) for p in [(1, 4), (2, 6), (3, 8), (5, 7)]},
+        {frozenset(p) for p in [(1, 3), (5, 2), (7, 4), (8, 6)]},
+        {frozenset(p) for p in [(1, 2), (3, 4), (5, 6), (7, 8)]},
+    ]
 
 
 def test_round_robin_past_its_end_is_an_error() -> None:

@@ -108,3 +108,17 @@ def test_the_round_page_says_who_was_gibsonized_and_why(client, director, make_d
     assert rnd.pairing_notes.startswith("#1 Player 01 is Gibsonized")
     # Without Gibsonization nothing is noted.
     assert division.rounds.get(number=2).pairing_notes == ""
+
+
+def test_a_round_robin_posts_tsh_s_schedule(client, director, make_division):
+    """Issue 25: the page pairs a round robin of six from tsh's Berger table, seat against seat."""
+    division = make_division(6)
+    client.force_login(director)
+    client.post(url("play_pair", division), {"system": "round_robin", "max_repeats": 0, "avoid_repeats": "on"})
+    seats = {s.player_id: s.number for s in division.seats.all()}
+    games = division.rounds.get(number=1).games.filter(kind="normal")
+    assert {frozenset((seats[g.player_a_id], seats[g.player_b_id])) for g in games} == {
+        frozenset({1, 6}),
+        frozenset({4, 5}),
+        frozenset({2, 3}),
+    }

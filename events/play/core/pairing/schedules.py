@@ -1,9 +1,14 @@
 """Fixed schedules: round robin and initial Fontes.
 
-Both use the circle method: the first player stays put, the others rotate
-one place each round, and position k meets position m-1-k. With an even
-number m of places every pair meets exactly once in m-1 rounds. An odd field
-gets a phantom (None); whoever meets it has the bye.
+Both rest on the circle method: the first player stays put while the others
+turn round a ring, so with an even number m of places every pair meets
+exactly once in m-1 rounds. An odd field gets a phantom (None) in the last
+place; whoever meets it has the bye.
+
+The round robin follows tsh's Berger tables, so a director can switch between
+tsh and the site mid-event and players find the schedule tsh would post: the
+ring is seeded 3, 5, 7, ..., m, ..., 6, 4, 2 and the first seed meets m, m-1,
+..., 2 in turn, which makes the last round 1v2, 3v4, ..., a King of the Hill.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from events.play.core.results import PlayerId
 
 from .core import PairingError
 
-__all__ = ["circle_round", "round_robin_round", "initial_fontes_groups", "initial_fontes_round"]
+__all__ = ["berger_round", "circle_round", "round_robin_round", "initial_fontes_groups", "initial_fontes_round"]
 
 Slot = PlayerId | None  # None: the phantom
 
@@ -33,6 +38,30 @@ def circle_round(slots: Sequence[Slot], index: int) -> list[tuple[Slot, Slot]]:
     shift = index % (m - 1)
     rotated = [slots[0]] + rest[-shift:] + rest[:-shift] if shift else list(slots)
     return [(rotated[k], rotated[m - 1 - k]) for k in range(m // 2)]
+
+
+def berger_round(slots: Sequence[Slot], index: int) -> list[tuple[Slot, Slot]]:
+    """Pairs of round `index` (0-based, taken modulo m-1) of tsh's Berger schedule.
+
+    `slots` must have an even length m; slot k is seed k+1. Round `index`
+    pairs the first seed with seed m-index; the rest of the ring, read from
+    that seed on, pairs its second place with its last, its third with its
+    last but one, and so on.
+    """
+    m = len(slots)
+    if m % 2:
+        raise ValueError("a Berger schedule needs an even number of places")
+    if m == 0:
+        return []
+    # Slot positions (0-based) round the ring: odd seeds rising from 3, then
+    # the last seed, then even seeds falling to 2.
+    ring = list(range(2, m - 1, 2)) + [m - 1] + list(range(m - 3, 0, -2))
+    opponent = m - 1 - index % (m - 1)
+    start = ring.index(opponent)
+    turned = ring[start:] + ring[:start]
+    pairs = [(slots[0], slots[opponent])]
+    pairs += [(slots[turned[k]], slots[turned[m - 1 - k]]) for k in range(1, m // 2)]
+    return pairs
 
 
 def _with_phantom(ids: Sequence[PlayerId]) -> list[Slot]:
@@ -56,7 +85,7 @@ def round_robin_round(ids_in_seed_order: Sequence[PlayerId], index: int, cycles:
             f"this round robin has {per_cycle * cycles} rounds "
             f"({cycles} cycle(s) of {per_cycle}); round {index + 1} of it does not exist"
         )
-    return circle_round(slots, index)
+    return berger_round(slots, index)
 
 
 def initial_fontes_groups(ids_by_rating: Sequence[PlayerId], rounds: int) -> list[list[Slot]]:

@@ -122,3 +122,17 @@ def test_a_round_robin_posts_tsh_s_schedule(client, director, make_division):
         frozenset({4, 5}),
         frozenset({2, 3}),
     }
+
+
+def test_king_of_the_hill_with_one_repeat_allowed_pairs_as_tsh(client, director, make_division):
+    """Issue 25: within the limit, the nearest players meet again, as tsh's `koth 1` pairs them."""
+    division = make_division(4)
+    pair_and_play(director, division, "koth", 2)  # 1v2 3v4, then 1v3 2v4: order 1, 2, 3, 4
+    client.force_login(director)
+    client.post(url("play_pair", division), {"system": "koth", "max_repeats": 1, "avoid_repeats": "on"})
+    seats = {s.player_id: s.number for s in division.seats.all()}
+    games = division.rounds.get(number=3).games.filter(kind="normal")
+    assert {frozenset((seats[g.player_a_id], seats[g.player_b_id])) for g in games} == {
+        frozenset({1, 2}),
+        frozenset({3, 4}),
+    }

@@ -39,6 +39,8 @@ class PairingOptions:
         ("with repeats"). Swiss always keeps repeats to a minimum.
     max_repeats: how many times two players may already have met and still be
         paired; a pairing that cannot keep within it raises PairingError.
+        King of the Hill treats pairs within it as fresh, as tsh's `koth`
+        does; random pairing still keeps repeats to a minimum.
     seed: seed for random pairing and for drawing who starts; None draws a
         fresh one, recorded in the result so the round can be reproduced.
     start_round: first round of a round robin or initial Fontes block.

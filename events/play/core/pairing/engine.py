@@ -12,7 +12,7 @@ from events.play.core.standings import Entrant, Standing, compute_standings, gib
 
 from .core import History, PairingError, PairingOptions, PairingPlayer, PairingResult, count_repeats
 from .firsts import assign_firsts
-from .ranked import choose_bye, gibson_opponent, koth_pairs, swiss_pairs
+from .ranked import choose_bye, closest_pairs, gibson_opponent, koth_pairs, swiss_pairs
 from .schedules import Slot, initial_fontes_round, round_robin_round
 
 __all__ = ["SYSTEMS", "pair_round"]
@@ -78,7 +78,7 @@ def pair_round(
         max_repeats = options.max_repeats if enforce else None
         if system == "random":
             random.Random(seed).shuffle(order)
-            pairs += koth_pairs(order, past, options.avoid_repeats, max_repeats)
+            pairs += closest_pairs(order, past, options.avoid_repeats, max_repeats)
         elif system == "koth":
             pairs += koth_pairs(order, past, options.avoid_repeats, max_repeats)
         else:

@@ -1,6 +1,8 @@
 """Pairing from an order of players: King of the Hill, Swiss, and random order.
 
-Each system is a minimum-cost perfect matching whose cost per pair is a tuple
+King of the Hill within its repeat limit is tsh's: nearest-placed players
+meet, only pairs beyond the limit are avoided (`koth_pairs`). Otherwise each
+system is a minimum-cost perfect matching whose cost per pair is a tuple
 compared lexicographically (see `matching`). Shared levels, most important
 first:
 
@@ -18,7 +20,7 @@ from events.play.core.results import PlayerId
 from .core import History
 from .matching import min_cost_perfect_matching
 
-__all__ = ["koth_pairs", "swiss_pairs", "choose_bye", "gibson_opponent"]
+__all__ = ["koth_pairs", "closest_pairs", "swiss_pairs", "choose_bye", "gibson_opponent"]
 
 
 def _repeat_levels(a: PlayerId, b: PlayerId, history: History, max_repeats: int | None) -> tuple[int, int, int]:
@@ -30,7 +32,72 @@ def _repeat_levels(a: PlayerId, b: PlayerId, history: History, max_repeats: int 
 def koth_pairs(
     order: Sequence[PlayerId], history: History, avoid_repeats: bool, max_repeats: int | None
 ) -> list[tuple[PlayerId, PlayerId]]:
-    """1v2, 3v4, ... over `order`; with repeat avoidance, the closest pairing to it.
+    """King of the Hill as tsh pairs it: 1v2, 3v4, ... over `order`, within the repeat limit.
+
+    Pairs that have met up to `max_repeats` times are as good as fresh ones,
+    so nearest-placed players meet even when they met before (or last
+    round); only pairs beyond the limit are avoided. Read from the top, the
+    highest unpaired player meets the nearest player below them with whom the
+    players left can still all be paired within the limit, which is what
+    tsh's depth-first search settles on. When no pairing keeps within the
+    limit, the pairing with the fewest repeats (`closest_pairs`) is returned
+    for the caller to refuse or accept.
+    """
+    if not avoid_repeats:
+        return [(order[k], order[k + 1]) for k in range(0, len(order) - 1, 2)]
+    if max_repeats is not None:
+        within = _nearest_within_limit(order, history, max_repeats)
+        if within is not None:
+            return within
+    return closest_pairs(order, history, avoid_repeats, max_repeats)
+
+
+def _nearest_within_limit(
+    order: Sequence[PlayerId], history: History, limit: int
+) -> list[tuple[PlayerId, PlayerId]] | None:
+    n = len(order)
+    met_with = [history.opponents(p) for p in order]
+
+    def allowed(i: int, j: int) -> bool:
+        return met_with[i].get(order[j], 0) <= limit
+
+    def complete(members: list[int]) -> dict[int, int] | None:
+        """A pairing of `members` (positions) with every pair within the limit, if one exists."""
+        matched = min_cost_perfect_matching(len(members), lambda a, b: (0 if allowed(members[a], members[b]) else 1,))
+        partner: dict[int, int] = {}
+        for a, b in matched:
+            if not allowed(members[a], members[b]):
+                return None
+            partner[members[a]], partner[members[b]] = members[b], members[a]
+        return partner
+
+    partner = complete(list(range(n)))
+    if partner is None:
+        return None
+    remaining = list(range(n))
+    pairs: list[tuple[PlayerId, PlayerId]] = []
+    while remaining:
+        top = remaining[0]
+        for other in remaining[1:]:
+            if partner[top] == other:
+                break  # the pairing in hand already gives top its nearest possible opponent
+            if not allowed(top, other):
+                continue
+            rest = complete([p for p in remaining if p not in (top, other)])
+            if rest is not None:
+                partner = rest
+                partner[top], partner[other] = other, top
+                break
+        other = partner[top]
+        pairs.append((order[top], order[other]))
+        remaining = [p for p in remaining if p not in (top, other)]
+    return pairs
+
+
+def closest_pairs(
+    order: Sequence[PlayerId], history: History, avoid_repeats: bool, max_repeats: int | None
+) -> list[tuple[PlayerId, PlayerId]]:
+    """1v2, 3v4, ... over `order`; with repeat avoidance, the closest pairing to it with the fewest repeats.
 
     "Closest" is read from the top, as a director pairs by hand: the highest
     unpaired player meets the nearest player below them that still allows

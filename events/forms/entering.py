@@ -65,6 +65,18 @@ class GroupContactForm(ServiceFormMixin, forms.Form):
         self.helper = _helper(tag=False)
 
 
+# The columns of a class list in their order when it has no first line of names, under the headings the form's
+# help text shows them by: a teacher who copies these headings as the first line has every column read.
+CLASS_LIST_HEADINGS = (
+    ("full_name", "Name"),
+    ("date_of_birth", "Date of birth"),
+    ("level", "School level or category"),
+    ("member_number", "Member no. (if any)"),
+    ("concession_proof", "Concession card no. (if any)"),
+    ("phone", "Phone"),
+)
+
+
 class ClassListForm(forms.Form):
     """The class list pasted from a spreadsheet (or uploaded as CSV), one student a line."""
 
@@ -72,9 +84,9 @@ class ClassListForm(forms.Form):
         required=False,
         widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
         label="Paste the class list",
-        help_text="One student a line, copied from a spreadsheet or typed with commas: name, date of birth, "
-        "school level or category, member no. (if any), concession card no. (if any), phone. "
-        "A first line of column names is fine.",
+        help_text="One student a line, copied from a spreadsheet or typed with commas: "
+        + ", ".join(heading.lower() for _, heading in CLASS_LIST_HEADINGS)
+        + ". A first line of column names is fine.",
     )
     class_file = forms.FileField(
         required=False,
@@ -107,10 +119,11 @@ class ClassListForm(forms.Form):
         return data
 
 
+# Other spellings of the same columns, as class lists kept in schools name them.
 CLASS_LIST_COLUMNS = {
     "full_name": ("name", "full name", "student", "name of student", "name as on id"),
     "date_of_birth": ("date of birth", "dob", "born", "birth date", "birthday"),
-    "level": ("level", "school level", "category", "class", "division"),
+    "level": ("level", "school level", "category", "category and fee", "class", "division"),
     "member_number": ("member", "member no", "member no.", "member number"),
     "concession_proof": ("concession", "concession card", "passion card", "card", "proof"),
     "phone": ("phone", "tel", "tel no", "tel no.", "contact", "contact number"),
@@ -132,6 +145,9 @@ def column_for(cell: str, categories=()) -> str:
     Case, spacing, "(if any)" and a trailing "no."/"number" do not matter, and the proof a concession fee of the
     event asks for ("Passion Card number") names the card column too."""
     key = _header_key(cell)
+    for field, heading in CLASS_LIST_HEADINGS:
+        if key == _header_key(heading):
+            return field
     for field, names in CLASS_LIST_COLUMNS.items():
         if key in {_header_key(name) for name in names}:
             return field
@@ -139,7 +155,7 @@ def column_for(cell: str, categories=()) -> str:
     return "concession_proof" if key and key in labels else ""
 
 
-POSITIONAL = ("full_name", "date_of_birth", "level", "member_number", "concession_proof", "phone")
+POSITIONAL = tuple(field for field, _ in CLASS_LIST_HEADINGS)
 DATE_FORMATS = ("%Y-%m-%d", "%d/%m/%Y", "%d-%m-%Y", "%d.%m.%Y", "%d %b %Y", "%d %B %Y", "%d/%m/%y")
 LEVEL_WORDS = {
     "primary": SchoolLevelRequirement.PRIMARY,

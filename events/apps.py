@@ -23,6 +23,7 @@ class EventsConfig(AppConfig):
         from django.utils import timezone
 
         from .models import Event, EventStatus
+        from .services import with_shown_status
 
         upcoming = (
             Event.objects.exclude(status__in=[EventStatus.DRAFT, EventStatus.CANCELLED, EventStatus.COMPLETED])
@@ -30,7 +31,7 @@ class EventsConfig(AppConfig):
             .select_related("club")
             .order_by("starts_on", "title")[:5]
         )
-        return {"home_sections": ["events/_home_upcoming.html"], "upcoming_events": list(upcoming)}
+        return {"home_sections": ["events/_home_upcoming.html"], "upcoming_events": with_shown_status(list(upcoming))}
 
     def player_page_context(self, player):
         from clubsite.kit.queries import in_order

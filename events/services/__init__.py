@@ -52,7 +52,15 @@ from .payments import (
     record_payment,
     reinstate_withdrawal,
 )
-from .places import Places, places, player_ratings, shown_status, waitlist_position, waitlist_positions
+from .places import (
+    Places,
+    places,
+    player_ratings,
+    shown_status,
+    waitlist_position,
+    waitlist_positions,
+    with_shown_status,
+)
 from .status import (
     name_change_refusal,
     refresh_status,
@@ -132,6 +140,7 @@ __all__ = [
     "save_category",
     "set_directors",
     "shown_status",
+    "with_shown_status",
     "start_event",
     "sync_event_statuses",
     "sync_status",

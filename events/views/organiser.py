@@ -51,7 +51,7 @@ def my_events(request):
     user = request.user
     events = directed_events(user).select_related("club").order_by(*services.upcoming_first(), "pk")
     page = BoundedPaginator(events, PAGE_SIZE).get_page(request.GET.get("page"))
-    page.object_list = list(page.object_list)
+    page.object_list = services.with_shown_status(list(page.object_list))
     for event in page.object_list:
         event.managed = can_manage_event(user, event)
     return render(request, "events/my_events.html", {"page": page, "can_create": is_organiser(user)})
@@ -223,11 +223,15 @@ def manage(request, slug: str, director_form=None):
     page = BoundedPaginator(entries, MANAGE_PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)
+    places_left = current.left_in_event(event, categories)
+    shown, shown_label = services.shown_status(event, places_left)
     context = {
         "event": event,
         "categories": categories,
         "totals": totals,
-        "places_left": current.left_in_event(event, categories),
+        "places_left": places_left,
+        "shown_status": shown,
+        "shown_label": shown_label,
         "page": page,
         "query": query.urlencode(),
         "filters": urlencode({k: v for k, v in (("status", status_filter), ("category", category_filter)) if v}),

@@ -16,8 +16,6 @@ from ..forms import (
 )
 from ..models import (
     ACTIVE_ENTRY_STATUSES,
-    PLACE_HOLDING_STATUSES,
-    Category,
     Entry,
     EntryStatus,
     Fee,
@@ -50,18 +48,7 @@ def event_list(request):
     page.object_list = in_order(page.object_list, events)
     # Places, categories and fees of the events shown only (a query each): counting every event's entries first is
     # slow on a long history.
-    shown = [e.pk for e in page.object_list]
-    taken: dict[int, dict[int, int]] = {}
-    for event_id, category_id, n in (
-        Entry.objects.filter(event__in=shown, status__in=PLACE_HOLDING_STATUSES)
-        .order_by()
-        .values_list("event_id", "category_id")
-        .annotate(n=Count("pk"))
-    ):
-        taken.setdefault(event_id, {})[category_id] = n
-    categories: dict[int, list] = {}
-    for category in Category.objects.filter(event__in=shown).only("pk", "event_id", "quota").order_by():
-        categories.setdefault(category.event_id, []).append(category)
+    shown = [e.pk for e in services.with_shown_status(page.object_list)]
     fees = {
         row["category__event_id"]: row
         for row in Fee.objects.filter(category__event__in=shown)
@@ -70,12 +57,6 @@ def event_list(request):
         .annotate(low=Min("amount"), high=Max("amount"))
     }
     for event in page.object_list:
-        current = services.Places(taken.get(event.pk, {}), sum(taken.get(event.pk, {}).values()))
-        event.places_taken = current.total
-        event.shown_status, event.shown_label = services.shown_status(
-            event, current.left_in_event(event, categories.get(event.pk, []))
-        )
-        event.has_categories = event.pk in categories
         event.fee_low, event.fee_high = (
             (fees[event.pk]["low"], fees[event.pk]["high"]) if event.pk in fees else (None, None)
         )

@@ -4,6 +4,8 @@ closing date, the places and the way in come before the details (defect 22)."""
 from decimal import Decimal
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -94,3 +96,42 @@ def test_the_event_page_puts_the_facts_and_the_enter_button_before_the_details(c
     positions = [page.index(fact) for fact in facts]
     assert positions == sorted(positions)
     assert positions[-1] < page.index("Long rules.") and positions[-1] < page.index("Categories, fees and prizes")
+
+
+def _full_and_open_events():
+    full, category, (fee,) = open_event(title="Jurong Green Championship", max_entrants=2)
+    fill(full, category, fee, 2)
+    roomy, category, (fee,) = open_event(title="Toa Payoh Club Night", max_entrants=8, owner=full.owner)
+    fill(roomy, category, fee, 1)
+    return full, roomy
+
+
+def test_the_home_page_shows_a_full_event_as_full(client):
+    _full_and_open_events()
+    home = html(client.get("/"))
+    assert "Full — waiting list open" in home and home.count("Registration open") == 1
+
+
+def test_my_events_and_the_manage_page_show_a_full_event_as_full(client):
+    full, roomy = _full_and_open_events()
+    client.force_login(full.owner)
+    mine = html(client.get(reverse("events:mine")))
+    assert '<span class="badge bg-warning text-dark">Full — waiting list open</span>' in mine
+    assert '<span class="badge bg-success">Registration open</span>' in mine
+    manage = html(client.get(reverse("events:manage", args=[full.slug])))
+    assert '<span class="badge bg-warning text-dark">Full — waiting list open</span>' in manage
+    assert "Registration open" not in manage
+
+
+def test_the_home_page_and_my_events_count_places_in_a_constant_number_of_queries(client):
+    full, _ = _full_and_open_events()
+    client.force_login(full.owner)
+    with CaptureQueriesContext(connection) as few:
+        client.get("/")
+        client.get(reverse("events:mine"))
+    for _ in range(3):
+        open_event(owner=full.owner)
+    with CaptureQueriesContext(connection) as more:
+        client.get("/")
+        client.get(reverse("events:mine"))
+    assert len(more) == len(few)

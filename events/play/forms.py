@@ -7,7 +7,7 @@ from crispy_forms.layout import Submit
 from django import forms
 
 from clubsite.kit.ui import ServiceFormMixin, date_input
-from events.play.core.pairing import MAX_SEED
+from events.play.core.pairing import MAX_SEED, SEED_REFUSAL
 from events.play.core.pairing import SYSTEMS as PAIRING_SYSTEMS
 from events.play.core.results import MAX_SCORE
 from events.play.models import GameKind, GameStatus
@@ -103,7 +103,11 @@ class PairRoundForm(ServiceFormMixin, forms.Form):
     avoid_repeats = forms.BooleanField(required=False, initial=True)
     max_repeats = forms.IntegerField(min_value=0, initial=0, help_text="How often two players may already have met")
     seed = forms.IntegerField(
-        required=False, min_value=0, max_value=MAX_SEED, help_text="Random seed (empty: drawn and recorded)"
+        required=False,
+        min_value=0,
+        max_value=MAX_SEED,
+        help_text="Random seed (empty: drawn and recorded)",
+        error_messages={"max_value": SEED_REFUSAL, "min_value": SEED_REFUSAL},
     )
     gibson = forms.BooleanField(label="Gibsonize", required=False)
     not_checked_in = forms.ChoiceField(

@@ -150,7 +150,13 @@ class PairSerializer(serializers.Serializer):
     based_on_round = Whole(required=False, allow_null=True, max_value=MAX_ROUNDS, default=None)
     avoid_repeats = serializers.BooleanField(required=False, default=True)
     max_repeats = Whole(required=False, max_value=MAX_ROUNDS, default=0)
-    seed = Whole(required=False, allow_null=True, max_value=pairing.MAX_SEED, default=None)
+    seed = Whole(
+        required=False,
+        allow_null=True,
+        max_value=pairing.MAX_SEED,
+        default=None,
+        error_messages={"max_value": pairing.SEED_REFUSAL, "min_value": pairing.SEED_REFUSAL},
+    )
     gibson = serializers.BooleanField(required=False, default=False)
     accept_repeats = serializers.BooleanField(required=False, default=False)
     not_checked_in = serializers.ChoiceField(

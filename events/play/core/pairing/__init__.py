@@ -3,11 +3,13 @@
 Entry point: `pair_round(system, players, history, options)`.
 """
 
-from .core import MAX_SEED, History, PairingError, PairingOptions, PairingPlayer, PairingResult
+from .core import MAX_SEED, SEED_REFUSAL, SEED_RULE, History, PairingError, PairingOptions, PairingPlayer, PairingResult
 from .engine import SYSTEMS, pair_round
 
 __all__ = [
     "MAX_SEED",
+    "SEED_REFUSAL",
+    "SEED_RULE",
     "SYSTEMS",
     "History",
     "PairingError",

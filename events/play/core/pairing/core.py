@@ -11,6 +11,8 @@ from events.play.core.standings import Entrant, StandingsOptions
 
 __all__ = [
     "MAX_SEED",
+    "SEED_REFUSAL",
+    "SEED_RULE",
     "PairingPlayer",
     "PairingOptions",
     "PairingResult",
@@ -24,6 +26,12 @@ PairingPlayer = Entrant
 # A seed is recorded with the round it drew, so anyone can draw it again: a whole number from 0 to the largest
 # a 64-bit signed integer holds. Every door (the pair-round page, the API) takes this bound from here.
 MAX_SEED = 2**63 - 1
+# The bound in a director's words: the number itself means nothing at a venue, but "18 digits" does.
+SEED_RULE = (
+    f"a seed is a whole number from 0 to {MAX_SEED:,} (any number of up to 18 digits will do); "
+    "leave it empty and the site draws one"
+)
+SEED_REFUSAL = SEED_RULE[:1].upper() + SEED_RULE[1:] + "."  # as a form or the API says it
 
 
 @dataclass(frozen=True)
@@ -82,7 +90,7 @@ class PairingOptions:
         if self.fontes_rounds < 1 or self.fontes_rounds % 2 == 0:
             raise ValueError("initial Fontes needs an odd number of rounds")
         if self.seed is not None and not 0 <= self.seed <= MAX_SEED:
-            raise ValueError(f"a seed is a whole number from 0 to {MAX_SEED}")
+            raise ValueError(SEED_RULE)
 
     @property
     def standings_round(self) -> int:

@@ -291,7 +291,10 @@ class DisputeForm(forms.Form):
 
 
 class AssignForm(ServiceFormMixin, forms.Form):
-    MODES = [("bands", "By each division's rating band"), ("split", "Split into K divisions of equal size")]
+    MODES = [
+        ("bands", "By each division's rating band"),
+        ("split", "Split into K divisions by rating (within each category)"),
+    ]
     mode = forms.ChoiceField(choices=MODES, widget=forms.RadioSelect, initial="bands")
     split_into = forms.IntegerField(label="K", required=False, min_value=1, max_value=26)
     as_of = forms.DateField(

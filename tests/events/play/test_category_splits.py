@@ -118,3 +118,11 @@ def test_a_pupil_placed_by_hand_in_the_other_categorys_division_wins_none_of_its
     names = [w["name"] for w in first["winners"]]
     assert names and all(n.startswith("Sec ") for n in names) and table[1].seat.player.name in names
     assert [s["name"] for s in api["outside"]] == ["Pri 1"]
+
+
+def test_the_divisions_page_says_the_split_is_by_rating_within_each_category(client, director, seed_004):
+    """Two divisions of 8 and 3 are not "of equal size": the choice says what it does (issue 23, defect N12)."""
+    client.force_login(director)
+    html = client.get(reverse("events:play_divisions", args=[seed_004.slug])).content.decode()
+    assert "Split into K divisions by rating (within each category)" in html
+    assert "equal size" not in html

@@ -138,3 +138,22 @@ def test_every_events_and_money_email_has_one_subject_style_and_greets_by_name(o
     greetings = {m.to[0]: m.body.splitlines()[0] for m in cancelled}
     assert greetings == {player.email: "Dear Tan Wei Ling,", "teacher@example.org": "Dear Mrs Tan,"}
     assert not any("Dear entrant" in m.body for m in mail.outbox)
+
+
+def test_the_entry_emails_say_once_that_an_entry_must_be_paid_in_full(on_commit):
+    """Defect N13: the site says the place lapses unpaid in its own words; the organiser's instructions (seed 004's
+    "Entries without full payment are not accepted.") are not repeated by the site's own sentence."""
+    from events.demo import PAYMENT
+
+    event, category, (fee,) = open_event(quota=10, payment_instructions=PAYMENT)
+    player = player_with_account(full_name="Tan Wei Ling")
+    teacher = player_with_account().user
+    with on_commit(execute=True):
+        services.register_entry(player.user, event, category=category, fee=fee)
+        services.register_group(teacher, event, contact=contact(), students=students(category, fee, "Alice Ong"))
+    [entry_mail] = to(player.email)
+    [group_mail] = to("teacher@example.org")
+    for message in (entry_mail, group_mail):
+        body = " ".join(message.body.split())
+        assert body.count("without full payment are not accepted") == 1, body
+        assert "lapse" in body

@@ -321,7 +321,9 @@ def save_category(
     """Creates or changes a category with its fees and prizes.
 
     `fees` and `prizes` are lists of dicts; a dict with an "id" changes that row, one with "delete"
-    removes it, one without "id" adds a row. Rows not mentioned are kept.
+    removes it, one without "id" adds a row. Rows not mentioned are kept. Every problem of the category and of its
+    rows is refused at once (EventError.problems, each with its field), and then nothing is saved: the form showed
+    them one submit at a time.
     """
     with transaction.atomic():
         event = lock_event(event.pk)
@@ -332,49 +334,65 @@ def save_category(
             raise EventError("That category belongs to another event.")
         category = Category.objects.select_for_update().get(pk=category.pk) if category else Category(event=event)
         fields = {k: v for k, v in fields.items() if k in CATEGORY_FIELDS}
-        if "name" in fields and not (fields["name"] or "").strip():
-            raise EventError("Give the category a name.", field="name")
         for name, value in fields.items():
             setattr(category, name, value)
-        if category.min_age is not None and category.max_age is not None and category.min_age > category.max_age:
-            raise EventError("The minimum age is above the maximum.", field="min_age")
-        if (
-            category.min_rating is not None
-            and category.max_rating is not None
-            and category.min_rating > category.max_rating
-        ):
-            raise EventError("The lowest rating is above the highest.", field="min_rating")
-        if category.pk and category.quota is not None:
-            holding = places(event).taken.get(category.pk, 0)
-            if category.quota < holding:
-                raise EventError(f"{holding} entrants already hold places; the quota cannot be lower.", field="quota")
-        if Category.objects.filter(event=event, name=category.name).exclude(pk=category.pk).exists():
-            raise EventError(f"There is already a category called {category.name}.", field="name")
-        try:
-            category.full_clean(exclude=["event"])
-        except ValidationError as error:
-            field, messages = next(iter(error.message_dict.items()))
-            raise EventError(messages[0], field=None if field == "__all__" else field) from None
-        category.save()
+        problems = _category_problems(event, category)
         # Fees and prizes keep the order the organiser gave them in.
-        for i, row in enumerate(fees or []):
-            _save_fee(category, {"position": i, **row})
-        for i, row in enumerate(prizes or []):
-            _save_prize(category, {"position": i, **row})
+        rows = []
+        for kind, prepare, given in (("fees", _fee_change, fees), ("prizes", _prize_change, prizes)):
+            for i, row in enumerate(given or []):
+                try:
+                    rows.append(prepare(category, {"position": i, **row}))
+                except EventError as error:
+                    problems.append((error.field or kind, error.message))
+        _refuse(problems)
+        category.save()
+        for row, change in rows:
+            if change == "delete":
+                row.delete()
+            elif change == "save":
+                row.category = category  # a new category's rows were checked before it had a key
+                row.save()
         offer_free_places(event)
     return category
 
 
-def _save_fee(category: Category, row: dict) -> None:
-    fee = category.fees.filter(pk=row["id"]).first() if row.get("id") else Fee(category=category)
-    if fee is None:
+def _category_problems(event: Event, category: Category) -> Problems:
+    problems: Problems = []
+    if not (category.name or "").strip():
+        problems.append(("name", "Give the category a name."))
+    if category.min_age is not None and category.max_age is not None and category.min_age > category.max_age:
+        problems.append(("min_age", "The minimum age is above the maximum."))
+    if (
+        category.min_rating is not None
+        and category.max_rating is not None
+        and category.min_rating > category.max_rating
+    ):
+        problems.append(("min_rating", "The lowest rating is above the highest."))
+    if category.pk and category.quota is not None:
+        holding = places(event).taken.get(category.pk, 0)
+        if category.quota < holding:
+            problems.append(("quota", f"{holding} entrants already hold places; the quota cannot be lower."))
+    if Category.objects.filter(event=event, name=category.name).exclude(pk=category.pk).exists():
+        problems.append(("name", f"There is already a category called {category.name}."))
+    # A field already at fault is left out: the model's own validators would say the same again.
+    try:
+        category.full_clean(exclude=["event", *{field for field, _ in problems}])
+    except ValidationError as error:
+        for field, messages in error.message_dict.items():
+            problems.extend((None if field == "__all__" else field, message) for message in messages)
+    return problems
+
+
+def _fee_change(category: Category, row: dict) -> tuple[Fee, str | None]:
+    """The fee a row makes or changes, checked but not saved, with what to do: "save", "delete" or None."""
+    fee = Fee.objects.filter(category_id=category.pk, pk=row["id"]).first() if row.get("id") else Fee()
+    if fee is None or (row.get("id") and category.pk is None):
         raise EventError("That fee belongs to another category.", field="fees")
     if row.get("delete"):
-        if fee.pk:
-            if Entry.objects.filter(fee=fee).exists():
-                raise EventError(f"The {fee.name} fee has entries; it cannot be removed.", field="fees")
-            fee.delete()
-        return
+        if fee.pk and Entry.objects.filter(fee=fee).exists():
+            raise EventError(f"The {fee.name} fee has entries; it cannot be removed.", field="fees")
+        return fee, "delete" if fee.pk else None
     data = {k: v for k, v in row.items() if k in FEE_FIELDS}
     if "amount" in data:
         data["amount"] = _decimal(data["amount"], "fees", "fee", Fee._meta.get_field("amount").max_digits)
@@ -387,7 +405,7 @@ def _save_fee(category: Category, row: dict) -> None:
     if fee.is_concession and not fee.proof_label:
         fee.proof_label = "concession card number"
     _check_row(fee, "fees", f"Fee {row.get('position', 0) + 1}")
-    fee.save()
+    return fee, "save"
 
 
 def prize_description(description: str, amount) -> str:
@@ -402,14 +420,13 @@ def prize_description(description: str, amount) -> str:
     raise ValidationError("Describe the prize (for example Trophy), or give its value.")
 
 
-def _save_prize(category: Category, row: dict) -> None:
-    prize = category.prizes.filter(pk=row["id"]).first() if row.get("id") else Prize(category=category)
-    if prize is None:
+def _prize_change(category: Category, row: dict) -> tuple[Prize, str | None]:
+    """The prize a row makes or changes, checked but not saved, with what to do: "save", "delete" or None."""
+    prize = Prize.objects.filter(category_id=category.pk, pk=row["id"]).first() if row.get("id") else Prize()
+    if prize is None or (row.get("id") and category.pk is None):
         raise EventError("That prize belongs to another category.", field="prizes")
     if row.get("delete"):
-        if prize.pk:
-            prize.delete()
-        return
+        return prize, "delete" if prize.pk else None
     data = {k: v for k, v in row.items() if k in PRIZE_FIELDS}
     if "amount" in data:
         data["amount"] = _decimal(data["amount"], "prizes", "prize amount", Prize._meta.get_field("amount").max_digits)
@@ -425,7 +442,7 @@ def _save_prize(category: Category, row: dict) -> None:
     if prize.rank_from is not None and prize.rank_to is not None and prize.rank_from > prize.rank_to:
         raise EventError("A prize's ranks must run from the higher place to the lower (6 to 10).", field="prizes")
     _check_row(prize, "prizes", which)
-    prize.save()
+    return prize, "save"
 
 
 def _check_row(row, field: str, which: str) -> None:

@@ -106,3 +106,26 @@ def test_each_refusal_of_the_category_form_is_shown_once(client, organiser_page,
     assert response.status_code == 200
     assert response.content.decode().count(message) == 1
     assert not event.categories.filter(name="Secondary").exists()
+
+
+def test_the_category_form_shows_every_problem_at_once(client, organiser_page):
+    """Defect N5: ages the wrong way round, a negative fee and a prize's ranks upside down are all named on the first
+    submit (the fee's came only on the next), and nothing is saved."""
+    event, url = organiser_page
+    typed = {
+        "min_age": "15",
+        "max_age": "12",
+        "fees-0-amount": "-5",
+        "prizes-1-rank_from": "5",
+        "prizes-1-rank_to": "2",
+    }
+    response = client.post(url, {**CATEGORY, **typed})
+    assert response.status_code == 200
+    page = response.content.decode()
+    for message in (
+        "The minimum age is above the maximum.",
+        "A fee cannot be negative",
+        "A prize&#x27;s ranks must run from the higher place to the lower (6 to 10).",
+    ):
+        assert page.count(message) == 1, message
+    assert not event.categories.filter(name="Secondary").exists() and not Prize.objects.exists()

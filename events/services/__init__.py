@@ -48,6 +48,7 @@ from .notify import AUDIENCES, email_entrants
 from .payments import (
     PAYABLE_STATUSES,
     group_balances,
+    group_money,
     record_group_payment,
     record_payment,
     reinstate_withdrawal,
@@ -109,6 +110,7 @@ __all__ = [
     "entry_for_link",
     "expire_offers",
     "group_balances",
+    "group_money",
     "group_total",
     "is_for_students",
     "lapse_unpaid_entries",

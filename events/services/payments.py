@@ -1,6 +1,7 @@
 """Money received for an entry (or one payment for a whole group), recorded by the organiser; a fully
 paid entry is confirmed."""
 
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db import transaction
@@ -279,6 +280,39 @@ def waive_fee(actor, entry: Entry, *, note: str = "") -> Payment:
 def group_balances(group: GroupEntry) -> list[Entry]:
     """The group's entries in the order they were entered (the order a group payment settles them)."""
     return list(group.entries.select_related("player", "category", "fee").order_by("accepted_at", "pk"))
+
+
+@dataclass(frozen=True)
+class GroupMoney:
+    """A group entry's money as its page shows it, to the teacher who sent it and to the organiser alike."""
+
+    entries: list[Entry]  # in the order they were entered
+    total: Decimal  # charged for the places its entries hold
+    paid: Decimal  # of that, paid
+    balance: Decimal  # still owed (Entry.owed)
+    held_payments: list  # money.Payment rows holding money (`held_amount`), under the group's reference or an entry's
+
+    @property
+    def held(self) -> Decimal:
+        """Paid but not counted for any place (more than is now due, or for an entry that no longer holds one):
+        the organiser refunds it or keeps it, as the event's money page lists it."""
+        return sum((p.held_amount for p in self.held_payments), Decimal("0"))
+
+
+def group_money(group: GroupEntry) -> GroupMoney:
+    """What the group is charged, has paid and still owes, and what is held of what it paid (three queries)."""
+    from money.services.reports import held_under
+
+    entries = group_balances(group)
+    holding = [e for e in entries if e.status in PAYABLE_STATUSES]
+    references = [group_reference(group), *(entry_reference(e) for e in entries)]
+    return GroupMoney(
+        entries=entries,
+        total=sum((e.amount_due for e in holding), Decimal("0")),
+        paid=sum((e.amount_paid for e in holding), Decimal("0")),
+        balance=sum((e.owed for e in entries), Decimal("0")),
+        held_payments=held_under(references),
+    )
 
 
 def record_group_payment(

@@ -187,8 +187,8 @@ def group_entry(request, pk: int):
     if not (manager or group.submitted_by_id == request.user.id):
         raise Http404("No such group entry")
     form = None
-    entries = services.group_balances(group)
-    due = sum((e.owed for e in entries), 0)  # what the entries holding a place still owe (Entry.owed)
+    money = services.group_money(group)
+    due = money.balance
     if manager and (due > 0 or request.method == "POST"):  # nothing to record once the group owes nothing
         form = GroupPaymentForm(request.POST or None, initial={"amount": due, "method": "cheque"})
         if request.method == "POST" and form.is_valid():
@@ -199,14 +199,15 @@ def group_entry(request, pk: int):
                 success="Payment recorded for the group.",
             ):
                 return redirect("events:group_entry", group.pk)
-    holding = [e for e in entries if e.status in services.PAYABLE_STATUSES]
     context = {
         "group": group,
         "event": event,
-        "entries": entries,
-        "total": services.group_total(holding),
-        "paid": sum((e.amount_paid for e in holding), 0),
+        "entries": money.entries,
+        "total": money.total,
+        "paid": money.paid,
         "balance": due,
+        "held": money.held,
+        "held_payments": money.held_payments,
         "form": form,
         "manager": manager,
     }

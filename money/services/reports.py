@@ -95,6 +95,28 @@ def held(filters: Filters) -> QuerySet[Payment]:
     return payments(filters).filter(held_amount__gt=0).order_by("received_on", "recorded_at", "pk")
 
 
+def held_under(references) -> list[Payment]:
+    """The payments under these references (an entry's, a group's) with money held on them (`held_amount`), oldest
+    first, in one query: what the money page lists to refund or keep, for the pages that show entries and groups."""
+    references = set(references)
+    if not references:
+        return []
+    return list(
+        Payment.objects.filter(reference__in=references)
+        .annotate(held_amount=HELD)
+        .filter(held_amount__gt=0)
+        .order_by("recorded_at", "pk")
+    )
+
+
+def held_by_reference(references) -> dict[str, Decimal]:
+    """How much is held under each of these references (those with none are left out), in one query."""
+    found: dict[str, Decimal] = {}
+    for p in held_under(references):
+        found[p.reference] = found.get(p.reference, ZERO) + p.held_amount
+    return found
+
+
 def refunds_due(event) -> QuerySet[Payment]:
     """For a cancelled event: every payment with something still to give back."""
     return (

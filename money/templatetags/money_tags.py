@@ -9,6 +9,7 @@ from clubsite.kit.money import format_money
 
 from ..core.references import make_reference
 from ..models import Payment
+from ..services.reports import held_by_reference
 
 register = template.Library()
 
@@ -25,10 +26,7 @@ def pay_reference(target_id, kind: str) -> str:
     return make_reference(kind, int(target_id)) if target_id else ""
 
 
-@register.simple_tag
-def receipts_index(objects, **kinds) -> dict:
-    """{% receipts_index entries E="pk" G="group_id" as receipts %}: the receipt numbers of the payments made
-    for each object under each kind (the object's id in the named attribute), by reference, in one query."""
+def _references(objects, kinds: dict) -> set[str]:
     references = set()
     if objects is not None and not hasattr(objects, "__iter__"):
         objects = [objects]  # one object: {% receipts_index group G="pk" as receipts %}
@@ -36,6 +34,14 @@ def receipts_index(objects, **kinds) -> dict:
         for kind, attribute in kinds.items():
             if target_id := getattr(obj, attribute, None):
                 references.add(make_reference(kind, int(target_id)))
+    return references
+
+
+@register.simple_tag
+def receipts_index(objects, **kinds) -> dict:
+    """{% receipts_index entries E="pk" G="group_id" as receipts %}: the receipt numbers of the payments made
+    for each object under each kind (the object's id in the named attribute), by reference, in one query."""
+    references = _references(objects, kinds)
     found = defaultdict(list)
     if references:
         rows = Payment.objects.filter(reference__in=references).order_by("recorded_at", "pk")
@@ -48,3 +54,17 @@ def receipts_index(objects, **kinds) -> dict:
 def receipts_of(index: dict, reference: str) -> list:
     """{{ receipts|receipts_of:reference }}: the receipt numbers under that reference."""
     return (index or {}).get(reference, [])
+
+
+@register.simple_tag
+def held_index(objects, **kinds) -> dict:
+    """{% held_index entries E="pk" G="group_id" as held %}: the money held under each object's reference (paid
+    more than is due, or for an entry that no longer holds a place: the organiser refunds it or keeps it), as the
+    event's money page counts it (money.services.reports.held_by_reference), in one query."""
+    return held_by_reference(_references(objects, kinds))
+
+
+@register.filter
+def held_of(index: dict, reference: str):
+    """{{ held|held_of:reference }}: the amount held under that reference (0 when none)."""
+    return (index or {}).get(reference, 0)

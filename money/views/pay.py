@@ -52,6 +52,8 @@ def pay(request, reference: str):
         "group": len(due.lines) > 1 or kind.code == GROUP,
         "ways": ways,
         "payments": payments,
+        # Paid but counted for nothing (more than is due now, or for what holds no place): the money page's held.
+        "held": sum((p.held for p in payments), 0),
         "card_pending": request.GET.get("card") == "done" and due.balance > 0,
         "currency": site_settings.CURRENCY,
     }

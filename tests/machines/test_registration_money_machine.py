@@ -28,7 +28,8 @@ What must hold after every step:
    group's amount due (money.payables: paid, balance, owed); the organiser's money page for the event
    (money.services.reports.event_totals: received, applied, refunded, held, outstanding); the treasurer's
    summary for the event (reports.summary); what is still owed (reports.outstanding_totals) equals the sum of
-   the entries' balances.
+   the entries' balances; a group's page shows as held what the ledger holds under its references, so that what
+   the group paid is either counted for its entries or shown held.
 
 Bounded to run in `make test` in well under a minute."""
 
@@ -498,6 +499,17 @@ class RegistrationMoneyMachine(RuleBasedStateMachine):
             assert due.paid == sum((e.amount_paid for e in payable), ZERO)
             assert due.paid <= due.total, f"group {group.pk} shows paid {due.paid} of {due.total}, nothing held"
         payments = list(Payment.objects.filter(event=self.event))
+        # What a group's page shows as held (to the teacher and the organiser) is what the ledger holds under the
+        # group's reference and its entries': what they were paid is counted for a place, refunded or shown held.
+        for group in GroupEntry.objects.filter(event=self.event):
+            shown = events.group_money(group)
+            mine = [e for e in entries if e.group_id == group.pk]
+            references = {group_reference(group), *(entry_reference(e) for e in mine)}
+            under = [p for p in payments if p.reference in references]
+            assert shown.held == sum((p.held for p in under), ZERO), f"group {group.pk} shows {shown.held} held"
+            assert sum((p.amount - p.refunded for p in under), ZERO) == (
+                sum((e.amount_paid for e in mine), ZERO) + shown.held
+            ), f"group {group.pk}: what was paid is neither counted for a place nor shown held"
         totals = reports.event_totals(self.event)
         assert totals["applied"] == sum((p.applied for p in payments), ZERO)
         assert totals["held"] == sum((p.held for p in payments), ZERO)

@@ -78,71 +78,47 @@ def register_group(
         )
         group.full_clean()
         group.save()
+        # Every line at fault is named at once, as the class list's own refusals are (a class list with two
+        # students already entered was refused one line a submit); nothing is entered until none is.
+        problems: list[tuple[int, str]] = []
         numbers = Counter(str(s.get("member_number") or "").strip() for s in students)
-        repeated = [n for n, count in numbers.items() if n and count > 1]
-        if repeated:
-            raise RegistrationError(f"Member {repeated[0]} appears twice in the list.", field="students")
+        repeated = {n for n, count in numbers.items() if n and count > 1}
+        problems.extend((0, f"Member {n} appears twice in the list.") for n in sorted(repeated))
         offer_free_places(event)
         current = places(event)
         entries = []
         for index, student in enumerate(students, start=1):
             label = student.get("row") or f"Student {index}"
-            refuse_id_number(student.get("full_name") or "", "name", label, "students")
+            try:
+                refuse_id_number(student.get("full_name") or "", "name", label, "students")
+            except RegistrationError as refusal:
+                problems.append((index, refusal.message))
             if problem := birth_date_problem(student.get("date_of_birth")):
                 name = (student.get("full_name") or "").strip()
-                raise RegistrationError(f"{label} ({name}): {problem}" if name else f"{label}: {problem}", "students")
-        _refuse_same_child_twice(students)
+                problems.append((index, f"{label} ({name}): {problem}" if name else f"{label}: {problem}"))
+        problems.extend(_same_child_twice(students))
+        at_fault = {index for index, _ in problems}
+        at_fault |= {
+            i for i, s in enumerate(students, start=1) if str(s.get("member_number") or "").strip() in repeated
+        }
         members = []
         for index, student in enumerate(students, start=1):
-            name = (student.get("full_name") or "").strip()
+            if index in at_fault:
+                continue
             label = student.get("row") or f"Student {index}"
-            prefix = f"{label} ({name})" if name else label
             try:
-                category, fee, proof = clean_choice(
-                    event, student.get("category"), student.get("fee"), student.get("concession_proof", "")
-                )
+                entry = _student_entry(event, group, actor, student, label, current, moment, names_listed)
             except RegistrationError as refusal:
-                raise RegistrationError(f"{prefix}: {refusal.message}", field="students") from None
-            student = {**student, "school": (student.get("school") or "").strip() or group.school}
-            if not str(student.get("member_number") or "").strip():
-                _refuse_child_already_entered(event, student, prefix)
-            player = _student_player(event, category, student, prefix)
-            prefix = f"{label} ({player.full_name})"
-            if Entry.objects.filter(event=event, player=player, status__in=ACTIVE_ENTRY_STATUSES).exists():
-                raise RegistrationError(f"{prefix} has already entered this event.", field="students")
-            refusal = refusal_for(
-                category,
-                player,
-                school_level=declared_level(category, player),
-                date_of_birth=student.get("date_of_birth"),
-                for_self=False,
-            )
-            if refusal:
-                raise RegistrationError(f"{prefix}: {refusal}", field="students")
-            amount = fee.amount if fee else Decimal("0")
-            entry = Entry(
-                event=event,
-                category=category,
-                player=player,
-                group=group,
-                entered_by=actor,
-                accepted_at=moment,
-                fee=fee,
-                amount_due=amount,
-                concession_proof=proof,
-                rules_accepted_at=group.rules_accepted_at,
-                school=(student.get("school") or group.school or player.school).strip(),
-                phone=(student.get("phone") or "").strip(),
-                name_listed_on=timezone.localdate() if names_listed else None,
-            )
-            status = new_entry_status(event, category, current, amount)
-            place_entry(entry, status, moment)
-            if status != EntryStatus.WAITLISTED:
-                current = current.take(category)
-            insert_entry(entry)
+                problems.append((index, refusal.message))
+                continue
+            if entry.status != EntryStatus.WAITLISTED:
+                current = current.take(entry.category)
             entries.append(entry)
             if str(student.get("member_number") or "").strip():
                 members.append(entry)
+        if problems:
+            shown = [message for _, message in sorted(problems, key=lambda problem: problem[0])]
+            raise RegistrationError(" ".join(shown), field="students", messages=shown)
         mail_after_commit(
             "events/email/group_received.txt",
             subject("Entries received", event.title),
@@ -163,6 +139,53 @@ def register_group(
     return group
 
 
+def _student_entry(event, group, actor, student: dict, label: str, current, moment, names_listed: bool) -> Entry:
+    """One student's entry in a group, inserted, or refused (RegistrationError) naming the student by `label`."""
+    name = (student.get("full_name") or "").strip()
+    prefix = f"{label} ({name})" if name else label
+    try:
+        category, fee, proof = clean_choice(
+            event, student.get("category"), student.get("fee"), student.get("concession_proof", "")
+        )
+    except RegistrationError as refusal:
+        raise RegistrationError(f"{prefix}: {refusal.message}", field="students") from None
+    student = {**student, "school": (student.get("school") or "").strip() or group.school}
+    if not str(student.get("member_number") or "").strip():
+        _refuse_child_already_entered(event, student, prefix)
+    player = _student_player(event, category, student, prefix)
+    prefix = f"{label} ({player.full_name})"
+    if Entry.objects.filter(event=event, player=player, status__in=ACTIVE_ENTRY_STATUSES).exists():
+        raise RegistrationError(f"{prefix} has already entered this event.", field="students")
+    refusal = refusal_for(
+        category,
+        player,
+        school_level=declared_level(category, player),
+        date_of_birth=student.get("date_of_birth"),
+        for_self=False,
+    )
+    if refusal:
+        raise RegistrationError(f"{prefix}: {refusal}", field="students")
+    amount = fee.amount if fee else Decimal("0")
+    entry = Entry(
+        event=event,
+        category=category,
+        player=player,
+        group=group,
+        entered_by=actor,
+        accepted_at=moment,
+        fee=fee,
+        amount_due=amount,
+        concession_proof=proof,
+        rules_accepted_at=group.rules_accepted_at,
+        school=(student.get("school") or group.school or player.school).strip(),
+        phone=(student.get("phone") or "").strip(),
+        name_listed_on=timezone.localdate() if names_listed else None,
+    )
+    place_entry(entry, new_entry_status(event, category, current, amount), moment)
+    insert_entry(entry)
+    return entry
+
+
 def group_pay_by(event: Event, entries) -> str:
     """When the group must have paid, as the event's people read it: the first of its unpaid places to lapse."""
     deadlines = [e.payment_due_at for e in entries if e.status == EntryStatus.PENDING_PAYMENT and e.payment_due_at]
@@ -179,9 +202,11 @@ def _same_child_key(student: dict):
     return (" ".join(name.split()), student.get("date_of_birth"))
 
 
-def _refuse_same_child_twice(students: list[dict]) -> None:
-    """The same new child (same name and date of birth) twice in one group is a typing slip, not two entries."""
+def _same_child_twice(students: list[dict]) -> list[tuple[int, str]]:
+    """The same new child (same name and date of birth) twice in one group is a typing slip, not two entries: each
+    repeat, by its index."""
     seen = {}
+    problems = []
     for index, student in enumerate(students, start=1):
         if str(student.get("member_number") or "").strip():
             continue
@@ -190,12 +215,16 @@ def _refuse_same_child_twice(students: list[dict]) -> None:
             continue
         label = student.get("row") or f"Student {index}"
         if key in seen:
-            raise RegistrationError(
-                f"{label} ({student['full_name'].strip()}) is the same child as {seen[key]}: "
-                "same name and date of birth. Remove one of them.",
-                field="students",
+            problems.append(
+                (
+                    index,
+                    f"{label} ({student['full_name'].strip()}) is the same child as {seen[key]}: "
+                    "same name and date of birth. Remove one of them.",
+                )
             )
+            continue
         seen[key] = label
+    return problems
 
 
 def _refuse_child_already_entered(event: Event, student: dict, prefix: str) -> None:

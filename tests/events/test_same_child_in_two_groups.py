@@ -31,3 +31,18 @@ def test_a_second_group_naming_a_student_already_entered_is_refused_naming_the_s
     assert "Line 3 (alice  ONG) is already entered in this event by Mrs Tan (same name and date of birth)" in page
     assert Entry.objects.filter(event=event).count() == 1  # nobody of the second list entered: all or none
     assert Entry.objects.get(event=event).player.full_name == "Alice Ong"
+
+
+def test_every_line_naming_a_student_already_entered_is_named_at_once(client):
+    """Defect N6: with two students of the list entered already, both lines are named on the first submit (only the
+    first was), beside the list's other refusals, and nobody of the list is entered."""
+    event, _, _ = students_event()
+    client.force_login(UserFactory())
+    paste(client, event, "Alice Ong", "Ben Goh")
+    client.force_login(UserFactory())
+    page = paste(client, event, "Alice Ong", "Cai Li", "Ben Goh", "Cai Li").content.decode()
+    assert "Line 2 (Alice Ong) is already entered in this event by Mrs Tan" in page
+    assert "Line 4 (Ben Goh) is already entered in this event by Mrs Tan" in page
+    assert "Line 5 (Cai Li) is the same child as Line 3" in page
+    assert page.index("Line 2 (Alice Ong)") < page.index("Line 4 (Ben Goh)") < page.index("Line 5 (Cai Li)")
+    assert Entry.objects.filter(event=event).count() == 2

@@ -13,8 +13,14 @@ class ServiceError(Exception):
         self.message = message
         self.field = field
         self.messages = messages or [message]  # several problems found at once, each shown on its own
-        # Several problems of several inputs, each (field or None, message): a form shows each beside its input.
-        self.problems = problems or [(field, m) for m in self.messages]
+        self._problems = problems
+
+    @property
+    def problems(self) -> list[tuple[str | None, str]]:
+        """Several problems of several inputs, each (field or None, message): a form shows each beside its input.
+        Without problems of their own, the messages under `field` as it is now (a view may move a refusal to the
+        input that was used, e.g. a pasted record rather than a file)."""
+        return self._problems or [(self.field, m) for m in self.messages]
 
 
 class NotAllowed(ServiceError):

@@ -1,10 +1,10 @@
 from urllib.parse import quote
 
 from allauth.account.adapter import DefaultAccountAdapter
-from django.conf import settings
 from django.urls import reverse
 
 from clubsite.kit.ip import client_ip
+from clubsite.kit.mail import subject as mail_subject
 
 from . import access
 from .emails import absolute_url, site_context
@@ -44,7 +44,7 @@ class AccountAdapter(DefaultAccountAdapter):
         return access.lockout_key(credentials.get("email") or credentials.get("username") or "")
 
     def format_email_subject(self, subject):
-        return f"[{settings.SITE_NAME}] {subject}"
+        return mail_subject(subject)
 
     def get_email_confirmation_url(self, request, emailconfirmation):
         return absolute_url(reverse("account_confirm_email", args=[emailconfirmation.key]))

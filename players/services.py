@@ -13,6 +13,7 @@ from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 from clubsite.kit.errors import NotAllowed, ServiceError
+from clubsite.kit.mail import subject as mail_subject
 from clubsite.kit.prepared import Prepared
 from clubsite.kit.roles import is_association_staff
 from clubsite.kit.sequences import next_in_sequence
@@ -260,7 +261,7 @@ def request_claim(user, member_number: int | str, message: str = "") -> PlayerCl
 
 def _mail_after_commit(subject: str, template: str, context: dict, to: str) -> None:
     """Written to the outbox in the caller's transaction, sent once it commits (nothing for a rollback)."""
-    queue_email([to], subject, render(template, context))
+    queue_email([to], mail_subject(subject), render(template, context))
 
 
 @transaction.atomic

@@ -1,10 +1,10 @@
 """Mail is written to the outbox in the transaction that causes it and sent after commit (see outbox.services)."""
 
 from celery import shared_task
-from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from clubsite.kit.mail import subject as mail_subject
 from outbox.services import queue_email
 from outbox.tasks import WritesToOutbox
 
@@ -32,7 +32,7 @@ def send_welcome_email(user_id: int) -> int:
         "events_url": url_for("events:list"),
     }
     body = render("players/email/welcome.txt", context)
-    return send_email(f"Welcome to {settings.SITE_NAME}", body, [user.email])
+    return send_email(mail_subject("Welcome: your account is ready"), body, [user.email])
 
 
 @shared_task
@@ -50,6 +50,6 @@ def send_renewal_reminders() -> int:
             m.reminder_sent_on = timezone.localdate()
             m.save(update_fields=["reminder_sent_on"])
             body = render("players/email/renewal.txt", {"membership": m, "renew_url": url_for("players:renew")})
-            queue_email([m.player.email], f"Your {settings.SITE_NAME} membership is about to expire", body)
+            queue_email([m.player.email], mail_subject("Your membership is about to expire"), body)
             sent += 1
     return sent

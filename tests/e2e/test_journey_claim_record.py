@@ -6,6 +6,7 @@ import pytest
 from django.core import mail
 from playwright.sync_api import expect
 
+from clubsite.kit.mail import subject as mail_subject
 from tests.e2e.conftest import PASSWORD, log_in
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -74,7 +75,7 @@ def test_newcomer_claims_an_existing_record_and_staff_approve_it(journey, member
     j.shot("staff approved the claim", page=staff_page)
     staff_page.context.close()
 
-    approved = next(m for m in mail.outbox if m.subject == "Your member record is linked")
+    approved = next(m for m in mail.outbox if m.subject == mail_subject("Your member record is linked"))
     assert approved.to == ["aisha@example.org"]
     page.reload()
     expect(page.get_by_text(f"Member number {record.member_number}")).to_be_visible()
@@ -94,7 +95,7 @@ def test_newcomer_confirms_a_claim_from_the_link_sent_to_the_address_on_record(j
     page.get_by_text("We have emailed a confirmation link to the address on that record.").wait_for()
     j.shot("confirmation link emailed")
 
-    message = next(m for m in mail.outbox if m.subject == "Confirm your member record")
+    message = next(m for m in mail.outbox if m.subject == mail_subject("Confirm your member record"))
     j.goto(re.search(r"https?://[^/\s]+(/members/me/claim/\S+)", message.body).group(1))
     expect(page.get_by_text("The member record is now linked to your account.")).to_be_visible()
     expect(page.get_by_text(f"Member number {record.member_number}")).to_be_visible()

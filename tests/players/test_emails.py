@@ -36,7 +36,9 @@ def links(message) -> list[str]:
 
 
 def assert_names_the_site(message):
-    """The site's name and address are in the body; every link starts with the public address."""
+    """The subject has the one style of every email, the site's name in brackets first and only there (issue 23,
+    defect 29); the site's name and address are in the body; every link starts with the public address."""
+    assert message.subject.startswith(f"[{NAME}] ") and message.subject.count(NAME) == 1, message.subject
     body = message.body
     assert NAME in body, body
     assert URL in body, body
@@ -73,7 +75,7 @@ def test_sign_up_verification_then_welcome(client, on_commit):
         client.get(path_of(links(confirm)[0]))
     assert EmailAddress.objects.get(user=user).verified
     [welcome] = mail.outbox
-    assert welcome.subject == f"Welcome to {NAME}"
+    assert welcome.subject == f"[{NAME}] Welcome: your account is ready"
     assert_names_the_site(welcome)
     assert f"Your member number is {user.player.member_number}" in welcome.body
     assert URL + reverse("players:me") in links(welcome)

@@ -14,7 +14,7 @@ from money.core.references import ENTRY as ENTRY_CODE
 from money.core.references import GROUP as GROUP_CODE
 from money.payables import Due, Events, HeldNote, Kind, Line, Owing
 
-from .models import Entry, EntryStatus, Event, EventStatus, GroupEntry, Payment
+from .models import OWING_STATUSES, Entry, EntryStatus, Event, EventStatus, GroupEntry, Payment
 from .permissions import can_manage_event
 from .services.common import lock_event
 from .services.mine import own_entries
@@ -180,9 +180,9 @@ class EntryKind(Kind):
         return own_entries(user, entered_for_others=True).values("pk")
 
     def owing(self, event_id: int | None = None):
-        """Entries holding a place with something still to pay, each with `balance_due`."""
+        """Entries with a place taken and something still to pay (Entry.owed), each with `balance_due`."""
         rows = (
-            Entry.objects.filter(owing(), status__in=PAYABLE_STATUSES)
+            Entry.objects.filter(owing(), status__in=OWING_STATUSES)
             .select_related("event", "player", "category", "group")
             .annotate(balance_due=balance_sql())
         )
@@ -244,7 +244,8 @@ class GroupKind(Kind):
             sync_status(lock_event(group.event_id))
             list(Entry.objects.select_for_update().filter(group=group).values_list("pk", flat=True))
         entries = list(_entries(group=group).order_by("accepted_at", "pk"))
-        payable = [e for e in entries if e.status in PAYABLE_STATUSES]
+        # The group pays for the places its students have taken (an offer not yet accepted owes nothing yet).
+        payable = [e for e in entries if e.status in OWING_STATUSES]
         students = f"{len(payable)} entr{'y' if len(payable) == 1 else 'ies'}"
         event = group.event
         deadlines = [e.payment_due_at for e in payable if e.payment_due_at and e.balance > 0]
@@ -272,7 +273,7 @@ class GroupKind(Kind):
         left = amount
         for entry in (
             Entry.objects.select_related("event")
-            .filter(group_id=target_id, status__in=PAYABLE_STATUSES)
+            .filter(group_id=target_id, status__in=OWING_STATUSES)
             .order_by("accepted_at", "pk")
         ):
             share = min(left, entry.balance)
@@ -325,7 +326,7 @@ class GroupKind(Kind):
     def held_notes(self, target_ids) -> dict[int, HeldNote]:
         """Money held on a group entry can be applied while any of its entries still owes something."""
         owing_ids = set(
-            Entry.objects.filter(owing(), group_id__in=target_ids, status__in=PAYABLE_STATUSES)
+            Entry.objects.filter(owing(), group_id__in=target_ids, status__in=OWING_STATUSES)
             .values_list("group_id", flat=True)
             .distinct()
         )

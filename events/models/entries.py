@@ -19,6 +19,7 @@ __all__ = [
     "ACTIVE_ENTRY_STATUSES",
     "PLACE_HOLDING_STATUSES",
     "PAYABLE_STATUSES",
+    "OWING_STATUSES",
 ]
 
 
@@ -72,6 +73,9 @@ ACTIVE_ENTRY_STATUSES = (
 PLACE_HOLDING_STATUSES = (EntryStatus.PENDING_PAYMENT, EntryStatus.CONFIRMED, EntryStatus.OFFERED)
 # Statuses that pay: an entry pays for the place it holds (one withdrawn, cancelled, lapsed or waiting owes nothing).
 PAYABLE_STATUSES = PLACE_HOLDING_STATUSES
+# Statuses that owe their fee: a place taken. An offer from the waiting list not yet accepted owes nothing (its email
+# says the fee is due after accepting); money paid on it is still taken (PAYABLE_STATUSES) and takes the place.
+OWING_STATUSES = (EntryStatus.PENDING_PAYMENT, EntryStatus.CONFIRMED)
 
 
 class Entry(models.Model):
@@ -178,8 +182,9 @@ class Entry(models.Model):
 
     @property
     def owed(self) -> Decimal:
-        """What the entrant still has to pay: the balance while the entry pays (`PAYABLE_STATUSES`), else nothing."""
-        return self.balance if self.status in PAYABLE_STATUSES else Decimal("0")
+        """What the entrant still has to pay: the balance of a place taken (`OWING_STATUSES`), else nothing (waiting,
+        offered and not yet accepted, or ended)."""
+        return self.balance if self.status in OWING_STATUSES else Decimal("0")
 
     @property
     def is_active(self) -> bool:

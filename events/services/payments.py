@@ -16,6 +16,7 @@ from money.models import money_method, recorded_method
 
 from ..models import (
     ACTIVE_ENTRY_STATUSES,
+    OWING_STATUSES,
     PAYABLE_STATUSES,
     Entry,
     EntryStatus,
@@ -287,7 +288,7 @@ class GroupMoney:
     """A group entry's money as its page shows it, to the teacher who sent it and to the organiser alike."""
 
     entries: list[Entry]  # in the order they were entered
-    total: Decimal  # charged for the places its entries hold
+    total: Decimal  # charged for the places its entries have taken (OWING_STATUSES)
     paid: Decimal  # of that, paid
     balance: Decimal  # still owed (Entry.owed)
     held_payments: list  # money.Payment rows holding money (`held_amount`), under the group's reference or an entry's
@@ -304,7 +305,7 @@ def group_money(group: GroupEntry) -> GroupMoney:
     from money.services.reports import held_under
 
     entries = group_balances(group)
-    holding = [e for e in entries if e.status in PAYABLE_STATUSES]
+    holding = [e for e in entries if e.status in OWING_STATUSES]
     references = [group_reference(group), *(entry_reference(e) for e in entries)]
     return GroupMoney(
         entries=entries,

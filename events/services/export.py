@@ -5,6 +5,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from ..models import PAYABLE_STATUSES, Entry, EntryStatus, Event
+from .payments import entry_reference
 
 
 def filter_entries(entries: QuerySet, status: str = "", category: str = "") -> QuerySet:
@@ -21,7 +22,11 @@ def filter_entries(entries: QuerySet, status: str = "", category: str = "") -> Q
 def entries_for_export(event: Event, *, status: str = "", category: str = ""):
     """Rows for the organiser's CSV: the header, then the entries (all, or those the filters keep) in
     first-come-first-served order. An entry that holds no place (waiting, withdrawn, lapsed …) is charged nothing:
-    its amount due is empty."""
+    its amount due is empty. "Held" is the money paid under the entry's own reference that counts for no place (a
+    withdrawn entry's refund due, more than was due), as the event's money page holds it; a group's is under the
+    group's reference, on the group's page."""
+    from money.services.reports import held_by_reference
+
     header = [
         "Order",
         "Accepted at",
@@ -36,12 +41,14 @@ def entries_for_export(event: Event, *, status: str = "", category: str = ""):
         "Concession proof",
         "Amount due",
         "Amount paid",
+        "Held",
         "Group contact",
     ]
     yield header
     entries = filter_entries(
         Entry.objects.filter(event=event).select_related("player", "category", "fee", "group"), status, category
     ).order_by("accepted_at", "pk")
+    held = held_by_reference(None, event_id=event.pk)
     for number, e in enumerate(entries, start=1):
         yield [
             number,
@@ -57,5 +64,6 @@ def entries_for_export(event: Event, *, status: str = "", category: str = ""):
             e.concession_proof,
             e.amount_due if e.status in PAYABLE_STATUSES else "",
             e.amount_paid,
+            held.get(entry_reference(e), ""),
             f"{e.group.contact_name} ({e.group.phone}, {e.group.email})" if e.group_id else "",
         ]

@@ -20,6 +20,7 @@ from ..models import HELD, REFUNDABLE, Method, Payment, PaymentSettings, Refund
 from ..payables import GONE, KINDS, HeldNote, Kind, Owing
 
 ZERO = Decimal("0")
+CENT = Decimal("0.01")
 DEFAULT_GST_RATE = PaymentSettings._meta.get_field("gst_rate").default
 
 
@@ -95,26 +96,25 @@ def held(filters: Filters) -> QuerySet[Payment]:
     return payments(filters).filter(held_amount__gt=0).order_by("received_on", "recorded_at", "pk")
 
 
-def held_under(references) -> list[Payment]:
-    """The payments under these references (an entry's, a group's) with money held on them (`held_amount`), oldest
-    first, in one query: what the money page lists to refund or keep, for the pages that show entries and groups."""
-    references = set(references)
-    if not references:
+def held_under(references, *, event_id: int | None = None) -> list[Payment]:
+    """The payments under these references (an entry's, a group's; None: every one of the event `event_id`) with
+    money held on them (`held_amount`), oldest first, in one query: what the money page lists to refund or keep,
+    for the pages that show entries and groups."""
+    if references is None:
+        rows = Payment.objects.filter(event_id=event_id)
+    elif references := set(references):
+        rows = Payment.objects.filter(reference__in=references)
+    else:
         return []
-    return list(
-        Payment.objects.filter(reference__in=references)
-        .annotate(held_amount=HELD)
-        .filter(held_amount__gt=0)
-        .order_by("recorded_at", "pk")
-    )
+    return list(rows.annotate(held_amount=HELD).filter(held_amount__gt=0).order_by("recorded_at", "pk"))
 
 
-def held_by_reference(references) -> dict[str, Decimal]:
+def held_by_reference(references, *, event_id: int | None = None) -> dict[str, Decimal]:
     """How much is held under each of these references (those with none are left out), in one query."""
     found: dict[str, Decimal] = {}
-    for p in held_under(references):
+    for p in held_under(references, event_id=event_id):
         found[p.reference] = found.get(p.reference, ZERO) + p.held_amount
-    return found
+    return {reference: amount.quantize(CENT) for reference, amount in found.items()}
 
 
 def refunds_due(event) -> QuerySet[Payment]:

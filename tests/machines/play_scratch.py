@@ -193,3 +193,36 @@ def prize_can_change(table: list[pure_standings.Standing], k: int, places: int, 
     up = any(can_catch(table[k], table[p], left, allowance) for p in range(1, min(k, places)))
     down = k < places and any(can_catch(other, table[k], left, allowance) for other in table[k + 1 :])
     return up or down
+
+
+# What a game without an opponent counts for, in words: from the result rules' own reading of the game (its
+# letter and spread), so a page that says a forfeit loss where the standings count a bye, or another spread,
+# shows as a difference.
+WORDS = {"B": "Bye", "F": "Forfeit loss", "V": "Void (neither a win nor a loss)"}
+
+
+def unplayed_lines(division: Division) -> dict[int, set[str]]:
+    """Each published round's lines for its players without an opponent ("6. Koh Ming: Withdrawn after round 2:
+    forfeit loss (-50)"), as its round page, the wall and the printed pairings must list them; a withdrawn
+    player's later rounds said as such."""
+    seats = {s.player_id: s for s in DivisionPlayer.objects.filter(division=division).select_related("player")}
+    drafts = set(Round.objects.filter(division=division, status=RoundStatus.DRAFT).values_list("pk", flat=True))
+    rules = options(division.event).spread_rules
+    lines: dict[int, set[str]] = {
+        n: set()
+        for n in Round.objects.filter(division=division).exclude(pk__in=drafts).values_list("number", flat=True)
+    }
+    for g in stored_games(division):
+        if g.player_b_id or g.kind == "normal" or g.round_id in drafts:
+            continue
+        (result,) = pure.player_results(as_pure(g, counted=True), rules)
+        words = WORDS[result.letter] if g.kind in ("bye", "forfeit", "void") else g.get_kind_display()
+        if result.letter != "V":
+            words += f" ({result.spread:+d})"
+        seat = seats[g.player_a_id]
+        if seat.withdrawn_after_round is not None and seat.withdrawn_after_round < g.round_number:
+            after = seat.withdrawn_after_round
+            when = f"Withdrawn after round {after}" if after else "Withdrawn before round 1"
+            words = f"{when}: {words[:1].lower()}{words[1:]}"
+        lines[g.round_number].add(f"{seat.number}. {seat.player.name}: {words}")
+    return lines

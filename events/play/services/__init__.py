@@ -21,9 +21,19 @@ from .reads import (
     standings,
     standings_options,
     table_seats,
+    unplayed_label,
+    withdrawn_when,
 )
 from .results import confirm_result, dispute_result, enter_round_results, set_unplayed, submit_result
-from .rounds import absent_for_next_round, delete_draft_round, pair_round, publish_round, seat_label, swap_players
+from .rounds import (
+    absent_for_next_round,
+    delete_draft_round,
+    missed_rounds_rule,
+    pair_round,
+    publish_round,
+    seat_label,
+    swap_players,
+)
 from .seating import (
     AssignmentReport,
     add_late_entrant,
@@ -35,6 +45,7 @@ from .seating import (
     ratings_on,
     save_division,
     withdraw_player,
+    withdrawal_said,
 )
 
 __all__ = [
@@ -76,4 +87,8 @@ __all__ = [
     "swap_players",
     "table_seats",
     "withdraw_player",
+    "withdrawal_said",
+    "missed_rounds_rule",
+    "unplayed_label",
+    "withdrawn_when",
 ]

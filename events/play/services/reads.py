@@ -20,7 +20,7 @@ from django.db.models.functions import NullIf
 from events.models import Event
 from events.play.core import results
 from events.play.core import standings as pure_standings
-from events.play.models import Division, DivisionPlayer, Game, GameStatus, Round, RoundStatus
+from events.play.models import Division, DivisionPlayer, Game, GameKind, GameStatus, Round, RoundStatus
 from players.models import Player, shown_name
 
 
@@ -230,6 +230,27 @@ class TableSeat:
     tsh_extras: dict
     player: TablePlayer
     joined_in_round: int = 1
+
+
+def unplayed_label(kind: str, spread: int | None, seat: TableSeat | DivisionPlayer | None, number: int) -> str:
+    """What a game without an opponent counts for its player, as every page and printout says it: "Bye (+50)",
+    "Forfeit loss (-50)", "Void (neither a win nor a loss)"; for a round after the player withdrew, said as
+    such ("Withdrawn after round 2: forfeit loss (-50)"), so nobody reads a missed round as a game played.
+    The standings, the cross-table and the tsh file count the same game (kind and spread) the same way."""
+    what = GameKind(kind).label
+    if kind == GameKind.VOID:
+        what = "Void (neither a win nor a loss)"
+    elif spread is not None:
+        what += f" ({spread:+d})"
+    withdrawn = getattr(seat, "withdrawn_after_round", None)
+    if withdrawn is not None and withdrawn < number:
+        return f"{withdrawn_when(withdrawn).capitalize()}: {what[:1].lower()}{what[1:]}"
+    return what
+
+
+def withdrawn_when(after: int) -> str:
+    """ "withdrawn after round 2", or "withdrawn before round 1" for a player who never played."""
+    return f"withdrawn after round {after}" if after else "withdrawn before round 1"
 
 
 def table_seats(division: Division) -> dict[int, TableSeat]:

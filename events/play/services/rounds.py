@@ -17,7 +17,7 @@ from events.signals import play_started
 
 from .common import PairingRefused, PlayError, check_open, lock_division, require_director
 from .prizes import prize_places
-from .reads import division_games, standings_options
+from .reads import division_games, standings_options, unplayed_label
 
 # What pairing does with players who have not checked in, once the event uses check-in: refuse to pair (the
 # director checks them in, or chooses again), or leave them out of the round (scored as a missed round).
@@ -235,12 +235,21 @@ def _unplayed(division: Division, rnd: Round, player_id: int, kind: str, spread:
     )
 
 
+def _missed_spread(division: Division) -> int:
+    event = division.event
+    return {GameKind.BYE: event.bye_spread, GameKind.FORFEIT: -event.forfeit_spread}.get(division.missed_rounds_as, 0)
+
+
 def missed_round(division: Division, rnd: Round, seat: DivisionPlayer) -> Game:
     """A late entrant's earlier rounds, or a withdrawn player's later ones, scored as the division sets."""
-    event = division.event
-    kind = division.missed_rounds_as
-    spread = {GameKind.BYE: event.bye_spread, GameKind.FORFEIT: -event.forfeit_spread}.get(kind, 0)
-    return _unplayed(division, rnd, seat.player_id, kind, spread)
+    return _unplayed(division, rnd, seat.player_id, division.missed_rounds_as, _missed_spread(division))
+
+
+def missed_rounds_rule(division: Division) -> str:
+    """What each missed round counts for, in the words of the round page and the wall ("forfeit loss (-50)"),
+    for the messages of a withdrawal or a late entry to say before it happens."""
+    what = unplayed_label(division.missed_rounds_as, _missed_spread(division), None, 0)
+    return what[:1].lower() + what[1:]
 
 
 def _draft_round(actor, rnd: Round) -> Round:

@@ -27,7 +27,8 @@ from ratings.models import RatingList
 from ratings.services import ratings_as_of
 
 from .common import PlayError, check_open, lock_division, require_director
-from .rounds import missed_round
+from .reads import withdrawn_when
+from .rounds import missed_round, missed_rounds_rule
 from .tsh_io import check_division_name
 
 
@@ -100,6 +101,16 @@ def withdraw_player(actor, seat: DivisionPlayer) -> DivisionPlayer:
     seat.withdrawn_after_round = last
     seat.save(update_fields=["withdrawn_after_round"])
     return seat
+
+
+def withdrawal_said(seat: DivisionPlayer) -> str:
+    """What a withdrawal does, as the director is told when making it: the rounds it leaves out, and what each
+    counts for in the standings, on the round pages, the wall and in the tsh file."""
+    after = seat.withdrawn_after_round
+    return (
+        f"{seat.player.name} is {withdrawn_when(after)}: not paired from round {after + 1} on, and each "
+        f"later round counts as a {missed_rounds_rule(seat.division)}."
+    )
 
 
 def ratings_on(event: Event, player_ids: Iterable[int], day) -> dict[int, int]:

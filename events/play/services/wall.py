@@ -3,8 +3,9 @@
 
 Drafts never show: a round is on the wall once it is published. Standings come from the one read of the
 division (reads.read_division) as on every other page. The wall is seen by the whole room, so a result's
-scores show as they show to anybody (reads.result_visible): once confirmed. A player who is not playing the
-round (withdrawn before it, or joining later) is not listed on its boards, the wall's or the printed ones."""
+scores show as they show to anybody (reads.result_visible): once confirmed. A player who withdrew before the
+round is listed with what the round counts for them (`unplayed_label`, as on the round page and in the
+standings); a player joining later is not listed on the boards of rounds before they joined."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from django.db.models import Count, Max, Q, Sum
 from events.models import Event
 from events.play.models import Division, DivisionPlayer, Game, GameKind, GameStatus, Round, RoundStatus
 
-from .reads import TableSeat, event_table_seats, result_visible, table_seats
+from .reads import TableSeat, event_table_seats, result_visible, table_seats, unplayed_label
 
 
 def shown_round(division: Division) -> Round | None:
@@ -75,15 +76,10 @@ class Board:
     first_known: bool = False  # who goes first was decided at the pairing (else: drawn at the table)
 
 
-def _plays(seat: TableSeat, number: int) -> bool:
-    """Whether the seat's player is in round `number` at all (not withdrawn before it, not joining later)."""
-    withdrawn = seat.withdrawn_after_round
-    return seat.joined_in_round <= number and (withdrawn is None or withdrawn >= number)
-
-
 def boards(division: Division, rnd: Round, seats: dict[int, TableSeat] | None = None) -> list[Board]:
     """The round's boards in board order (the one who goes first on the left), unplayed rounds last; a
-    missed round of a player not in this round is left out. Scores as anybody may see them (confirmed).
+    missed round of a player joining later is left out, a withdrawn player's says so (`unplayed_label`).
+    Scores as anybody may see them (confirmed).
     `seats`: the division's `table_seats`, when the caller has read them already."""
     # Seats and games as plain rows: a 300-player round's as model instances cost its printouts ~10 ms.
     seats = table_seats(division) if seats is None else seats
@@ -91,19 +87,19 @@ def boards(division: Division, rnd: Round, seats: dict[int, TableSeat] | None = 
     return _boards(games, seats, rnd.number)
 
 
-GAME_ROW = ("board", "player_a_id", "player_b_id", "score_a", "score_b", "first", "kind", "status")
+GAME_ROW = ("board", "player_a_id", "player_b_id", "score_a", "score_b", "first", "kind", "status", "spread_a")
 
 
 def _boards(games, seats: dict[int, TableSeat], number: int) -> list[Board]:
     rows = []
-    for board, a_id, b_id, sa, sb, first, kind, status in games:
+    for board, a_id, b_id, sa, sb, first, kind, status, spread in games:
         a, b = seats.get(a_id), seats.get(b_id)
         if a is None and b is None:
             continue  # nobody of the division any more
         if a is None:
             a, b, sa, sb, first = b, None, sb, None, ""
-        if b is None and not _plays(a, number):
-            continue
+        if b is None and a.joined_in_round > number:
+            continue  # not in the event yet when this round was played
         if not result_visible(status, None, directing=False):
             sa = sb = None
         if first == "b" and b is not None:
@@ -115,7 +111,11 @@ def _boards(games, seats: dict[int, TableSeat], number: int) -> list[Board]:
                 second=b,
                 first_score=sa,
                 second_score=sb,
-                kind="" if kind == GameKind.NORMAL else GameKind(kind).label,
+                kind=""
+                if kind == GameKind.NORMAL
+                else unplayed_label(kind, spread, a, number)
+                if b is None
+                else GameKind(kind).label,
                 confirmed=status == GameStatus.CONFIRMED,
                 first_known=bool(first),
             )

@@ -112,6 +112,8 @@ def round_page(request, slug: str, pk: int, number: int, *, fast_form=None, swap
         # The players the seats have read already (read again with the games, a large round's page doubles them).
         players = tuple(seat.player if seat else None for seat in (game.seat_a, game.seat_b))
         game.show_scores = play.scores_visible(game, request.user, directing=event.directing, players=players)
+        if game.kind != GameKind.NORMAL and not game.player_b_id:
+            game.label = play.unplayed_label(game.kind, game.spread_a, game.seat_a, rnd.number)
     normal, unplayed = [], []
     for g in games:
         (normal if g.kind == GameKind.NORMAL and g.player_b_id else unplayed).append(g)
@@ -310,7 +312,7 @@ def late_entrant(request, slug: str, pk: int):
         run_service(
             request,
             lambda: play.add_late_entrant(request.user, div, entry.player, rating=form.cleaned_data["rating"]),
-            f"{entry.player.name} joins {div.name}; earlier rounds are scored as {div.get_missed_rounds_as_display()}.",
+            f"{entry.player.name} joins {div.name}; each earlier round counts as a {play.missed_rounds_rule(div)}.",
         )
     else:
         messages.error(request, "; ".join(e for errors in form.errors.values() for e in errors))
@@ -323,9 +325,7 @@ def withdraw(request, slug: str, pk: int, number: int):
     event = _directed_event(request, slug)
     div = _division(event, pk)
     seat = get_object_or_404(DivisionPlayer.objects.select_related("player"), division=div, number=number)
-    run_service(
-        request,
-        lambda: play.withdraw_player(request.user, seat),
-        f"{seat.player.name} is withdrawn from the next round.",
-    )
+    withdrawn = run_service(request, lambda: play.withdraw_player(request.user, seat))
+    if withdrawn:
+        messages.success(request, play.withdrawal_said(withdrawn))
     return redirect("events:play_division", event.slug, div.pk)

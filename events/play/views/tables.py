@@ -41,6 +41,11 @@ MUTED = ' class="text-muted"'
 WITHDRAWN = '<span class="text-muted small">withdrawn</span>'
 
 
+def _withdrawn(after: int | None) -> str:
+    """When, as the division page and the round pages say it (a `.t` file's `off` may not say when)."""
+    return WITHDRAWN if after is None else f'<span class="text-muted small">{play.withdrawn_when(after)}</span>'
+
+
 def standings_rows_html(event, division, rows, live=None) -> str:
     """The standings table's rows as HTML. A 300-player division's rows cost a few milliseconds built here,
     where the template language spends tens on them (eight variables a row); the markup is the page's own,
@@ -57,7 +62,7 @@ def standings_rows_html(event, division, rows, live=None) -> str:
         lines.append(
             STANDINGS_ROW(
                 MUTED if seat.withdrawn_after_round is not None else "",
-                standing.rank_label if standing.rank is not None else WITHDRAWN,
+                standing.rank_label if standing.rank is not None else _withdrawn(seat.withdrawn_after_round),
                 name,
                 format_wins(standing.wins),
                 format_wins(standing.losses),

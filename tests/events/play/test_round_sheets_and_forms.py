@@ -22,7 +22,9 @@ from tests.factories import AssociationFactory
 pytestmark = pytest.mark.django_db
 
 
-def test_printed_pairings_and_the_wall_leave_out_a_player_who_withdrew(client, director, make_division):
+def test_printed_pairings_and_the_wall_say_a_withdrawn_players_round_as_the_round_page(client, director, make_division):
+    """Not left out, which read as if they had no result that round: listed without a board, with what the
+    round counts for, in the round page's words (issue 23, defect N4)."""
     division = make_division(5)
     rnd = play.pair_round(director, division, "koth", seed=1)
     play.publish_round(director, rnd)
@@ -40,9 +42,11 @@ def test_printed_pairings_and_the_wall_leave_out_a_player_who_withdrew(client, d
     wall = page(client.get(url("play_wall", division, "find")))
     pairings = page(client.get(url("play_wall", division, "pairings")))
 
+    said = "Withdrawn after round 1: forfeit loss (-50)"
+    assert f"{gone.number}. {gone.player.name}: {said}" in page(client.get(url("play_round", division, later.number)))
     for html in (printed, wall, pairings):
-        assert gone.player.name not in html
-        assert "Forfeit loss" not in html
+        assert gone.player.name in html and said in html
+        assert html.count(said) == 1
     assert "Player 01" in printed and "Player 01" in wall
     # Round 1, which they played, still lists them.
     assert gone.player.name in page(client.get(url("play_print", division, 1, "pairings")))

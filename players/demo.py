@@ -26,6 +26,8 @@ GIVEN = (
 ).split()
 SURNAMES = "Tan Lim Lee Ng Wong Goh Chua Koh Teo Ong Ho Sim Yeo Low Chia Kumar Rahman Pillai Fernandez Ismail".split()
 SCHOOLS = ["Jurong West Secondary", "Yuhua Primary", "Boon Lay Secondary", "Rulang Primary", "Pioneer Secondary"]
+# Ages (turned this year) well inside each school level's, so every demo pupil may enter their level's category.
+LEVEL_AGES = {SchoolLevel.PRIMARY: (8, 12), SchoolLevel.SECONDARY: (13, 16)}
 
 
 def load(stdout) -> bool:
@@ -82,13 +84,15 @@ def load(stdout) -> bool:
         name = f"{rng.choice(SURNAMES)} {rng.choice(GIVEN)}"
         student = i % 3 == 0
         level = rng.choice([SchoolLevel.PRIMARY, SchoolLevel.SECONDARY]) if student else SchoolLevel.NONE
-        born = date(today.year - (rng.randint(8, 17) if student else rng.randint(20, 75)), rng.randint(1, 12), 1)
+        # A pupil's age and school fit their level, as the students' categories require of real entrants.
+        ages = LEVEL_AGES[level] if student else (20, 75)
+        born = date(today.year - rng.randint(*ages), rng.randint(1, 12), 1)
         player = services.create_player(
             full_name=name,
             email=f"member{i + 1}@example.org",
             club=rng.choice(clubs),
             date_of_birth=born,
-            school=rng.choice(SCHOOLS) if student else "",
+            school=rng.choice([s for s in SCHOOLS if s.endswith(level.label)]) if student else "",
             school_level=level,
             # Pupils are in the directory only where a parent agreed: about half of them here.
             guardian_name=f"Parent of {name}" if student and i % 2 == 0 else "",

@@ -65,3 +65,23 @@ def test_the_demo_player_has_a_paid_entry_and_one_owing_on_my_entries(client):
     assert owing.status == EntryStatus.PENDING_PAYMENT and owing.balance == 5
     assert "Jurong Green Open" in page and "Paid S$25.00." in page
     assert "Toa Payoh Club Night" in page and "S$5.00 due" in page
+
+
+def test_every_demo_student_sits_in_the_category_of_their_school(settings):
+    """Ho Daniel of Yuhua Primary sat in Category A (Secondary): the demo's pupils obey the categories' own rule,
+    and their schools say the level the category is for (issue 23, defect N7)."""
+    from events.services import category_refusal
+
+    out = io.StringIO()
+    members_demo.load(out)
+    apps.get_app_config("events").load_demo(out)
+    event = Event.objects.get(title="Jurong Green Students' Scrabble Championship")
+    entries = list(
+        Entry.objects.filter(event=event, group__isnull=True).select_related("player", "category").order_by("pk")
+    )
+    assert len(entries) >= 6
+    for entry in entries:
+        player, category = entry.player, entry.category
+        assert category.school_level == player.school_level, (player.full_name, category.name)
+        assert player.school.endswith(player.get_school_level_display()), (player.full_name, player.school)
+        assert category_refusal(category, player) is None, player.full_name

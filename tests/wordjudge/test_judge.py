@@ -252,3 +252,34 @@ def test_others_cannot_see_the_director_page(client, event):
     assert client.get(reverse("wordjudge:director", args=[event.slug])).status_code == 403
     assert client.post(reverse("wordjudge:open", args=[event.slug])).status_code == 403
     assert not JudgeSession.objects.exists()
+
+
+def test_the_demo_has_a_small_word_list_the_judge_rules_with(client):
+    """After `make run` the judge worked nowhere: "No word list named CSW has been uploaded". The demo uploads
+    its own small list, through the upload service, under the name its events give (issue 23, defect N10)."""
+    import io
+
+    from django.apps import apps
+
+    from events.models import Event
+    from players import demo as members_demo
+    from players.models import User
+
+    out = io.StringIO()
+    members_demo.load(out)
+    for config in apps.get_app_configs():
+        if hasattr(config, "load_demo"):
+            config.load_demo(out)
+    assert "a demo list of a few hundred common words" in out.getvalue()
+    lexicon = Lexicon.objects.get(name="CSW")
+    assert 300 <= lexicon.word_count <= 1000 and lexicon.version == 1
+    event = Event.objects.get(title="Jurong Green Students' Scrabble Championship")
+    assert event.lexicon == "CSW"
+    client.force_login(User.objects.get(email="director@example.org"))
+    page = client.get(reverse("wordjudge:director", args=[event.slug])).content.decode()
+    assert "No word list named" not in page and "Lexicon <strong>CSW</strong>" in page
+    client.post(reverse("wordjudge:open", args=[event.slug]))
+    token = JudgeSession.objects.get(event=event).token
+    services.forget_cached_lists()
+    assert services.judge(token, "house water").acceptable
+    assert not services.judge(token, "house xyzzy").acceptable

@@ -26,6 +26,7 @@ from .services.payments import (
     group_reference,
     reinstate_entry,
 )
+from .services.places import with_shown_status
 from .services.status import sync_status
 
 ZERO = Decimal("0")
@@ -91,10 +92,13 @@ class EventMoney(Events):
         return Event.objects.filter(pk__in=ids).order_by("-starts_on", "title")
 
     def find(self, key: str):
+        """With its status as every page shows it (`shown_status`, `shown_label`: "Full" once no place is left)."""
         rows = Event.objects.select_related("association", "owner")
         event = rows.filter(slug=key).first()
         if event is None and key.isascii() and key.isdigit() and len(key) < 16:
             event = rows.filter(pk=int(key)).first()
+        if event is not None:
+            with_shown_status([event])
         return event
 
     def may_manage(self, user, event) -> bool:

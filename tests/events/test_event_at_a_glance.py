@@ -121,6 +121,9 @@ def test_my_events_and_the_manage_page_show_a_full_event_as_full(client):
     manage = html(client.get(reverse("events:manage", args=[full.slug])))
     assert '<span class="badge bg-warning text-dark">Full — waiting list open</span>' in manage
     assert "Registration open" not in manage
+    money = html(client.get(reverse("money:event_money", args=[full.slug])))
+    assert '<span class="badge bg-warning text-dark">Full — waiting list open</span>' in money
+    assert "Registration open" not in money
 
 
 def test_the_home_page_and_my_events_count_places_in_a_constant_number_of_queries(client):

@@ -49,6 +49,7 @@ def division(request, slug: str, pk: int, *, pair_form=None, refused=None):
             refused=refused,
             seats=list(DivisionPlayer.objects.filter(division=div).select_related("player").order_by("number")),
             late_form=LateEntrantForm(prefix="late", entries=_unseated(event)),
+            missed_rule=play.missed_rounds_rule(div),  # asked before a withdrawal, as its message says after
         )
     return render(request, "events/play/division.html", context)
 

@@ -85,3 +85,16 @@ def test_every_page_says_what_a_withdrawn_players_later_round_counts_for(
     line = next(p for p in parsed.players if p.name.startswith("Player 06"))
     given = {"forfeit": -50, "bye": 50, "void": 0}[missed_as]
     assert (line.opponents[2], line.scores[2], line.extras["off"]) == (0, given, [str(given)])
+
+
+@pytest.mark.parametrize(
+    "missed_as, label", [("forfeit", "forfeit loss (-50)"), ("bye", "bye (+50)"), ("void", "void (neither a win")]
+)
+def test_the_withdraw_button_asks_with_what_later_rounds_count_for(client, director, make_division, missed_as, label):
+    """Before the click, not only in the message after it (found walking the site again)."""
+    division = make_division(4)
+    Division.objects.filter(pk=division.pk).update(missed_rounds_as=missed_as)
+    client.force_login(director)
+    page = client.get(url("play_division", division)).content.decode()
+    asked = re.search(r'data-confirm="Withdraw Player 01 from the next round on\? ([^"]*)"', page)
+    assert asked and asked.group(1).startswith(f"Each later round counts as a {label}")

@@ -293,7 +293,7 @@ class DisputeForm(forms.Form):
 class AssignForm(ServiceFormMixin, forms.Form):
     MODES = [
         ("bands", "By each division's rating band"),
-        ("split", "Split into K divisions by rating (within each category)"),
+        ("split", "Split into K divisions in all, by rating within each category (at least one each)"),
     ]
     mode = forms.ChoiceField(choices=MODES, widget=forms.RadioSelect, initial="bands")
     split_into = forms.IntegerField(label="K", required=False, min_value=1, max_value=26)

@@ -124,5 +124,5 @@ def test_the_divisions_page_says_the_split_is_by_rating_within_each_category(cli
     """Two divisions of 8 and 3 are not "of equal size": the choice says what it does (issue 23, defect N12)."""
     client.force_login(director)
     html = client.get(reverse("events:play_divisions", args=[seed_004.slug])).content.decode()
-    assert "Split into K divisions by rating (within each category)" in html
+    assert "Split into K divisions in all, by rating within each category (at least one each)" in html
     assert "equal size" not in html

@@ -6,7 +6,7 @@ import pytest
 from events.play.core.pairing import PairingError, PairingOptions, pair_round
 from events.play.core.pairing.schedules import berger_round, circle_round
 
-from . import assert_complete, field_of
+from . import assert_complete, field_of, win
 
 
 def rr_rounds(system: str, n: int, rounds: int, start_round: int = 1) -> list:
@@ -40,6 +40,23 @@ def test_double_round_robin_meets_twice(n: int) -> None:
     met = Counter(frozenset(pair) for result in results for pair in result.pairs)
     assert set(met.values()) == {2}
     assert len(met) == n * (n - 1) // 2
+
+
+def test_double_round_robin_plays_each_berger_round_twice_in_a_row_with_the_starts_swapped() -> None:
+    # tsh's `rr 2`: rounds 1 and 2 are Berger round 1 (seed 1 v the last seed), rounds 3 and 4 Berger
+    # round 2, ...; whoever went first in a pair's first game goes second in its second.
+    players = field_of(4)
+    games, results = [], []
+    for r in range(1, 7):
+        result = pair_round("double_round_robin", players, games, PairingOptions(round=r, seed=11))
+        results.append(result)
+        games += [win(r, a, b, first=a) for a, b in result.pairs]
+    rounds = [{frozenset(p) for p in res.pairs} for res in results]
+    assert rounds[0] == rounds[1] == {frozenset((1, 4)), frozenset((3, 2))}
+    assert rounds[2] == rounds[3] == {frozenset((1, 3)), frozenset((2, 4))}
+    assert rounds[4] == rounds[5] == {frozenset((1, 2)), frozenset((3, 4))}
+    for first, second in [(0, 1), (2, 3), (4, 5)]:
+        assert {(b, a) for a, b in results[first].pairs} == set(results[second].pairs)
 
 
 def test_player_one_stays_fixed_and_meets_everyone_in_order() -> None:

@@ -13,7 +13,7 @@ from events.play.core.standings import Entrant, Standing, compute_standings, gib
 from .core import History, PairingError, PairingOptions, PairingPlayer, PairingResult, count_repeats
 from .firsts import assign_firsts
 from .ranked import choose_bye, closest_pairs, gibson_opponent, koth_pairs, swiss_pairs
-from .schedules import Slot, initial_fontes_round, round_robin_round
+from .schedules import Slot, initial_fontes_round, repeat_of_last_round, round_robin_round
 
 __all__ = ["SYSTEMS", "pair_round"]
 
@@ -52,9 +52,11 @@ def pair_round(
     warnings: list[str] = []
     leader: PlayerId | None = None
     enforce = options.avoid_repeats and system in ("random", "koth", "swiss")
+    replay = False  # a round robin's second game of a pair in a row: the other player starts
 
     if system in ("round_robin", "double_round_robin"):
         cycles = 2 if system == "double_round_robin" else options.cycles
+        replay = repeat_of_last_round(options.round - options.start_round, cycles)
         in_seed_order = [p.id for _, p in sorted(enumerate(players), key=lambda ip: (ip[1].seed, ip[0]))]
         pairs, bye = _split_phantom(round_robin_round(in_seed_order, options.round - options.start_round, cycles))
     elif system == "initial_fontes":
@@ -88,6 +90,8 @@ def pair_round(
     pairs.sort(key=lambda pair: min(position[pair[0]], position[pair[1]]))
     if options.assign_firsts:
         pairs = assign_firsts(pairs, past, seed, options.round)
+        if replay:
+            pairs = _swap_last_round_s_firsts(pairs, past, options.round)
     else:
         pairs = [(a, b) if position[a] < position[b] else (b, a) for a, b in pairs]
     repeated = [(a, b, past.met(a, b)) for a, b in pairs if past.met(a, b)]
@@ -107,6 +111,14 @@ def pair_round(
                 best=result,
             )
     return result
+
+
+def _swap_last_round_s_firsts(
+    pairs: list[tuple[PlayerId, PlayerId]], past: History, round_number: int
+) -> list[tuple[PlayerId, PlayerId]]:
+    """Each pair that met last round with a recorded start: the one who went second starts now."""
+    started = {frozenset(g.players): g.first for g in past.games if g.round == round_number - 1 and g.first is not None}
+    return [(b, a) if started.get(frozenset((a, b))) == a else (a, b) for a, b in pairs]
 
 
 def _listing(pairs: Sequence[tuple[PlayerId, PlayerId, int]]) -> str:

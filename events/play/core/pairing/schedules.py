@@ -9,6 +9,9 @@ The round robin follows tsh's Berger tables, so a director can switch between
 tsh and the site mid-event and players find the schedule tsh would post: the
 ring is seeded 3, 5, 7, ..., m, ..., 6, 4, 2 and the first seed meets m, m-1,
 ..., 2 in turn, which makes the last round 1v2, 3v4, ..., a King of the Hill.
+A double round robin, as tsh's `rr 2` pairs it, plays each Berger round twice
+in a row: the same pairs meet in rounds 1 and 2, 3 and 4, and so on, the
+player who went second in the first game going first in the second.
 """
 
 from __future__ import annotations
@@ -19,7 +22,14 @@ from events.play.core.results import PlayerId
 
 from .core import PairingError
 
-__all__ = ["berger_round", "circle_round", "round_robin_round", "initial_fontes_groups", "initial_fontes_round"]
+__all__ = [
+    "berger_round",
+    "circle_round",
+    "repeat_of_last_round",
+    "round_robin_round",
+    "initial_fontes_groups",
+    "initial_fontes_round",
+]
 
 Slot = PlayerId | None  # None: the phantom
 
@@ -74,7 +84,8 @@ def _with_phantom(ids: Sequence[PlayerId]) -> list[Slot]:
 def round_robin_round(ids_in_seed_order: Sequence[PlayerId], index: int, cycles: int = 1) -> list[tuple[Slot, Slot]]:
     """Round `index` (0-based) of a round robin over the players in seed order.
 
-    A double round robin (cycles=2) repeats the first cycle's pairings.
+    With `cycles` of 2 or more each Berger round is played `cycles` times in a
+    row (tsh's `rr 2`), so a pair meets again at once rather than a cycle later.
     """
     slots = _with_phantom(ids_in_seed_order)
     if not slots:
@@ -85,7 +96,12 @@ def round_robin_round(ids_in_seed_order: Sequence[PlayerId], index: int, cycles:
             f"this round robin has {per_cycle * cycles} rounds "
             f"({cycles} cycle(s) of {per_cycle}); round {index + 1} of it does not exist"
         )
-    return berger_round(slots, index)
+    return berger_round(slots, index // cycles)
+
+
+def repeat_of_last_round(index: int, cycles: int) -> bool:
+    """Whether round `index` (0-based) of a round robin replays the pairs of the round before it."""
+    return cycles > 1 and index % cycles > 0
 
 
 def initial_fontes_groups(ids_by_rating: Sequence[PlayerId], rounds: int) -> list[list[Slot]]:

@@ -9,6 +9,7 @@ from django import forms
 from clubsite.kit.ui import ServiceFormMixin, date_input
 from events.play.core.pairing import MAX_SEED, SEED_REFUSAL
 from events.play.core.pairing import SYSTEMS as PAIRING_SYSTEMS
+from events.play.core.pairing.tsh_commands import system_label
 from events.play.core.results import MAX_SCORE
 from events.play.models import GameKind, GameStatus
 from events.play.services.rounds import ABSENT_CHOICES, ABSENT_REFUSE
@@ -96,12 +97,20 @@ class TieQuestionMixin:
 
 
 class PairRoundForm(ServiceFormMixin, forms.Form):
-    system = forms.ChoiceField(choices=list(PAIRING_SYSTEMS.items()))
+    # Each system with the tsh command that pairs the same way, and each option with tsh's name for it: directors
+    # moving between tsh and the site read "koth 1 3" as one setting.
+    system = forms.ChoiceField(choices=[(key, system_label(key)) for key in PAIRING_SYSTEMS])
     based_on_round = forms.IntegerField(
-        required=False, min_value=0, help_text="Pair from the standings after this round (empty: the last one)"
+        required=False,
+        min_value=0,
+        help_text="Pair from the standings after this round (tsh's based-on round, SR; empty: the last one)",
     )
     avoid_repeats = forms.BooleanField(required=False, initial=True)
-    max_repeats = forms.IntegerField(min_value=0, initial=0, help_text="How often two players may already have met")
+    max_repeats = forms.IntegerField(
+        min_value=0,
+        initial=0,
+        help_text="How often two players may already have met (tsh's repeats: koth 1 allows one repeat)",
+    )
     seed = forms.IntegerField(
         required=False,
         min_value=0,
@@ -109,7 +118,11 @@ class PairRoundForm(ServiceFormMixin, forms.Form):
         help_text="Random seed (empty: drawn and recorded)",
         error_messages={"max_value": SEED_REFUSAL, "min_value": SEED_REFUSAL},
     )
-    gibson = forms.BooleanField(label="Gibsonize", required=False)
+    gibson = forms.BooleanField(
+        label="Gibsonize",
+        required=False,
+        help_text="Pair a leader who can no longer be caught with a player out of the prizes (tsh's config gibson)",
+    )
     not_checked_in = forms.ChoiceField(
         label="Players who have not checked in",
         choices=list(ABSENT_CHOICES.items()),

@@ -32,6 +32,8 @@ __all__ = [
     "TshFile",
     "TshPrize",
     "TshConfig",
+    "Autopair",
+    "parse_autopair",
     "parse_t",
     "read_t",
     "write_t",
@@ -166,6 +168,39 @@ class TshPrize:
     raw: str  # the whole line, to write it back unchanged
 
 
+@dataclass(frozen=True)
+class Autopair:
+    """One `autopair DIV SR ROUND COMMAND ARGS...` line: once round SR's results are in (0: before play),
+    tsh pairs round ROUND of division DIV by typing COMMAND ARGS, e.g. `koth 1 3 A` (King of the Hill
+    allowing one repeat, from the standings after round 3)."""
+
+    division: str
+    source_round: int
+    round: int
+    command: str  # lower case: tsh's command names are case-insensitive
+    args: tuple[str, ...] = ()
+
+    @property
+    def line(self) -> str:
+        return " ".join(["autopair", self.division, str(self.source_round), str(self.round), self.command, *self.args])
+
+
+def parse_autopair(line: str) -> Autopair:
+    """An `autopair` line's parts; ValueError naming what is wrong."""
+    words = line.split()
+    if len(words) < 5 or words[0].lower() != "autopair":
+        raise ValueError("expected 'autopair DIVISION BASED-ON-ROUND ROUND COMMAND ...'")
+    division, source, target, command, *args = words[1:]
+    for what, value in (("based-on round", source), ("round", target)):
+        if not _INT.fullmatch(value) or len(value) > MAX_NUMBER_DIGITS:
+            raise ValueError(f"autopair: the {what} must be a whole number, found {_short(value)!r}")
+    if int(target) < 1 or int(target) > MAX_ROUNDS:
+        raise ValueError(f"autopair: the round to pair must be 1 to {MAX_ROUNDS}, found {target}")
+    if int(source) >= int(target):
+        raise ValueError(f"autopair: round {target} cannot be paired from the results of round {source}")
+    return Autopair(division, int(source), int(target), command.lower(), tuple(args))
+
+
 @dataclass
 class TshConfig:
     divisions: dict[str, str] = field(default_factory=dict)  # name -> .t file
@@ -175,6 +210,10 @@ class TshConfig:
     settings: dict[str, str] = field(default_factory=dict)  # other `config k = v`, raw v
     autopair: list[str] = field(default_factory=list)  # raw `autopair ...` lines
     other: list[str] = field(default_factory=list)  # any other command line, raw
+
+    def autopairs(self) -> list[Autopair]:
+        """The `autopair` lines read (each was checked when the file was read)."""
+        return [parse_autopair(line) for line in self.autopair]
 
     @property
     def spread_cap(self) -> int | tuple[int | None, ...] | None:
@@ -412,6 +451,10 @@ def _config_line(config: TshConfig, line: str, line_no: int) -> None:
         else:
             config.settings[key] = value
     elif command == "autopair":
+        try:
+            parse_autopair(line)
+        except ValueError as error:
+            raise TshParseError(line_no, str(error)) from None
         config.autopair.append(line)
     elif command == "prize":
         try:

@@ -98,6 +98,11 @@ class Round(models.Model):
     pairing_system = models.CharField(max_length=30, blank=True)
     pairing_seed = models.BigIntegerField(null=True, blank=True)
     based_on_round = models.PositiveIntegerField(null=True, blank=True)
+    # How the round was paired, as tsh's pairing commands take it (the `config.tsh` export writes them as
+    # `autopair` lines): how often two players could already have met (None: no limit, or not recorded for an
+    # imported round), and whether a leader who could no longer be caught was Gibsonized.
+    max_repeats = models.PositiveSmallIntegerField(null=True, blank=True)
+    gibson = models.BooleanField(default=False)
     pairing_notes = models.TextField(blank=True, help_text="What the pairing decided, e.g. who was Gibsonized and why")
     published_at = models.DateTimeField(null=True, blank=True)
 

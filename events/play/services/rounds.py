@@ -140,6 +140,8 @@ def pair_round(
         pairing_system=system,
         pairing_seed=result.seed,
         based_on_round=based_on_round,
+        max_repeats=max_repeats if avoid_repeats else None,
+        gibson=gibson,
         pairing_notes=_gibson_note(result, people, history, options, seats) if result.gibsonized is not None else "",
     )
     games = [

@@ -6,7 +6,7 @@ from django.utils.decorators import method_decorator
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.routers import APIRootView, DefaultRouter
 
-from clubsite import views
+from clubsite import help_pages, views
 from clubsite.kit import health
 from clubsite.kit.api import ApiView
 from events import api as events_api
@@ -52,6 +52,7 @@ money_api.register(router)
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", health.healthz, name="healthz"),
+    path("help/<slug:slug>/", help_pages.help_page, name="help"),
     path("accounts/", include("allauth.urls")),
     path("members/", include("players.urls")),
     path("members/", include("events.play.history_urls")),

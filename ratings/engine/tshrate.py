@@ -120,12 +120,16 @@ def _rate_tsh_absp(tfile: TshFile, through: int | None) -> list[TshRatingRow]:
     from ratings.engine.absp import rate_event
 
     inp = division_input(tfile, through)
+    # A player with a score (a game or a bye) has a result in the event: tsh rates them even
+    # without a rated game. Rounds are rated from the first, so a first score is in any range.
+    present = [bool(p.scores) for p in tfile.players]
     result = rate_event(
         [float(r or 0) for r in inp.pre_ratings],
         list(inp.player_a),
         list(inp.player_b),
         list(inp.score_a),
         list(inp.score_b),
+        present,
     )
     return [
         TshRatingRow(

@@ -128,6 +128,10 @@ def rate_division_arrays(
 def _rate_absp(pre, state, a, b, sa, sb, games, actual) -> DivisionResult:
     """ABSP: the new rating is the weighted average of the player's last 150 game values.
 
+    The event's game values and rating come from `absp.rate_event` (tsh's three passes: newcomers
+    from their rated games, then again with other newcomers at that estimate; rated players from
+    games against rated players only).
+
     A seeded player without recorded game values counts their earlier games (up to 150) as
     played at their seeded rating.
     """
@@ -147,7 +151,7 @@ def _rate_absp(pre, state, a, b, sa, sb, games, actual) -> DivisionResult:
             values = (values + r.game_values)[-absp.GAMES_IN_RATING :]
             new[i] = max(1, int(np.floor(absp.published_rating(values) + 0.5)))
             rated_games[i] = r.games
-            performance[i] = sum(r.game_values) / len(r.game_values)
+            performance[i] = r.event_rating  # the event's rating as tsh gives it (floored at 40, a newcomer's at 80)
         states.append({"values": values} if values else {})
     return DivisionResult(
         new_rating=new,

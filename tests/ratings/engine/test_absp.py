@@ -58,3 +58,61 @@ def test_rate_event() -> None:
     assert newcomer.game_values == [110.0, 170.0]  # unclamped: 160 - 50, 170 + 0
     assert newcomer.new_rating == 140
     assert first.expected_wins is None
+
+
+def test_newcomers_in_two_passes() -> None:
+    # A 150 and B 100 are rated; N1 and N2 are newcomers.
+    # Round 1: N1 beats A 400-350, B beats N2 380-300.
+    # Round 2: N1 beats N2 420-330, A beats B 390-360.
+    # Round 3: B beats N1 400-340, A beats N2 410-370.
+    a, b, n1, n2 = 0, 1, 2, 3
+    games = [
+        (n1, a, 400, 350),
+        (b, n2, 380, 300),
+        (n1, n2, 420, 330),
+        (a, b, 390, 360),
+        (b, n1, 400, 340),
+        (a, n2, 410, 370),
+    ]
+    pa, pb, sa, sb = (list(x) for x in zip(*games, strict=True))
+    results = rate_event([150, 100, 0, 0], pa, pb, sa, sb)
+    # First pass, rated opponents only, unclamped: N1 150+50 and 100-50, (200+50)/2 = 125;
+    # N2 100-50 and 150-50, (50+100)/2 = 75, raised to 80.
+    # Second pass, the other newcomer at that estimate: N1 200, 80+50, 50 -> 380/3 = 126.67 -> 127;
+    # N2 50, 125-50, 100 -> 225/3 = 75 -> 80.
+    assert results[n1].game_values == [200.0, 130.0, 50.0]
+    assert results[n1].new_rating == 127
+    assert results[n2].game_values == [50.0, 75.0, 100.0]
+    assert results[n2].new_rating == 80 and results[n2].event_rating == 80
+    # Rated players: only the game between them, B held to 150-40 = 110 for A, A to 100+40 for B.
+    assert results[a].game_values == [160.0] and results[a].new_rating == 160
+    assert results[b].game_values == [90.0] and results[b].new_rating == 90
+    assert [r.actual_wins for r in results] == [2.0, 2.0, 2.0, 0.0]
+
+
+def test_floors() -> None:
+    # A rated 60 loses to a rated 30 300-400: 30 - 50 = -20, raised to 40; the 30 counts the 60
+    # (within 40 of it) +50 = 110. A newcomer loses to a rated 100: 100 - 50 = 50, raised to 80.
+    results = rate_event([60, 30, 0, 100], [0, 2], [1, 3], [300, 300], [400, 400])
+    assert results[0].game_values == [-20.0]
+    assert results[0].new_rating == 40 and results[0].event_rating == 40
+    assert results[1].new_rating == 110
+    assert results[2].game_values == [50.0] and results[2].new_rating == 80
+    assert results[3].new_rating == 100  # its only game was against a newcomer: kept
+
+
+def test_players_without_rated_games() -> None:
+    # Present with only a bye (no game passed): a rated 150 keeps 150, a rated 30 is raised to 40,
+    # a newcomer is rated 80. Absent: a rated player keeps their rating, a newcomer stays unrated.
+    results = rate_event([150, 30, 0, 150, 0], [], [], [], [], present=[True, True, True, False, False])
+    assert [r.new_rating for r in results] == [150, 40, 80, 150, 0]
+    assert [r.games for r in results] == [0] * 5
+    assert results[3].event_rating is None and results[4].event_rating is None
+
+
+def test_a_score_of_zero_is_not_rated() -> None:
+    # tsh reads a score of 0 as no score: A's 300-0 win over B is left out, and both keep their rating.
+    results = rate_event([150, 140, 0], [0, 2], [1, 0], [300, 0], [0, 200])
+    assert [r.new_rating for r in results] == [150, 140, 80]
+    assert [r.games for r in results] == [0, 0, 0]
+    assert results[0].actual_wins == 2.0  # the games still count as results

@@ -31,7 +31,7 @@ def test_even_groups_need_no_float() -> None:
     assert {frozenset(p) for p in result.pairs} == {frozenset(p) for p in [(1, 3), (2, 4), (5, 6)]}
 
 
-def test_odd_group_floats_its_lowest_player_to_the_top_of_the_next() -> None:
+def test_odd_groups_take_the_nearest_player_of_the_next_group_as_tsh_does() -> None:
     players = field_of(8)
     # Round 1: 1, 2, 3 win; 4 v 5 tie; 6, 7, 8 lose. Groups: {1, 2, 3}, {4, 5}, {6, 7, 8}.
     history = [
@@ -41,8 +41,10 @@ def test_odd_group_floats_its_lowest_player_to_the_top_of_the_next() -> None:
         Game(round=1, player_a=4, player_b=5, score_a=400, score_b=400),
     ]
     result = pair_round("swiss", players, history, PairingOptions(round=2))
-    # 1v2 stays up, 3 floats to meet 4 (the top of the half-win group), 5 floats to 6, 7v8.
-    assert {frozenset(p) for p in result.pairs} == {frozenset(p) for p in [(1, 2), (3, 4), (5, 6), (7, 8)]}
+    # tsh's ns: the top group {1, 2, 3} takes 4 (best of the group below) as its fourth, and in
+    # [1, 2, 3, 4] each prefers the player two places away: 1v3, 2v4. The bottom group {6, 7, 8}
+    # takes 5 (the lowest left above it), placed after its own: [6, 7, 8, 5], so 6v8 and 7v5.
+    assert {frozenset(p) for p in result.pairs} == {frozenset(p) for p in [(1, 3), (2, 4), (6, 8), (7, 5)]}
 
 
 def test_borrows_across_groups_to_avoid_a_repeat() -> None:

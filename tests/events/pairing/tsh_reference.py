@@ -77,3 +77,135 @@ def games_of(f: TshFile) -> list[Game]:
                     )
                 )
     return games
+
+
+def tsh_swiss(
+    order: Sequence[PlayerId], wins: dict[PlayerId, float], history: History, limit: int
+) -> list[tuple[PlayerId, PlayerId]] | None:
+    """tsh's `ns`: win groups paired from both ends inwards, each group by a depth-first search.
+
+    Written as tsh's division code runs: a group is even-ed by promoting (at the
+    top) or demoting (at the bottom) one player of the next group, appended
+    after the group's own; a group that cannot be paired takes two more. Inside
+    a group every player lists the opponents within `limit` by meetings, a
+    rematch of last round, |n - 2|i - j||, index; over 12 players the choosers
+    go fewest choices first; the search backs up to the last choice made and
+    never retries a set of unpaired players found impossible.
+    """
+    groups: list[list[PlayerId]] = []
+    for p in order:
+        if groups and wins[groups[-1][0]] == wins[p]:
+            groups[-1].append(p)
+        else:
+            groups.append([p])
+
+    def one(ps: list[PlayerId]) -> list[tuple[PlayerId, PlayerId]] | None:
+        n = len(ps)
+        if n == 2:
+            return [(ps[0], ps[1])] if history.met(ps[0], ps[1]) <= limit else None
+        pref = []
+        for i in range(n):
+            keyed = []
+            for j in range(n):
+                if j != i and history.met(ps[i], ps[j]) <= limit:
+                    keyed.append(
+                        (
+                            history.met(ps[i], ps[j]),
+                            1 if history.met_last_round(ps[i], ps[j]) else 0,
+                            abs(n - abs(2 * (i - j))),
+                            j,
+                        )
+                    )
+            pref.append([k[-1] for k in sorted(keyed)])
+        if not all(pref):
+            return None
+        seq = list(range(n))
+        if n > 12:
+            seq = sorted(seq, key=lambda i: (len(pref[i]), i))
+        dead: set[frozenset[int]] = set()
+
+        def search(unpaired: frozenset[int]) -> list[tuple[int, int]] | None:
+            if not unpaired:
+                return []
+            if unpaired in dead:
+                return None
+            chooser = next(i for i in seq if i in unpaired)
+            for opp in pref[chooser]:
+                if opp in unpaired and opp != chooser:
+                    rest = search(unpaired - {chooser, opp})
+                    if rest is not None:
+                        return [(chooser, opp), *rest]
+            dead.add(unpaired)
+            return None
+
+        found = search(frozenset(range(n)))
+        return None if found is None else [(ps[a], ps[b]) for a, b in found]
+
+    def top(gs: list[list[PlayerId]]):
+        car, cdr = list(gs[0]), [list(g) for g in gs[1:]]
+
+        def promote() -> None:
+            nxt = cdr.pop(0)
+            car.append(nxt.pop(0))
+            if nxt:
+                cdr.insert(0, nxt)
+
+        if len(car) % 2 == 1:
+            promote()
+        while True:
+            paired = one(car)
+            if paired is not None:
+                return paired, cdr
+            if not cdr:
+                return None, None
+            promote()
+            promote()
+
+    def bottom(gs: list[list[PlayerId]]):
+        car, cdr = list(gs[-1]), [list(g) for g in gs[:-1]]
+
+        def demote() -> None:
+            nxt = cdr.pop()
+            car.append(nxt.pop())
+            if nxt:
+                cdr.append(nxt)
+
+        if len(car) % 2 == 1:
+            demote()
+        while True:
+            paired = one(car)
+            if paired is not None:
+                return paired, cdr
+            if not cdr:
+                return None, None
+            demote()
+            demote()
+
+    def flat(gs: list[list[PlayerId]]) -> list[PlayerId]:
+        return [p for g in gs for p in g]
+
+    def recursive(gs: list[list[PlayerId]]):
+        if len(gs) == 1:
+            return one(gs[0])
+        top_paired, rest = top(gs)
+        if top_paired is None:
+            return None
+        if not rest:
+            return top_paired
+        if len(rest) == 1:
+            r = one(rest[0])
+            return top_paired + r if r is not None else one(flat(gs))
+        bottom_paired, middle = bottom(rest)
+        if bottom_paired is None:
+            return one(flat(gs))
+        if not middle:
+            return top_paired + bottom_paired
+        m = one(middle[0]) if len(middle) == 1 else recursive(middle)
+        if m is not None:
+            return top_paired + m + bottom_paired
+        midbot = one(flat(rest))
+        if midbot is not None:
+            return top_paired + midbot
+        return one(flat(gs))
+
+    return recursive(groups) if groups else []

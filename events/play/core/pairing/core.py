@@ -44,11 +44,14 @@ class PairingOptions:
         previous round; Fontes-style events pair from two rounds back so the
         next round can be posted before the current one ends.
     avoid_repeats: False pairs King of the Hill and Random purely by order
-        ("with repeats"). Swiss always keeps repeats to a minimum.
+        ("with repeats") and lets Swiss pair any two players however often
+        they met.
     max_repeats: how many times two players may already have met and still be
         paired; a pairing that cannot keep within it raises PairingError.
         King of the Hill treats pairs within it as fresh, as tsh's `koth`
-        does; random pairing still keeps repeats to a minimum.
+        does; Swiss, as tsh's `ns`, keeps a win group together with repeats
+        within it rather than float players (preferring fresh opponents
+        inside the group); random pairing keeps repeats to a minimum.
     seed: seed for random pairing and for drawing who starts; None draws a
         fresh one, recorded in the result so the round can be reproduced.
     start_round: first round of a round robin or initial Fontes block.

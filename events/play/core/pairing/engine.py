@@ -12,8 +12,9 @@ from events.play.core.standings import Entrant, Standing, compute_standings, gib
 
 from .core import History, PairingError, PairingOptions, PairingPlayer, PairingResult, count_repeats
 from .firsts import assign_firsts
-from .ranked import choose_bye, closest_pairs, gibson_opponent, koth_pairs, swiss_pairs
+from .ranked import choose_bye, closest_pairs, gibson_opponent, koth_pairs
 from .schedules import Slot, initial_fontes_round, repeat_of_last_round, round_robin_round
+from .swiss import swiss_pairs
 
 __all__ = ["SYSTEMS", "pair_round"]
 

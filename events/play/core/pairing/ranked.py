@@ -1,4 +1,4 @@
-"""Pairing from an order of players: King of the Hill, Swiss, and random order.
+"""Pairing from an order of players: King of the Hill and random order (Swiss is in `swiss`).
 
 King of the Hill within its repeat limit is tsh's: nearest-placed players
 meet, only pairs beyond the limit are avoided (`koth_pairs`). Otherwise each
@@ -13,14 +13,14 @@ then the system's own levels.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from events.play.core.results import PlayerId
 
 from .core import History
 from .matching import min_cost_perfect_matching
 
-__all__ = ["koth_pairs", "closest_pairs", "swiss_pairs", "choose_bye", "gibson_opponent"]
+__all__ = ["koth_pairs", "closest_pairs", "choose_bye", "gibson_opponent"]
 
 
 def _repeat_levels(a: PlayerId, b: PlayerId, history: History, max_repeats: int | None) -> tuple[int, int, int]:
@@ -161,48 +161,6 @@ def closest_pairs(
         remaining = [p for p in remaining if p not in (top, other)]
         del matching[top], matching[other]
     return pairs
-
-
-def swiss_pairs(
-    order: Sequence[PlayerId], wins: Mapping[PlayerId, float], history: History, max_repeats: int | None
-) -> list[tuple[PlayerId, PlayerId]]:
-    """Swiss over `order` (best first): within groups of equal wins, top half
-    against bottom half, floating between groups as little as possible.
-
-    Levels after the shared ones: the squared win difference (counted in
-    half wins; squared so two one-step floats beat one two-step float),
-    then how often the pair met (squared), then placement: inside a group
-    of size s, the distance in group positions should be s/2 (cost
-    |2·distance − s|); across groups, the distance in the order, so the
-    lowest of a group floats to the highest of the next.
-    """
-    n = len(order)
-    half_wins = [round(wins[p] * 2) for p in order]
-    # Equal wins are contiguous in standings order: record each group's size.
-    group_size: list[int] = []
-    start = 0
-    for k in range(1, n + 1):
-        if k == n or half_wins[k] != half_wins[start]:
-            group_size.extend([k - start] * (k - start))
-            start = k
-
-    # Every pair of the field is costed: read the history once per player.
-    met_with = [history.opponents(p) for p in order]
-    last_with = [history.last_round_opponents(p) for p in order]
-    limit = max_repeats
-
-    def cost(i: int, j: int) -> tuple[int, ...]:
-        other = order[j]
-        met = met_with[i].get(other, 0)
-        over = 1 if limit is not None and met > limit else 0
-        last = 1 if other in last_with[i] else 0
-        diff = half_wins[i] - half_wins[j]
-        placement = abs(2 * (j - i) - group_size[i]) if diff == 0 else j - i
-        # Within the repeat limit, keeping win groups outranks avoiding an
-        # allowed repeat: the meetings level comes after the win difference.
-        return over, last, diff * diff, met * met, placement
-
-    return [(order[i], order[j]) for i, j in min_cost_perfect_matching(n, cost)]
 
 
 def choose_bye(order: Sequence[PlayerId], history: History) -> PlayerId:

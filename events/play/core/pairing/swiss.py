@@ -1,0 +1,209 @@
+"""Swiss as tsh's `ns` (NewSwiss) pairs it, board for board.
+
+tsh's rule, read from its NewSwiss command and the division's recursive Swiss:
+
+1. The players, in standings order, are cut into win groups: a new group starts
+   wherever the wins (a tie counting ½) change from the player above.
+2. With one group left, it is paired on its own (`_pair_group`). With more, the
+   top group is paired first: if it is odd, the best player of the group below
+   is promoted into it; if it still cannot be paired within the repeat limit,
+   two more players are promoted (the best of what lies below), and so on.
+   Then, from what remains, the bottom group is paired the same way, demoting
+   the lowest player of the group above it; what is left in the middle is
+   paired recursively. When the middle cannot be paired, the middle and the
+   bottom are paired as one group; failing that, everyone as one group.
+   Promoted players are placed after the group's own players and demoted
+   players after the bottom group's own (so a demoted player sits below the
+   group it joins), which is where tsh puts them and what the distances below
+   count from.
+3. Inside a group of n players (index 0 the best placed), each player ranks
+   the opponents the repeat limit allows by, in order: how often they met;
+   whether they met last round; |n − 2·|i − j||, which is 0 for the opponent
+   half the group away (1 v n/2 + 1, top half against bottom half); then the
+   opponent's index. The best-placed player takes their first choice with whom
+   everyone left can still be paired within the limit, then the next player
+   not yet paired, and so on. tsh searches this depth first; the result is the
+   same as asking, for each choice in turn, whether the rest can still be
+   paired, which is what is done here (a minimum-cost matching answers it), so
+   large groups never make the search blow up.
+4. In a group of more than 12 players tsh, to search faster, lets the players
+   with the fewest allowed opponents choose first (ties in standings order).
+   That can change who meets whom; it is kept, as the pairings must match.
+
+What is left out on purpose: tsh's options for firsts (`track_firsts`), class
+pairing (`class_endagony`), team play (`exagony`), consecutive repeats and the
+forced or KOTH orders within a group are off by default in tsh and are not
+offered here; the site decides firsts after pairing. When no pairing keeps
+within the limit tsh refuses; the site returns the pairing with the fewest
+repeats (`closest_pairs`) for the caller to refuse or accept, as for the other
+systems.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from events.play.core.results import PlayerId
+
+from .core import History
+from .matching import min_cost_perfect_matching
+from .ranked import closest_pairs
+
+__all__ = ["swiss_pairs", "win_groups", "GROUP_SORT_THRESHOLD"]
+
+# tsh reorders the choosers of a group larger than this (fewest allowed opponents first).
+GROUP_SORT_THRESHOLD = 12
+
+Pairs = list[tuple[PlayerId, PlayerId]]
+
+
+def win_groups(order: Sequence[PlayerId], wins: Mapping[PlayerId, float]) -> list[list[PlayerId]]:
+    """`order` cut wherever the wins change from the player above."""
+    groups: list[list[PlayerId]] = []
+    for p in order:
+        if groups and wins[groups[-1][-1]] == wins[p]:
+            groups[-1].append(p)
+        else:
+            groups.append([p])
+    return groups
+
+
+def swiss_pairs(
+    order: Sequence[PlayerId], wins: Mapping[PlayerId, float], history: History, max_repeats: int | None
+) -> Pairs:
+    """Swiss over `order` (best first, an even number) as tsh's `ns` pairs it.
+
+    `max_repeats` None allows any number of meetings. When no pairing keeps
+    within the limit, the pairing with the fewest repeats is returned instead.
+    """
+    if not order:
+        return []
+    pairer = _Pairer(history, max_repeats)
+    found = pairer.recursive(win_groups(order, wins))
+    if found is None:
+        return closest_pairs(order, history, True, max_repeats)
+    return found
+
+
+class _Pairer:
+    def __init__(self, history: History, limit: int | None) -> None:
+        self.history = history
+        self.limit = limit
+
+    def allowed(self, a: PlayerId, b: PlayerId) -> bool:
+        return self.limit is None or self.history.met(a, b) <= self.limit
+
+    def recursive(self, groups: list[list[PlayerId]]) -> Pairs | None:
+        if len(groups) == 1:
+            return self.group(groups[0])
+        everyone = [p for g in groups for p in g]
+        top = self.end(groups, from_top=True)
+        if top is None:
+            return None
+        top_pairs, rest = top
+        if not rest:
+            return top_pairs
+        if len(rest) == 1:
+            alone = self.group(rest[0])
+            return top_pairs + alone if alone is not None else self.group(everyone)
+        bottom = self.end(rest, from_top=False)
+        if bottom is None:
+            return self.group(everyone)
+        bottom_pairs, middle = bottom
+        if not middle:
+            return top_pairs + bottom_pairs
+        middle_pairs = self.group(middle[0]) if len(middle) == 1 else self.recursive(middle)
+        if middle_pairs is not None:
+            return top_pairs + middle_pairs + bottom_pairs
+        below = self.group([p for g in rest for p in g])
+        if below is not None:
+            return top_pairs + below
+        return self.group(everyone)
+
+    def end(self, groups: list[list[PlayerId]], from_top: bool) -> tuple[Pairs, list[list[PlayerId]]] | None:
+        """Pair the top (or bottom) group, taking players from the next group in until it can be paired.
+
+        Returns the pairs and the groups left, or None when even everyone together cannot be paired.
+        """
+        others = [list(g) for g in (groups[1:] if from_top else groups[:-1])]
+        own = list(groups[0] if from_top else groups[-1])
+
+        def take_one() -> None:
+            nearest = others[0] if from_top else others[-1]
+            own.append(nearest.pop(0) if from_top else nearest.pop())
+            if not nearest:
+                others.remove(nearest)
+
+        if len(own) % 2:
+            take_one()
+        while True:
+            pairs = self.group(own)
+            if pairs is not None:
+                return pairs, others
+            if not others:
+                return None
+            take_one()
+            take_one()
+
+    def group(self, players: list[PlayerId]) -> Pairs | None:
+        """One group, as tsh pairs it: each chooser takes their first choice that leaves the rest pairable."""
+        n = len(players)
+        if n == 2:
+            return [(players[0], players[1])] if self.allowed(players[0], players[1]) else None
+        history = self.history
+
+        def preference(i: int, j: int) -> tuple[int, int, int, int]:
+            a, b = players[i], players[j]
+            return history.met(a, b), int(history.met_last_round(a, b)), abs(n - 2 * abs(i - j)), j
+
+        choices = []
+        for i in range(n):
+            allowed = [j for j in range(n) if j != i and self.allowed(players[i], players[j])]
+            choices.append(sorted(allowed, key=lambda j, i=i: preference(i, j)))
+        if any(not c for c in choices):
+            return None
+        choosers = list(range(n))
+        if n > GROUP_SORT_THRESHOLD:
+            choosers.sort(key=lambda i: len(choices[i]))  # stable: ties stay in standings order
+
+        def complete(members: list[int]) -> dict[int, int] | None:
+            """A pairing of `members` within the limit, as close to everyone's choices as a matching finds."""
+            if not members:
+                return {}
+
+            def cost(x: int, y: int) -> tuple[int, ...]:
+                i, j = members[x], members[y]
+                if not self.allowed(players[i], players[j]):
+                    return (1, 0, 0, 0)
+                return (0, *preference(i, j)[:3])
+
+            partner: dict[int, int] = {}
+            for x, y in min_cost_perfect_matching(len(members), cost):
+                i, j = members[x], members[y]
+                if not self.allowed(players[i], players[j]):
+                    return None
+                partner[i], partner[j] = j, i
+            return partner
+
+        partner = complete(list(range(n)))
+        if partner is None:
+            return None
+        unpaired = set(range(n))
+        pairs: Pairs = []
+        for top in choosers:
+            if top not in unpaired:
+                continue
+            for other in choices[top]:
+                if other not in unpaired:
+                    continue
+                if partner[top] == other:
+                    break  # the pairing in hand already gives top this choice
+                rest = complete([p for p in range(n) if p in unpaired and p not in (top, other)])
+                if rest is not None:
+                    partner = rest
+                    partner[top], partner[other] = other, top
+                    break
+            other = partner[top]
+            pairs.append((players[top], players[other]))
+            unpaired -= {top, other}
+        return pairs

@@ -363,3 +363,22 @@ class DivisionBandForm(ServiceFormMixin, forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.helper = _helper("Save division", "btn-outline-primary")
+
+
+class TshUploadForm(ServiceFormMixin, forms.Form):
+    """A director's tsh files to import into a new division of their event."""
+
+    t_file = forms.FileField(label="The division's .t file")
+    config_file = forms.FileField(
+        label="config.tsh (optional)",
+        required=False,
+        help_text="Its spread caps, withdrawals' scoring and autopair lines come with the division",
+    )
+    division_name = forms.CharField(
+        label="Division", max_length=50, required=False, help_text="Empty: as config.tsh names it, else A"
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = _helper("Read the file")
+        self.helper.form_tag = False

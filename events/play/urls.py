@@ -3,7 +3,7 @@
 from django.urls import path
 
 from . import views
-from .views import history, venue
+from .views import history, imports, venue
 
 urlpatterns = [
     path("", views.hub, name="play_hub"),
@@ -50,6 +50,7 @@ urlpatterns = [
     path("division/<int:pk>/print/", venue.print_latest, name="play_print_latest"),
     path("division/<int:pk>/print/<int:number>/<slug:kind>/", venue.print_round, name="play_print"),
     path("division/<int:pk>/lucky-draw/", venue.lucky_draw, name="play_lucky_draw"),
+    path("import-tsh/", imports.import_tsh_page, name="play_import_tsh"),
     path("config.tsh", views.download_config, name="play_download_config"),
     path("tsh-archive.txt", views.download_archive, name="play_download_archive"),
 ]

@@ -117,6 +117,38 @@ def _match_players(f: tsh.TshFile) -> dict[int, Player | None]:
     return found
 
 
+def offered_members(f: tsh.TshFile) -> dict[int, tuple[Player | None, list[Player]]]:
+    """Per player of the file: the member the import uses unless told otherwise, and every member a director
+    may choose instead (members of the same name, in either order; the sure match first). Two queries."""
+    sure = _match_players(f)
+    names = {n for p in f.players for n in (p.name, given_first(p.name))}
+    by_name: dict[str, list[Player]] = {}
+    for player in Player.objects.filter(Q(full_name__in=names) | Q(display_name__in=names)).order_by("member_number"):
+        for key in {player.full_name, player.display_name} - {""}:
+            by_name.setdefault(key, []).append(player)
+    offered = {}
+    for p in f.players:
+        match = sure[p.number]
+        others = [m for key in (p.name, given_first(p.name)) for m in by_name.get(key, [])]
+        candidates = list(dict.fromkeys([match, *others] if match else others))
+        offered[p.number] = (match, candidates)
+    return offered
+
+
+def _chosen_members(f: tsh.TshFile, choices: dict[int, int | None]) -> dict[int, Player | None]:
+    """The director's choices (a member's id, or None for a new player), each among those offered."""
+    offered = offered_members(f)
+    found: dict[int, Player | None] = {}
+    for p in f.players:
+        match, candidates = offered[p.number]
+        pick = choices.get(p.number, match.pk if match else None)
+        by_pk = {c.pk: c for c in candidates}
+        if pick is not None and pick not in by_pk:
+            raise PlayError(f"Player {p.number} ({p.name}): choose one of the members offered, or a new player.")
+        found[p.number] = by_pk[pick] if pick is not None else None
+    return found
+
+
 def _check_consistency(f: tsh.TshFile, line_of: dict[int, int]) -> None:
     """Pairings agree both ways; every score is one the site may store (the same rule as a result entered
     on a page: `validate_stored_score`; a bye's or forfeit's spread: `validate_award`)."""
@@ -156,6 +188,11 @@ def _check_consistency(f: tsh.TshFile, line_of: dict[int, int]) -> None:
                 )
 
 
+def line_numbers(text: str) -> dict[int, int]:
+    """Each player's number -> the line of the file it is on."""
+    return _line_numbers(text)
+
+
 def _line_numbers(text: str) -> dict[int, int]:
     numbers, number = {}, 0
     for line_no, line in enumerate(re.split(r"\r\n|\r|\n", text), start=1):
@@ -185,9 +222,13 @@ def import_tsh(
     event_slug: str | None = None,
     division_name: str | None = None,
     title: str | None = None,
+    choices: dict[int, int | None] | None = None,
 ) -> ImportReport:
     """Creates (or fills) an event's division from a `.t` file. All or nothing: a refusal names the line
-    and saves nothing (players, rounds and games are created in one transaction)."""
+    and saves nothing (players, rounds and games are created in one transaction).
+
+    `choices`: per player number, the member chosen by the director after the preview (None: a new player);
+    players without a choice are matched as `offered_members` says."""
     if len(text) > tsh.MAX_FILE_BYTES or (config_text and len(config_text) > tsh.MAX_FILE_BYTES):
         raise PlayError(
             f"The file is over {tsh.MAX_FILE_BYTES // 1_000_000} MB: a .t file of {tsh.MAX_PLAYERS} players and "
@@ -222,7 +263,7 @@ def import_tsh(
         )
 
     report = ImportReport(event=event, division=division, rounds=rounds)
-    members = _match_players(f)
+    members = _chosen_members(f, choices) if choices is not None else _match_players(f)
     seats = []
     for p in f.players:
         member = members[p.number]

@@ -1,0 +1,117 @@
+"""A tsh file read before it is saved: what the import would create, for the director to check and confirm.
+
+The preview runs every check the import runs (the same parser and rules), saves nothing, and lists each
+player with the member the import would use: the sure match, the likely members to choose from, or a new
+player. The director's choices then go to `import_tsh`, which checks them again and saves all or nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db import transaction
+
+from events.models import Event
+from events.play.core import tsh
+from players.models import Player
+
+from . import tsh_io
+from .common import require_director
+
+
+@dataclass
+class PreviewRow:
+    number: int
+    line: int  # the line of the file
+    name: str
+    rating: int
+    match: Player | None  # the member the import uses unless the director chooses otherwise
+    candidates: list[Player]  # every member the director may choose (the match first)
+    games: int = 0
+    byes: int = 0
+    forfeits: int = 0
+    withdrawn_after: int | None = None
+
+
+@dataclass
+class TshPreview:
+    event: Event | None
+    division_name: str
+    rows: list[PreviewRow]
+    rounds: int
+    games: int
+    byes: int
+    forfeits: int
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def withdrawals(self) -> list[PreviewRow]:
+        return [r for r in self.rows if r.withdrawn_after is not None]
+
+    @property
+    def new_players(self) -> int:
+        return sum(1 for r in self.rows if r.match is None)
+
+
+def preview_tsh(
+    actor, text: str, *, config_text: str | None = None, event: Event | None = None, division_name: str | None = None
+) -> TshPreview:
+    """What `import_tsh` would do with these files; refuses as it would (naming the line), saving nothing.
+
+    Runs the import itself inside a transaction that is always rolled back, so the preview cannot drift
+    from what the import checks."""
+    if event is not None:
+        require_director(actor, event)
+    try:
+        with transaction.atomic():
+            offered = _offered(text)  # before the import adds its new players
+            report = tsh_io.import_tsh(actor, text, config_text=config_text, event=event, division_name=division_name)
+            preview = _preview(report, text, event, offered)
+            raise _RollBack(preview)
+    except _RollBack as done:
+        return done.preview
+
+
+class _RollBack(Exception):
+    def __init__(self, preview: TshPreview) -> None:
+        self.preview = preview
+
+
+def _offered(text: str) -> dict:
+    try:
+        f = tsh.parse_t(text[: tsh.MAX_FILE_BYTES + 1])
+    except tsh.TshParseError:
+        return {}  # the import refuses the file, naming the line
+    return tsh_io.offered_members(f)
+
+
+def _preview(report: tsh_io.ImportReport, text: str, event: Event | None, offered: dict) -> TshPreview:
+    f = tsh.parse_t(text)
+    line_of = tsh_io.line_numbers(text)
+    rows = []
+    for p in f.players:
+        match, candidates = offered[p.number]
+        rows.append(
+            PreviewRow(
+                number=p.number,
+                line=line_of[p.number],
+                name=p.name,
+                rating=p.rating,
+                match=match,
+                candidates=candidates,
+                games=sum(1 for o in p.opponents if o > 0),
+                byes=sum(1 for o, s in zip(p.opponents, p.scores, strict=False) if o == 0 and s > 0),
+                forfeits=sum(1 for o, s in zip(p.opponents, p.scores, strict=False) if o == 0 and s < 0),
+                withdrawn_after=p.withdrawn_after,
+            )
+        )
+    return TshPreview(
+        event=event,
+        division_name=report.division.name,
+        rows=rows,
+        rounds=report.rounds,
+        games=sum(r.games for r in rows) // 2,
+        byes=sum(r.byes for r in rows),
+        forfeits=sum(r.forfeits for r in rows),
+        notes=list(report.notes),
+    )

@@ -1,0 +1,115 @@
+"""A director imports a tsh file in the browser: upload, a preview that saves nothing, members chosen, confirm."""
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from events.models import EventStatus
+from events.play.core import tsh
+from events.play.models import Division, DivisionPlayer, Game
+from players.models import Player
+from tests.events.factories import EventFactory
+from tests.factories import AssociationFactory, PlayerFactory, UserFactory
+
+from .test_tsh_interchange import shared
+
+pytestmark = pytest.mark.django_db
+ANON = "e4c5_team_pairings_api_tests_anon1.t"
+
+
+@pytest.fixture
+def event(director):
+    AssociationFactory()
+    event = EventFactory(status=EventStatus.IN_PROGRESS, number_of_games=6, rated=False)
+    event.directors.add(director)
+    return event
+
+
+def upload(client, event, text: str, **extra):
+    files = {"t_file": SimpleUploadedFile("a.t", text.encode())}
+    return client.post(reverse("events:play_import_tsh", args=[event.slug]), {**files, **extra})
+
+
+def test_the_preview_lists_each_player_with_its_line_and_saves_nothing(client, director, event):
+    text = shared(ANON)
+    client.force_login(director)
+    players_before = Player.objects.count()
+    response = upload(client, event, text, division_name="Open")
+    assert response.status_code == 200
+    preview = response.context["preview"]
+    f = tsh.parse_t(text)
+    assert [(r.number, r.line, r.name) for r in preview.rows] == [(p.number, p.number, p.name) for p in f.players]
+    assert preview.rounds == 6 and preview.games == sum(1 for p in f.players for o in p.opponents if o > 0) // 2
+    assert preview.new_players == 42
+    assert "42 players, 6 rounds" in response.content.decode()
+    assert not Division.objects.filter(event=event).exists()
+    assert Player.objects.count() == players_before
+
+
+def test_the_director_maps_players_to_members_and_the_import_is_what_tsh_holds(client, director, event):
+    text = shared(ANON)
+    f = tsh.parse_t(text)
+    # Two members already hold the names of the file's players 1 and 3; a second "Randy Ross" makes player 2 a
+    # choice between two members.
+    cynthia = PlayerFactory(full_name="Cynthia Gonzalez")
+    robert = PlayerFactory(full_name="Robert Stewart")
+    randy_1, randy_2 = PlayerFactory(full_name="Randy Ross"), PlayerFactory(full_name="Randy Ross")
+    client.force_login(director)
+    preview_page = upload(client, event, text)
+    rows = {r.number: r for r in preview_page.context["preview"].rows}
+    assert rows[1].match == cynthia and rows[3].match == robert
+    assert rows[2].match is None and {c.pk for c in rows[2].candidates} == {randy_1.pk, randy_2.pk}
+    token = preview_page.context["token"]
+    response = client.post(
+        reverse("events:play_import_tsh", args=[event.slug]),
+        {"token": token, "confirm": "1", "player_1": cynthia.pk, "player_2": randy_2.pk, "player_3": "new"},
+    )
+    division = Division.objects.get(event=event)
+    assert response.status_code == 302 and response.url == reverse(
+        "events:play_standings", args=[event.slug, division.pk]
+    )
+    seats = {s.number: s.player_id for s in DivisionPlayer.objects.filter(division=division)}
+    assert seats[1] == cynthia.pk and seats[2] == randy_2.pk and seats[3] not in (robert.pk,)
+    assert len(seats) == len(f.players)
+    assert Game.objects.filter(division=division, player_b__isnull=False).count() == sum(
+        1 for p in f.players for o in p.opponents if o > p.number
+    )
+    # The standings show every player, and the file's scores.
+    standings = client.get(response.url)
+    assert standings.status_code == 200 and "Cynthia Gonzalez" in standings.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("One, A 1500 2; 400\nTwo, B 1500 1; 300\nThree, C 1500 9; 350\n", "Line 3"),
+        ("One, A 1500 2; 400\nTwo, B\x00 1500 1; 300\n", "Line 2"),
+        ("One, A 1500 2; 400\nTwo, B 1500 1; 300 extra\n", "Line 2"),
+    ],
+)
+def test_a_bad_file_is_refused_naming_its_line_and_nothing_is_saved(client, director, event, text, message):
+    client.force_login(director)
+    response = upload(client, event, text)
+    assert response.status_code == 200
+    errors = response.context["form"].errors
+    assert any(message in e for e in errors.get("__all__", []) + errors.get("t_file", [])), errors
+    assert not Division.objects.filter(event=event).exists()
+
+
+def test_a_file_over_the_limit_is_refused_before_it_is_read(client, director, event):
+    client.force_login(director)
+    response = upload(client, event, "x" * (tsh.MAX_FILE_BYTES + 1))
+    assert "over 2 MB" in str(response.context["form"].errors)
+
+
+def test_only_the_event_s_directors_may_import(client, event):
+    client.force_login(UserFactory())
+    assert upload(client, event, "One, A 1500\n").status_code == 403
+    assert client.get(reverse("events:play_import_tsh", args=[event.slug])).status_code == 403
+
+
+def test_a_forgotten_upload_asks_for_the_files_again(client, director, event):
+    client.force_login(director)
+    response = client.post(reverse("events:play_import_tsh", args=[event.slug]), {"token": "nope", "confirm": "1"})
+    assert response.status_code == 302
+    assert not Division.objects.filter(event=event).exists()

@@ -57,6 +57,10 @@ class PairingOptions:
     start_round: first round of a round robin or initial Fontes block.
     cycles: round robin cycles (2 for a double round robin).
     fontes_rounds: N for initial Fontes (odd): groups of N + 1.
+    initial_snaked: initial Fontes groups snake through the rating bands
+        (tsh's `initial_snaked`); False draws each group's players at random
+        from the bands with `seed` (tsh's default). Every round of the block
+        must be paired with the same setting and seed.
     gibson: pair a leader who can no longer be caught with the best-placed
         player out of prize contention (King of the Hill and Swiss).
     gibson_spread: spread a chaser may make up per round left (Gibson test).
@@ -75,6 +79,7 @@ class PairingOptions:
     start_round: int = 1
     cycles: int = 1
     fontes_rounds: int = 3
+    initial_snaked: bool = False
     gibson: bool = False
     gibson_spread: int = 200
     prize_places: int = 1

@@ -12,8 +12,9 @@ from events.play.core.standings import Entrant, Standing, compute_standings, gib
 
 from .core import History, PairingError, PairingOptions, PairingPlayer, PairingResult, count_repeats
 from .firsts import assign_firsts
+from .fontes import fontes_round
 from .ranked import choose_bye, closest_pairs, gibson_opponent, koth_pairs
-from .schedules import Slot, initial_fontes_round, repeat_of_last_round, round_robin_round
+from .schedules import Slot, repeat_of_last_round, round_robin_round
 from .swiss import swiss_pairs
 
 __all__ = ["SYSTEMS", "pair_round"]
@@ -62,9 +63,19 @@ def pair_round(
         pairs, bye = _split_phantom(round_robin_round(in_seed_order, options.round - options.start_round, cycles))
     elif system == "initial_fontes":
         by_rating = [p.id for _, p in sorted(enumerate(players), key=lambda ip: (-ip[1].rating, ip[1].seed, ip[0]))]
-        pairs, bye = _split_phantom(
-            initial_fontes_round(by_rating, options.fontes_rounds, options.round - options.start_round)
-        )
+        index = options.round - options.start_round
+        block = {"snaked": options.initial_snaked, "seed": seed}
+        pairs, bye = fontes_round(by_rating, options.fontes_rounds, index, **block)
+        # The groups must be those of the block's earlier rounds: the same field, grouping and seed.
+        for k in range(index):
+            earlier, _ = fontes_round(by_rating, options.fontes_rounds, k, **block)
+            played = {frozenset((g.player_a, g.player_b)) for g in past.games if g.round == options.start_round + k}
+            if not {frozenset(p) for p in earlier} <= played:
+                warnings.append(
+                    f"Round {options.start_round + k} was not paired from these initial Fontes groups: pair the "
+                    "block with the seed of its first round, the same grouping and the same players."
+                )
+                break
     else:
         order = [s.player for s in standings]
         bye = choose_bye(order, past) if len(order) % 2 else None

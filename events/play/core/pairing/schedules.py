@@ -1,6 +1,6 @@
-"""Fixed schedules: round robin and initial Fontes.
+"""Fixed schedules: round robin (initial Fontes, in `fontes`, uses the same Berger rounds).
 
-Both rest on the circle method: the first player stays put while the others
+The schedules rest on the circle method: the first player stays put while the others
 turn round a ring, so with an even number m of places every pair meets
 exactly once in m-1 rounds. An odd field gets a phantom (None) in the last
 place; whoever meets it has the bye.
@@ -22,14 +22,7 @@ from events.play.core.results import PlayerId
 
 from .core import PairingError
 
-__all__ = [
-    "berger_round",
-    "circle_round",
-    "repeat_of_last_round",
-    "round_robin_round",
-    "initial_fontes_groups",
-    "initial_fontes_round",
-]
+__all__ = ["berger_round", "circle_round", "repeat_of_last_round", "round_robin_round"]
 
 Slot = PlayerId | None  # None: the phantom
 
@@ -102,36 +95,3 @@ def round_robin_round(ids_in_seed_order: Sequence[PlayerId], index: int, cycles:
 def repeat_of_last_round(index: int, cycles: int) -> bool:
     """Whether round `index` (0-based) of a round robin replays the pairs of the round before it."""
     return cycles > 1 and index % cycles > 0
-
-
-def initial_fontes_groups(ids_by_rating: Sequence[PlayerId], rounds: int) -> list[list[Slot]]:
-    """Groups for initial Fontes over players sorted best-rated first.
-
-    The field (plus a phantom if odd) is cut into N+1 rating bands and each
-    group takes one player from each band, so a group of N+1 plays a full
-    round robin in N rounds. When the field is not a multiple of N+1, the
-    lowest-rated leftovers join groups two at a time (from the first group
-    on); a group of N+3 or more still plays N rounds without a repeat.
-    """
-    slots = _with_phantom(ids_by_rating)
-    size = rounds + 1
-    groups_count = len(slots) // size
-    if groups_count == 0:
-        raise PairingError(
-            f"initial Fontes over {rounds} rounds needs at least {size} players, there are {len(ids_by_rating)}"
-        )
-    groups: list[list[Slot]] = [[slots[band * groups_count + g] for band in range(size)] for g in range(groups_count)]
-    leftovers = slots[groups_count * size :]
-    for k in range(0, len(leftovers), 2):
-        groups[(k // 2) % groups_count].extend(leftovers[k : k + 2])
-    return groups
-
-
-def initial_fontes_round(ids_by_rating: Sequence[PlayerId], rounds: int, index: int) -> list[tuple[Slot, Slot]]:
-    """Round `index` (0-based, below `rounds`) of initial Fontes."""
-    if not 0 <= index < rounds:
-        raise PairingError(f"initial Fontes covers {rounds} rounds; round {index + 1} of it does not exist")
-    pairs: list[tuple[Slot, Slot]] = []
-    for group in initial_fontes_groups(ids_by_rating, rounds):
-        pairs.extend(circle_round(group, index))
-    return pairs

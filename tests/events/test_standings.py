@@ -326,6 +326,19 @@ def test_out_of_contention() -> None:
     assert out_of_contention(standings, rounds_left=1, prize_places=5) == []
 
 
+def test_a_prize_place_is_in_contention_even_when_settled() -> None:
+    # One round left, three places pay. 2 can be caught by nobody (4 and 3 are a win and 300 or more behind)
+    # and cannot catch 1: their second place is settled, but it pays, so they are not out. 3 can still catch
+    # 4 for third (level on wins); 5 (a win and 400 behind 4) and 6 (two wins behind) cannot.
+    standings = [st(1, 4, 650), st(2, 3, 350), st(4, 2, 50), st(3, 2, -150), st(5, 1, -350), st(6, 0, -550)]
+    assert out_of_contention(standings, rounds_left=1, prize_places=3) == [5, 6]
+    # With only first place paying, every other player is out, best first.
+    assert out_of_contention(standings, rounds_left=1, prize_places=1) == [2, 4, 3, 5, 6]
+    # Prizes down to the last place, or beyond the field: nobody is out.
+    assert out_of_contention(standings, rounds_left=1, prize_places=6) == []
+    assert out_of_contention(standings, rounds_left=1, prize_places=10) == []
+
+
 # --------------------------------------------------------------------------- real tsh files
 
 

@@ -187,12 +187,10 @@ def can_catch(chaser: pure_standings.Standing, target: pure_standings.Standing, 
     return gap < left or (gap == left and target.spread - chaser.spread <= allowance * left)
 
 
-def prize_can_change(table: list[pure_standings.Standing], k: int, places: int, left: int, allowance=200) -> bool:
-    """Whether the prize of the player at index `k` (0: the settled leader) can still change: they can reach a
-    prize place above them (other than first), or hold one and can be caught for it."""
-    up = any(can_catch(table[k], table[p], left, allowance) for p in range(1, min(k, places)))
-    down = k < places and any(can_catch(other, table[k], left, allowance) for other in table[k + 1 :])
-    return up or down
+def can_finish_in_prizes(table: list[pure_standings.Standing], k: int, places: int, left: int, allowance=200) -> bool:
+    """Whether the player at index `k` can still finish in a prize place: they hold one, or can catch whoever
+    holds the last one (tsh's best possible finish within its last prize rank)."""
+    return k < places or can_catch(table[k], table[places - 1], left, allowance)
 
 
 # What a game without an opponent counts for, in words: from the result rules' own reading of the game (its

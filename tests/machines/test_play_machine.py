@@ -25,8 +25,9 @@ What must hold after every step:
 6. Every read of a division succeeds whatever is stored: standings, cross-table, scorecards, prizes, the
    wall (pairings, find my table, standings, its version), printed round sheets, the tsh export, live
    ratings, and pairing the next round. The wall, which the whole room sees, shows no unconfirmed score.
-7. A Gibsonized leader plays someone whose prize can no longer change (judged against every prize place of
-   the prize table), or the lowest-placed player when everyone is still in contention.
+7. A Gibsonized leader plays, of the players who met them least often, one who can no longer finish in a
+   prize place of the prize table (tsh's and NASPA's out of contention), or the lowest-placed of them when
+   all still can; an odd field's bye goes to the Gibsonized leader.
 8. When the event is rated and every scheduled round is played and confirmed, the live ratings equal what
    the rating run stores.
 9. Categories stay apart (seed 004: primary and secondary students, each category with its own prizes): a
@@ -39,6 +40,7 @@ Bounded to run in `make test` in well under a minute (on SQLite here, on Postgre
 from __future__ import annotations
 
 import re
+from collections import Counter
 from datetime import timedelta
 from decimal import Decimal
 from html import unescape
@@ -350,8 +352,8 @@ class PlayMachine(RuleBasedStateMachine):
             self.refused(lambda game=game, a=a, b=b: play.submit_result(self.director, game, a, b))
 
     def check_gibson(self, division: Division, rnd: Round, present: set[int] | None):
-        """Invariant 7, for the round just paired: if anyone's prize can no longer change, the leader plays
-        such a player; only when everyone is still in contention may it be someone who is."""
+        """Invariant 7, for the round just paired: the leader plays someone who can no longer finish in a prize
+        place, unless every player who met the leader as few times as their opponent still can."""
         people = {
             s.player_id
             for s in DivisionPlayer.objects.filter(division=division)
@@ -366,13 +368,19 @@ class PlayMachine(RuleBasedStateMachine):
             return
         opponent = game.player_b_id if game.player_a_id == leader else game.player_a_id
         byes = set(rnd.games.filter(kind=GameKind.BYE).values_list("player_a_id", flat=True))
+        earlier = Game.objects.filter(division=division, round_number__lt=rnd.number, player_b__isnull=False)
+        met = Counter(
+            b if a == leader else a
+            for a, b in earlier.exclude(kind=GameKind.VOID).values_list("player_a_id", "player_b_id")
+            if leader in (a, b)
+        )
         places = max((p.place for p in scratch.place_prizes(division)), default=1)
         left = division.event.number_of_games - (rnd.number - 1)
-        changes = {s.player: scratch.prize_can_change(table, k, places, left) for k, s in enumerate(table) if k}
-        if changes[opponent]:
-            settled = [p for p, can in changes.items() if not can and p not in byes]
-            assert not settled, (
-                f"the Gibsonized leader plays {opponent}, who may still change their prize, not one of {settled}"
+        reach = {s.player: scratch.can_finish_in_prizes(table, k, places, left) for k, s in enumerate(table) if k}
+        if reach[opponent]:
+            out = [p for p, can in reach.items() if not can and p not in byes and met[p] <= met[opponent]]
+            assert not out, (
+                f"the Gibsonized leader plays {opponent}, who can still finish in a prize place, not one of {out}"
             )
 
     @precondition(lambda self: self.drafts())

@@ -439,35 +439,19 @@ def gibsonized(standings: Sequence[Standing], rounds_left: int, spread_allowance
 def out_of_contention(
     standings: Sequence[Standing], rounds_left: int, prize_places: int, spread_allowance: int = 200
 ) -> list[PlayerId]:
-    """Players (best first, the leader left out) whose prize can no longer change.
+    """Players (best first) who can no longer finish in a prize place: tsh's "lowest prize band".
 
-    `standings` are those of the players still playing, best first; the first
-    `prize_places` places carry prizes, each its own. First place is settled
-    (the leader is Gibsonized); every other prize place is still open. A player
-    is in contention while the game they play can still change what they win:
+    `standings` are those of the players still playing, best first; the first `prize_places` places
+    carry prizes. A player is out when their best possible finish is below the last prize place
+    (tsh's PairOneGibson: MaxRank above the last prize rank), that is when they cannot catch whoever
+    holds the last prize place now, winning every game left while that player loses every game.
 
-    * they can still reach a prize place above them, i.e. catch whoever holds it
-      now (winning every game left while that player loses every game): a player
-      third who can still finish second is in contention, whatever prize third
-      place carries;
-    * or they hold a prize place themselves and someone below can still catch
-      them for it.
-
-    So a player below the prize places is out when they cannot catch the last
-    of them; with a prize for every place, only players who can neither climb
-    nor fall are out, and when nobody is, the pairing falls back to the
-    lowest-placed player.
+    Whoever holds a prize place is in contention, even if their place can no longer change: they are
+    still in the money, and the Gibsonized leader is not theirs to play (NASPA's rule, as tsh's). When
+    the prizes reach the whole field (or below it), nobody is out.
     """
-    if len(standings) < 2:
+    places = max(prize_places, 1)
+    if len(standings) <= places:
         return []
-    places = min(max(prize_places, 1), len(standings))
-    out = []
-    for k in range(1, len(standings)):  # position k + 1; the leader (k = 0) is settled
-        player = standings[k]
-        climbs = any(_can_catch(player, standings[p], rounds_left, spread_allowance) for p in range(1, min(k, places)))
-        falls = k < places and any(
-            _can_catch(below, player, rounds_left, spread_allowance) for below in standings[k + 1 :]
-        )
-        if not climbs and not falls:
-            out.append(player.player)
-    return out
+    last_paid = standings[places - 1]
+    return [s.player for s in standings[places:] if not _can_catch(s, last_paid, rounds_left, spread_allowance)]

@@ -216,9 +216,14 @@ def _gibson_note(
     out = pure_standings.out_of_contention(table, rounds_left, options.prize_places, options.gibson_spread)
     note = f"{label.get(leader)} is Gibsonized: {why}, so nobody can catch them for first place."
     if opponent is None:
-        return note
+        return f"{note} They take the bye: an odd field's bye goes to the Gibsonized player."
     if opponent in out:
         return f"{note} They play {label.get(opponent)}, who is out of prize contention."
+    if any(p != result.bye for p in out):
+        return (
+            f"{note} Every player out of prize contention has met them more often, so they play the "
+            f"lowest-placed of those who met them least, {label.get(opponent)}."
+        )
     return (
         f"{note} Everyone else is still in prize contention, so they play the lowest-placed player available, "
         f"{label.get(opponent)}."

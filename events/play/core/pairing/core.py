@@ -141,7 +141,18 @@ class History:
         self.firsts: Counter[PlayerId] = Counter()
         self.seconds: Counter[PlayerId] = Counter()
         self.byes: Counter[PlayerId] = Counter()
+        # Rounds without an opponent, as tsh counts them when it gives a bye (Division::CountByes counts
+        # every round whose opponent is 0): byes, forfeits and void games (tsh writes all three as
+        # opponent 0, for both players of a game forfeited against a present opponent), and rounds a
+        # player missed (see `rounds_without_opponent`).
+        self._unopposed: Counter[PlayerId] = Counter()
+        self._rounds_of: dict[PlayerId, set[int]] = {}
+        self._played_rounds = {g.round for g in self.games}
         for g in self.games:
+            for p in g.players:
+                self._rounds_of.setdefault(p, set()).add(g.round)
+                if g.kind is not GameKind.NORMAL:
+                    self._unopposed[p] += 1
             b = g.player_b
             if b is not None and g.kind is not GameKind.VOID:
                 a = g.player_a
@@ -155,6 +166,16 @@ class History:
                     self.seconds[b if g.first == a else a] += 1
             if g.kind is GameKind.BYE:
                 self.byes[g.player_a] += 1
+
+    def rounds_without_opponent(self, player: PlayerId) -> int:
+        """Rounds `player` had no opponent in, as tsh counts byes when it chooses who sits out.
+
+        Byes, forfeits (on either side) and void games count, and so does every round in which others
+        played and `player` has no game at all (absent, or not yet entered), as tsh pairs such a player
+        with nobody.
+        """
+        absent = len(self._played_rounds - self._rounds_of.get(player, set()))
+        return self._unopposed[player] + absent
 
     def met(self, a: PlayerId, b: PlayerId) -> int:
         """How many times a and b have been paired."""

@@ -13,7 +13,7 @@ from events.play.core.standings import Entrant, Standing, compute_standings, gib
 from .core import History, PairingError, PairingOptions, PairingPlayer, PairingResult, count_repeats
 from .firsts import assign_firsts
 from .fontes import fontes_round
-from .ranked import choose_bye, closest_pairs, gibson_opponent, koth_pairs
+from .ranked import choose_bye, closest_pairs, koth_pairs
 from .schedules import Slot, repeat_of_last_round, round_robin_round
 from .swiss import swiss_pairs
 
@@ -78,17 +78,23 @@ def pair_round(
                 break
     else:
         order = [s.player for s in standings]
-        bye = choose_bye(order, past) if len(order) % 2 else None
-        if bye is not None:
-            order.remove(bye)
         pairs = []
+        # As tsh's SetupForPairings: Gibsonize first, then give a bye to an odd field, and an odd
+        # field's bye goes to the Gibsonized leader (their result no longer matters).
         if options.gibson and system != "random":
-            gibson = _gibson_pair(standings, bye, past, options)
-            if gibson is not None:
-                leader, opponent, note = gibson
-                pairs.append((leader, opponent))
-                warnings.append(note)
-                order = [p for p in order if p not in (leader, opponent)]
+            leader = _gibson_leader(standings, options)
+        if len(order) % 2:
+            bye = leader if leader is not None else choose_bye(order, past)
+            order.remove(bye)
+        else:
+            bye = None
+        if leader is not None and leader == bye:
+            warnings.append(f"{leader} is Gibsonized and takes the bye")
+        elif leader is not None:
+            opponent, note = _gibson_opponent(leader, standings, bye, past, options)
+            pairs.append((leader, opponent))
+            warnings.append(note)
+            order = [p for p in order if p not in (leader, opponent)]
         max_repeats = options.max_repeats if enforce else None
         if system == "random":
             random.Random(seed).shuffle(order)
@@ -163,33 +169,29 @@ def _split_phantom(slots: list[tuple[Slot, Slot]]) -> tuple[list[tuple[PlayerId,
     return pairs, bye
 
 
-def _gibson_pair(
-    standings: Sequence[Standing], bye: PlayerId | None, past: History, options: PairingOptions
-) -> tuple[PlayerId, PlayerId, str] | None:
+def _gibson_leader(standings: Sequence[Standing], options: PairingOptions) -> PlayerId | None:
     if options.total_rounds is None:
         raise ValueError("Gibsonization needs total_rounds")
     rounds_left = options.total_rounds - options.standings_round
-    leader = gibsonized(standings, rounds_left, options.gibson_spread)
-    if leader is None or leader == bye:
-        return None
-    max_repeats = options.max_repeats if options.avoid_repeats else None
-    out = [
-        p
-        for p in out_of_contention(standings, rounds_left, options.prize_places, options.gibson_spread)
-        if p not in (leader, bye)
-    ]
-    if out:
-        opponent = gibson_opponent(leader, out, past, max_repeats)
-        return leader, opponent, f"{leader} is Gibsonized and plays {opponent}, who is out of prize contention"
-    # Nobody is out of contention: the lowest-placed player is the least
-    # likely to have the prizes decided by this game.
-    candidates = [s.player for s in reversed(standings) if s.player not in (leader, bye)]
-    if not candidates:
-        return None
-    opponent = gibson_opponent(leader, candidates, past, max_repeats)
+    return gibsonized(standings, rounds_left, options.gibson_spread)
+
+
+def _gibson_opponent(
+    leader: PlayerId, standings: Sequence[Standing], bye: PlayerId | None, past: History, options: PairingOptions
+) -> tuple[PlayerId, str]:
+    """The Gibsonized leader's opponent, as tsh's PairOneGibson chooses (the tsh manual's words): of the
+    players who have met the leader least often, the highest-placed one who can no longer finish in a
+    prize place, or if none of them is out of contention, the lowest-placed of them."""
+    rounds_left = (options.total_rounds or options.round) - options.standings_round
+    out = set(out_of_contention(standings, rounds_left, options.prize_places, options.gibson_spread))
+    candidates = [s.player for s in standings if s.player not in (leader, bye)]
+    fewest = min(past.met(leader, p) for p in candidates)
+    least_met = [p for p in candidates if past.met(leader, p) == fewest]
+    hopeless = [p for p in least_met if p in out]
+    if hopeless:
+        return hopeless[0], f"{leader} is Gibsonized and plays {hopeless[0]}, who is out of prize contention"
     return (
-        leader,
-        opponent,
+        least_met[-1],
         f"{leader} is Gibsonized but every other player is still in prize contention; "
-        f"paired with the lowest-placed player available, {opponent}",
+        f"paired with the lowest-placed player available, {least_met[-1]}",
     )

@@ -20,7 +20,7 @@ from events.play.core.results import PlayerId
 from .core import History
 from .matching import min_cost_perfect_matching
 
-__all__ = ["koth_pairs", "closest_pairs", "choose_bye", "gibson_opponent"]
+__all__ = ["koth_pairs", "closest_pairs", "choose_bye"]
 
 
 def _repeat_levels(a: PlayerId, b: PlayerId, history: History, max_repeats: int | None) -> tuple[int, int, int]:
@@ -164,23 +164,12 @@ def closest_pairs(
 
 
 def choose_bye(order: Sequence[PlayerId], history: History) -> PlayerId:
-    """The lowest-placed player among those with the fewest byes so far."""
-    fewest = min(history.byes[p] for p in order)
-    return next(p for p in reversed(order) if history.byes[p] == fewest)
+    """The lowest-placed player among those with the fewest rounds without an opponent so far.
 
-
-def gibson_opponent(
-    leader: PlayerId, candidates: Sequence[PlayerId], history: History, max_repeats: int | None
-) -> PlayerId:
-    """The best-placed candidate, preferring ones the leader may meet again.
-
-    `candidates` are in standings order. A candidate beyond the repeat limit
-    or met last round is taken only when every candidate is.
+    As tsh's Division::ChooseBye (its default bottom_up method): a forfeit, a void game or a missed
+    round counts as a bye had, so a player who forfeited is not given the next bye before one who has
+    played every round.
     """
-
-    def rank(indexed: tuple[int, PlayerId]) -> tuple[int, int, int]:
-        position, p = indexed
-        over, last, _ = _repeat_levels(leader, p, history, max_repeats)
-        return over, last, position
-
-    return min(enumerate(candidates), key=rank)[1]
+    without = {p: history.rounds_without_opponent(p) for p in order}
+    fewest = min(without.values())
+    return next(p for p in reversed(order) if without[p] == fewest)

@@ -123,6 +123,12 @@ class PairRoundForm(ServiceFormMixin, forms.Form):
         required=False,
         help_text="Pair a leader who can no longer be caught with a player out of the prizes (tsh's config gibson)",
     )
+    initial_snaked = forms.BooleanField(
+        label="Initial Fontes groups snaked through the rating bands",
+        required=False,
+        help_text="Initial Fontes groups: random (tsh's default) or snaked (tsh's initial_snaked). "
+        "Pair every round of the block the same way.",
+    )
     not_checked_in = forms.ChoiceField(
         label="Players who have not checked in",
         choices=list(ABSENT_CHOICES.items()),
@@ -149,6 +155,7 @@ class PairRoundForm(ServiceFormMixin, forms.Form):
             "max_repeats": data["max_repeats"] or 0,
             "seed": data["seed"],
             "gibson": data["gibson"],
+            "initial_snaked": data["initial_snaked"],
             "not_checked_in": data.get("not_checked_in") or ABSENT_REFUSE,
         }
 

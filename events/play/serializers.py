@@ -158,6 +158,12 @@ class PairSerializer(serializers.Serializer):
         error_messages={"max_value": pairing.SEED_REFUSAL, "min_value": pairing.SEED_REFUSAL},
     )
     gibson = serializers.BooleanField(required=False, default=False)
+    initial_snaked = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Initial Fontes groups: random (tsh's default) or snaked through the rating bands "
+        "(tsh's initial_snaked); pair every round of the block the same way",
+    )
     accept_repeats = serializers.BooleanField(required=False, default=False)
     not_checked_in = serializers.ChoiceField(
         choices=list(ABSENT_CHOICES.items()),

@@ -67,6 +67,7 @@ def pair_round(
     max_repeats: int = 0,
     seed: int | None = None,
     gibson: bool = False,
+    initial_snaked: bool = False,
     accept_repeats: bool = False,
     not_checked_in: str = ABSENT_REFUSE,
 ) -> Round:
@@ -74,7 +75,11 @@ def pair_round(
 
     Once the event uses check-in, a player who has not checked in is not paired unseen: `not_checked_in`
     says whether that refuses the pairing (naming them) or leaves them out of this round, scored as a missed
-    round. Gibsonization judges prize contention by the places the division's prize table pays."""
+    round. Gibsonization judges prize contention by the places the division's prize table pays.
+
+    Initial Fontes draws its groups at random (tsh's default) or snakes them through the rating bands
+    (`initial_snaked`, tsh's setting); a later round of the block without a seed of its own takes the
+    block's first round's, so every round of it is paired from the same groups."""
     division = lock_division(division.pk)
     require_director(actor, division.event)
     check_open(division)
@@ -107,6 +112,9 @@ def pair_round(
         raise PlayError("At least two players are needed to pair a round.")
     people = [pure_standings.Entrant(id=s.player_id, rating=s.rating, seed=s.number) for s in playing]
     history = division_games(division, confirmed_only=True)
+    if system == "initial_fontes" and seed is None and number > 1:
+        first = division.rounds.filter(number=1, pairing_system="initial_fontes").first()
+        seed = first.pairing_seed if first else None
     try:
         options = pairing.PairingOptions(
             round=number,
@@ -116,6 +124,7 @@ def pair_round(
             max_repeats=max_repeats,
             seed=seed,
             gibson=gibson,
+            initial_snaked=initial_snaked,
             prize_places=prize_places(division),
             standings=standings_options(division.event),
         )
@@ -142,7 +151,11 @@ def pair_round(
         based_on_round=based_on_round,
         max_repeats=max_repeats if avoid_repeats else None,
         gibson=gibson,
-        pairing_notes=_gibson_note(result, people, history, options, seats) if result.gibsonized is not None else "",
+        pairing_notes=_gibson_note(result, people, history, options, seats)
+        if result.gibsonized is not None
+        else " ".join(result.warnings)  # an initial Fontes round paired from other groups than its block's
+        if system == "initial_fontes"
+        else "",
     )
     games = [
         Game(division=division, round=rnd, round_number=number, board=i, player_a_id=a, player_b_id=b, first="a")

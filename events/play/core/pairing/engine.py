@@ -37,9 +37,11 @@ def pair_round(
 
     `history` holds the division's games; only rounds before this one count,
     pending (unscored) pairings included. Byes go, before pairing and only
-    for an odd count, to the lowest-placed of the players with fewest byes,
-    except in round robin and initial Fontes, where meeting the phantom is
-    the bye. Raises PairingError when the pairing breaks the repeat limit
+    for an odd count, to the Gibsonized leader if there is one, else to the
+    lowest-placed of the players with the fewest rounds without an opponent
+    (as tsh counts byes); in a round robin meeting the phantom is the bye,
+    and in initial Fontes the member of the odd group without a game that
+    round. Raises PairingError when the pairing breaks the repeat limit
     (with the least-repeat pairing attached) or the schedule has no such round.
     """
     if system not in SYSTEMS:

@@ -69,8 +69,8 @@ def test_a_round_as_tsh_s_command(paired, expected) -> None:
 
 def test_initial_fontes_s_line_stands_for_its_rounds_and_an_unknown_command_is_named() -> None:
     assert [p.round for p in from_tsh_command("if", ["3", "A"], 1)] == [1, 2, 3]
-    with pytest.raises(ValueError, match="the site does not pair with tsh's 'cp'"):
-        from_tsh_command("cp", ["3", "A"], 4)
+    with pytest.raises(ValueError, match="the site does not pair with tsh's 'brack'"):
+        from_tsh_command("brack", ["3", "A"], 4)
 
 
 @pytest.fixture

@@ -65,6 +65,10 @@ class PairingOptions:
         player out of prize contention (King of the Hill and Swiss).
     gibson_spread: spread a chaser may make up per round left (Gibson test).
     prize_places: how many places carry prizes, for "out of contention".
+    prize_bands: Chew pairings' prize bands, as tsh's `prize_bands`: the last
+        place of each band, increasing (1, 2, 3, 8 contends for 1st, 2nd,
+        3rd, then 4th to 8th). None takes tsh's default: every place from 1
+        to a quarter of the field.
     assign_firsts: decide who starts each game (else the higher-placed player
         is listed first).
     standings: standings rules of the event (byes, spread cap, ...).
@@ -83,6 +87,7 @@ class PairingOptions:
     gibson: bool = False
     gibson_spread: int = 200
     prize_places: int = 1
+    prize_bands: tuple[int, ...] | None = None
     assign_firsts: bool = True
     standings: StandingsOptions = StandingsOptions()
 
@@ -97,6 +102,12 @@ class PairingOptions:
             raise ValueError("a round robin needs at least one cycle")
         if self.fontes_rounds < 1 or self.fontes_rounds % 2 == 0:
             raise ValueError("initial Fontes needs an odd number of rounds")
+        if self.prize_bands is not None and (
+            not self.prize_bands
+            or self.prize_bands[0] < 1
+            or any(b <= a for a, b in zip(self.prize_bands, self.prize_bands[1:], strict=False))
+        ):
+            raise ValueError("prize bands must be increasing places, the first at least 1")
         if self.seed is not None and not 0 <= self.seed <= MAX_SEED:
             raise ValueError(SEED_RULE)
 

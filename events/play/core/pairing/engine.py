@@ -10,6 +10,7 @@ from dataclasses import replace
 from events.play.core.results import Game, PlayerId
 from events.play.core.standings import Entrant, Standing, compute_standings, gibsonized, out_of_contention
 
+from .chew import ChewRecord, chew_pairs, competition_ranks, default_prize_bands
 from .core import History, PairingError, PairingOptions, PairingPlayer, PairingResult, count_repeats
 from .firsts import assign_firsts
 from .fontes import fontes_round
@@ -27,6 +28,7 @@ SYSTEMS: dict[str, str] = {
     "round_robin": "Round robin",
     "double_round_robin": "Double round robin",
     "initial_fontes": "Initial Fontes",
+    "chew": "Chew pairings (tsh cp)",
 }
 
 
@@ -83,7 +85,8 @@ def pair_round(
         pairs = []
         # As tsh's SetupForPairings: Gibsonize first, then give a bye to an odd field, and an odd
         # field's bye goes to the Gibsonized leader (their result no longer matters).
-        if options.gibson and system != "random":
+        # Chew pairings Gibsonize by their own rule (tsh cp's), not by the site's option.
+        if options.gibson and system not in ("random", "chew"):
             leader = _gibson_leader(standings, options)
         if len(order) % 2:
             bye = leader if leader is not None else choose_bye(order, past)
@@ -97,13 +100,16 @@ def pair_round(
             pairs.append((leader, opponent))
             warnings.append(note)
             order = [p for p in order if p not in (leader, opponent)]
+        if system == "chew":
+            _chew(order, standings, past, options, pairs, warnings)
+            order = []
         max_repeats = options.max_repeats if enforce else None
         if system == "random":
             random.Random(seed).shuffle(order)
             pairs += closest_pairs(order, past, options.avoid_repeats, max_repeats)
         elif system == "koth":
             pairs += koth_pairs(order, past, options.avoid_repeats, max_repeats)
-        else:
+        elif system == "swiss":
             wins = {s.player: s.wins for s in standings}
             pairs += swiss_pairs(order, wins, past, max_repeats)
 
@@ -158,6 +164,30 @@ def _standings(players: Sequence[PairingPlayer], past: History, options: Pairing
     active = [s for s in ranked if s.player in known]
     # Positions among the players of this round only.
     return [replace(s, position=k) for k, s in enumerate(active, start=1)]
+
+
+def _chew(
+    order: list[PlayerId],
+    standings: Sequence[Standing],
+    past: History,
+    options: PairingOptions,
+    pairs: list[tuple[PlayerId, PlayerId]],
+    warnings: list[str],
+) -> None:
+    """Chew pairings of `order` (the bye already out) into `pairs`, naming cp's Gibsons in `warnings`.
+
+    cp's Gibsons are its own (tsh's best-possible-finish rule), not the site's Gibson option, so the
+    result's `gibsonized` stays for that option."""
+    if options.total_rounds is None:
+        raise ValueError("Chew pairings need the number of rounds: set the event's number of games")
+    records = {s.player: ChewRecord(s.wins, s.losses, s.spread) for s in standings}
+    # tsh ranks the whole division, the player with the bye included; its default bands count every player.
+    ranks = competition_ranks([s.player for s in standings], records)
+    bands = options.prize_bands or default_prize_bands(len(standings) + len(past.player_ids() - set(records)))
+    found, gibsons = chew_pairs(order, records, ranks, past, options.round, options.total_rounds, bands)
+    pairs += found
+    if gibsons:
+        warnings.append("Gibsonized (no longer catchable for their place): " + ", ".join(map(str, gibsons)))
 
 
 def _split_phantom(slots: list[tuple[Slot, Slot]]) -> tuple[list[tuple[PlayerId, PlayerId]], PlayerId | None]:

@@ -49,7 +49,7 @@ from .core import History
 from .matching import min_cost_perfect_matching
 from .ranked import closest_pairs
 
-__all__ = ["swiss_pairs", "win_groups", "GROUP_SORT_THRESHOLD"]
+__all__ = ["swiss_pairs", "win_groups", "resolve_preferences", "GROUP_SORT_THRESHOLD"]
 
 # tsh reorders the choosers of a group larger than this (fewest allowed opponents first).
 GROUP_SORT_THRESHOLD = 12
@@ -160,50 +160,72 @@ class _Pairer:
         for i in range(n):
             allowed = [j for j in range(n) if j != i and self.allowed(players[i], players[j])]
             choices.append(sorted(allowed, key=lambda j, i=i: preference(i, j)))
-        if any(not c for c in choices):
-            return None
-        choosers = list(range(n))
-        if n > GROUP_SORT_THRESHOLD:
-            choosers.sort(key=lambda i: len(choices[i]))  # stable: ties stay in standings order
+        found = resolve_preferences(choices)
+        return None if found is None else [(players[i], players[j]) for i, j in found]
 
-        def complete(members: list[int]) -> dict[int, int] | None:
-            """A pairing of `members` within the limit, as close to everyone's choices as a matching finds."""
-            if not members:
-                return {}
 
-            def cost(x: int, y: int) -> tuple[int, ...]:
-                i, j = members[x], members[y]
-                if not self.allowed(players[i], players[j]):
-                    return (1, 0, 0, 0)
-                return (0, *preference(i, j)[:3])
+def resolve_preferences(choices: Sequence[Sequence[int]]) -> list[tuple[int, int]] | None:
+    """tsh's pairing search over players 0..n-1, each listing the partners they accept, best first.
 
-            partner: dict[int, int] = {}
-            for x, y in min_cost_perfect_matching(len(members), cost):
-                i, j = members[x], members[y]
-                if not self.allowed(players[i], players[j]):
-                    return None
-                partner[i], partner[j] = j, i
-            return partner
+    The first chooser takes their first choice with whom everyone left can
+    still be paired, then the next chooser not yet paired, and so on. The
+    choosers go in order, except that over 12 players those with the fewest
+    choices go first (ties in order), as tsh does to search faster. A pair is
+    formed by the earlier chooser's list, so "can still be paired" asks for a
+    perfect matching of the players left using, for each two of them, the list
+    of whichever chooses first. None when no one pairing exists.
+    """
+    n = len(choices)
+    if n == 0:
+        return []
+    if any(not c for c in choices):
+        return None
+    choosers = list(range(n))
+    if n > GROUP_SORT_THRESHOLD:
+        choosers.sort(key=lambda i: len(choices[i]))  # stable: ties stay in order
+    turn = {c: k for k, c in enumerate(choosers)}
+    rank_of = [{j: k for k, j in enumerate(c)} for c in choices]
 
-        partner = complete(list(range(n)))
-        if partner is None:
-            return None
-        unpaired = set(range(n))
-        pairs: Pairs = []
-        for top in choosers:
-            if top not in unpaired:
+    def choice_rank(i: int, j: int) -> int | None:
+        first, second = (i, j) if turn[i] < turn[j] else (j, i)
+        return rank_of[first].get(second)
+
+    def complete(members: list[int]) -> dict[int, int] | None:
+        """A pairing of `members` from the lists, as close to everyone's first choices as a matching finds."""
+        if not members:
+            return {}
+
+        def cost(x: int, y: int) -> tuple[int, int]:
+            k = choice_rank(members[x], members[y])
+            return (1, 0) if k is None else (0, k)
+
+        partner: dict[int, int] = {}
+        for x, y in min_cost_perfect_matching(len(members), cost):
+            i, j = members[x], members[y]
+            if choice_rank(i, j) is None:
+                return None
+            partner[i], partner[j] = j, i
+        return partner
+
+    partner = complete(list(range(n)))
+    if partner is None:
+        return None
+    unpaired = set(range(n))
+    pairs: list[tuple[int, int]] = []
+    for top in choosers:
+        if top not in unpaired:
+            continue
+        for other in choices[top]:
+            if other not in unpaired:
                 continue
-            for other in choices[top]:
-                if other not in unpaired:
-                    continue
-                if partner[top] == other:
-                    break  # the pairing in hand already gives top this choice
-                rest = complete([p for p in range(n) if p in unpaired and p not in (top, other)])
-                if rest is not None:
-                    partner = rest
-                    partner[top], partner[other] = other, top
-                    break
-            other = partner[top]
-            pairs.append((players[top], players[other]))
-            unpaired -= {top, other}
-        return pairs
+            if partner[top] == other:
+                break  # the pairing in hand already gives top this choice
+            rest = complete([p for p in range(n) if p in unpaired and p not in (top, other)])
+            if rest is not None:
+                partner = rest
+                partner[top], partner[other] = other, top
+                break
+        other = partner[top]
+        pairs.append((top, other))
+        unpaired -= {top, other}
+    return pairs

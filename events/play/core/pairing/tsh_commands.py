@@ -10,7 +10,9 @@ tsh's commands and their arguments:
   `rp REPEATS SR DIV` random pairing: one round each, from the standings after round SR,
   with pairs that have met more than REPEATS times avoided;
 - `rr [COUNT] DIV` a whole round robin (COUNT 2: each pair meets twice, in a row), paired at once;
-- `if N DIV` initial Fontes: the N rounds of the groups' round robins, paired at once.
+- `if N DIV` initial Fontes: the N rounds of the groups' round robins, paired at once;
+- `cp SR DIV` Chew pairings (tsh's ChewPair): one round from the standings after round SR; it chooses
+  its own repeats, so it takes no REPEATS.
 tsh has no "no limit" for repeats: the site writes the number of rounds of the event, which no pair
 can exceed.
 """
@@ -32,6 +34,7 @@ TSH_COMMANDS: dict[str, str] = {
     "round_robin": "rr",
     "double_round_robin": "rr",
     "initial_fontes": "if",
+    "chew": "cp",
 }
 # tsh command, short or long, as typed -> site system.
 _SYSTEM_OF: dict[str, str] = {
@@ -45,6 +48,8 @@ _SYSTEM_OF: dict[str, str] = {
     "roundrobin": "round_robin",
     "if": "initial_fontes",
     "initfontes": "initial_fontes",
+    "cp": "chew",
+    "chewpair": "chew",
 }
 # Systems paired one round at a time, with tsh's REPEATS SR DIV arguments.
 _ROUND_BY_ROUND = ("koth", "swiss", "random")
@@ -56,6 +61,8 @@ def system_label(system: str) -> str:
     label = SYSTEMS.get(system, system)
     if system == "double_round_robin":
         return f"{label} (tsh rr 2)"
+    if "(tsh " in label:  # the name already says it ("Chew pairings (tsh cp)")
+        return label
     return f"{label} (tsh {command})" if command else label
 
 
@@ -88,6 +95,8 @@ def tsh_command(paired: PairedRound, division: str, rounds_in_event: int) -> tup
         repeats = rounds_in_event if paired.max_repeats is None else paired.max_repeats
         source = paired.source_round
         return source, command, (str(repeats), str(source), division)
+    if paired.system == "chew":
+        return paired.source_round, command, (str(paired.source_round), division)
     if paired.round != 1:
         return None
     if paired.system == "double_round_robin":
@@ -115,6 +124,14 @@ def from_tsh_command(command: str, args: Sequence[str], round_number: int) -> li
             raise ValueError(f"round {round_number} cannot be paired from the standings after round {source}")
         based_on = None if source == round_number - 1 else source
         return [PairedRound(round_number, system, based_on_round=based_on, max_repeats=repeats)]
+    if system == "chew":
+        if not numbers:
+            raise ValueError(f"tsh's {command} takes BASED-ON-ROUND DIVISION")
+        source = int(numbers[0])
+        if source >= round_number:
+            raise ValueError(f"round {round_number} cannot be paired from the standings after round {source}")
+        based_on = None if source == round_number - 1 else source
+        return [PairedRound(round_number, system, based_on_round=based_on, max_repeats=None)]
     if system == "initial_fontes":
         if not numbers or int(numbers[0]) % 2 == 0:
             raise ValueError("tsh's if takes an odd number of rounds, then the division")

@@ -1,0 +1,39 @@
+"""Chew pairings (tsh cp) are offered and taken by every door: the pair-round page, the API, the service and the
+event's choice of pairing system."""
+
+import pytest
+from rest_framework.test import APIClient
+
+from events.models import PairingSystem
+from events.play import services as play
+from tests.events.play.test_views_play import page, url
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_page_offers_and_takes_chew_pairings(client, director, make_division):
+    division = make_division(6)
+    client.force_login(director)
+    assert "Chew pairings (tsh cp)" in page(client.get(url("play_division", division)))
+    assert client.post(url("play_pair", division), {"system": "chew", "max_repeats": 0}).status_code == 302
+    rnd = division.rounds.get()
+    assert rnd.pairing_system == "chew" and rnd.games.count() == 3
+
+
+def test_the_api_takes_chew_pairings(director, make_division):
+    division = make_division(5)
+    api = APIClient()
+    api.force_authenticate(director)
+    response = api.post(f"/api/play/divisions/{division.pk}/pair/", {"system": "chew"}, format="json")
+    assert response.status_code in (200, 201), response.content
+    assert division.rounds.get().pairing_system == "chew"
+
+
+def test_the_service_needs_the_number_of_rounds_for_chew_pairings(director, make_division):
+    division = make_division(4, games=0)
+    with pytest.raises(play.PlayError, match="number of rounds"):
+        play.pair_round(director, division, "chew")
+
+
+def test_an_event_may_name_chew_pairings_as_its_system():
+    assert ("chew", "Chew pairings (tsh cp)") in PairingSystem.choices

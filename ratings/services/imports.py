@@ -21,14 +21,14 @@ line that cannot be stored as read (a control character such as NUL in a name, a
 characters or without a letter, a number out of range, too many lines) is refused by number like
 any other bad line, so nothing of the file is saved.
 
-Names are matched to members: one member with that name (in either order) is matched; several,
+Names are matched to members by the one matching rule (players.matching): one member with that name (in
+either order of the family name) is matched; several,
 or a close spelling, are left for staff to review (pick the member or "new player"); no close
 name makes a new player. Nothing is written until staff apply the reviewed import, all at once.
 """
 
 from __future__ import annotations
 
-import difflib
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -41,7 +41,9 @@ from django.utils import timezone
 from clubsite.kit.errors import NotAllowed, ServiceError
 from clubsite.kit.roles import is_association_staff
 from clubsite.kit.status import can_move, move
+from players import lookup, matching
 from players import services as player_services
+from players.matching import Person, normalise
 from players.models import Player
 
 from ..models import (
@@ -61,8 +63,6 @@ MAX_GAMES = 1_000_000
 MAX_NAME = 200  # RatingImportLine.name and Player.full_name
 MAX_LINES = 20_000  # players in one file; far more than any list holds
 MAX_SHOWN = 24  # characters of a bad value quoted back
-CLOSE_MATCH = 0.85
-MAX_CANDIDATES = 5
 MAX_LISTED_ERRORS = 20
 
 
@@ -178,22 +178,6 @@ def parse_rating_file(text: str) -> tuple[list[ParsedLine], list[tuple[int, str]
     return lines, errors
 
 
-def normalise(name: str) -> str:
-    """Lower case, without accents, punctuation or repeated spaces."""
-    decomposed = unicodedata.normalize("NFKD", name)
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return " ".join(re.sub(r"[^\w\s]", " ", plain.lower()).split())
-
-
-def name_keys(name: str) -> list[str]:
-    """The ways a file's name may be written on a member's record: `Surname, Given` is also
-    tried as `Given Surname` and `Surname Given`."""
-    if "," in name:
-        surname, _, given = name.partition(",")
-        return list(dict.fromkeys([normalise(f"{given} {surname}"), normalise(f"{surname} {given}")]))
-    return [normalise(name)]
-
-
 def display_name(name: str) -> str:
     if "," in name:
         surname, _, given = name.partition(",")
@@ -201,36 +185,13 @@ def display_name(name: str) -> str:
     return name
 
 
-def match_names(names: list[str], players: list[tuple[int, str, str]]) -> list[tuple[str, list[int]]]:
-    """For each name: (MatchKind, player ids) against (id, full name, display name) rows."""
-    by_key: dict[str, list[int]] = {}
-    by_tokens: dict[str, set[int]] = {}
-    for pid, full, shown in players:
-        for n in {full, shown} - {""}:
-            key = normalise(n)
-            by_key.setdefault(key, []).append(pid)
-            by_tokens.setdefault(" ".join(sorted(key.split())), set()).add(pid)
-    keys = list(by_key)
-    results = []
-    for name in names:
-        exact: list[int] = []
-        for key in name_keys(name):
-            exact += [p for p in by_key.get(key, []) if p not in exact]
-        if len(exact) == 1:
-            results.append((MatchKind.EXACT, exact))
-            continue
-        candidates = list(exact)
-        for key in name_keys(name):
-            for p in sorted(by_tokens.get(" ".join(sorted(key.split())), ())):
-                if p not in candidates:
-                    candidates.append(p)
-            for close in difflib.get_close_matches(key, keys, n=MAX_CANDIDATES, cutoff=CLOSE_MATCH):
-                candidates += [p for p in by_key[close] if p not in candidates]
-        if candidates:
-            results.append((MatchKind.REVIEW, candidates[:MAX_CANDIDATES]))
-        else:
-            results.append((MatchKind.NEW, []))
-    return results
+def match_names(names: list[str]) -> list[tuple[str, list[int]]]:
+    """For each name of the file: (MatchKind, player ids), from the one matching rule (players.matching): a file's
+    name is all it knows of the person, so the one member of that name is matched, several or a close spelling are
+    left for review, and no close name makes a new player."""
+    found = lookup.find_people(Person(full_name=name, name_is_all=True) for name in names)
+    kinds = {matching.SURE: MatchKind.EXACT, matching.LIKELY: MatchKind.REVIEW, matching.NEW: MatchKind.NEW}
+    return [(kinds[m.kind], [m.record.id] if m.is_sure else [r.id for r in m.likely]) for m in found]
 
 
 def _check_staff(actor) -> None:
@@ -263,8 +224,7 @@ def prepare_rating_import(
     parsed, errors = parse_rating_file(text)
     if errors:
         raise ImportFileError(errors)
-    players = list(Player.objects.values_list("pk", "full_name", "display_name"))
-    matches = match_names([p.name for p in parsed], players)
+    matches = match_names([p.name for p in parsed])
     with transaction.atomic():
         imp = RatingImport.objects.create(
             rating_list=rating_list,

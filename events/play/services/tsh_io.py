@@ -1,7 +1,9 @@
 """tsh interchange: a `.t` file into a division (players, rounds, results) and back out.
 
-Players are matched to members by member id (`Name:ID` where ID is a member number), else by exact
-name ("Surname, Given" or "Given Surname"); the rest become new players, listed for review. What the
+Players are matched to members by the one matching rule (players.matching): by member id (`Name:ID` where ID is
+a member number), else by name ("Surname, Given" or "Given Surname"); a name that may be several members is refused
+until the file gives the id or the director says the player is someone else; the rest become new players, listed
+for review. What the
 site does not interpret (tsh extra fields such as newr, rrank, lifeg, class) is kept on the seat and
 written back, so a file survives import then export with the same meaning.
 """
@@ -22,7 +24,9 @@ from events.models import Event, EventStatus
 from events.play.core import results, tsh
 from events.play.core.standings import format_round_spread_caps
 from events.play.models import Division, DivisionPlayer, Game, GameKind, GameStatus, Round, RoundStatus
+from players import lookup, matching
 from players import services as player_services
+from players.matching import Person
 from players.models import Association, Player
 
 from . import tsh_autopair
@@ -99,40 +103,53 @@ def _spread_caps(config: tsh.TshConfig | None) -> int | tuple[int | None, ...] |
         raise PlayError(f"config.tsh: {error}.", field="config") from None
 
 
-def _match_players(f: tsh.TshFile) -> dict[int, Player | None]:
-    """One query each for member ids and names; None where a new player is needed."""
-    ids = {int(p.member_id) for p in f.players if p.member_id and p.member_id.isdigit()}
-    by_number = {p.member_number: p for p in Player.objects.filter(member_number__in=ids)}
-    names = {n for p in f.players for n in (p.name, given_first(p.name))}
-    by_name: dict[str, list[Player]] = {}
-    for player in Player.objects.filter(Q(full_name__in=names) | Q(display_name__in=names)):
-        for key in {player.full_name, player.display_name} - {""}:
-            by_name.setdefault(key, []).append(player)
-    found: dict[int, Player | None] = {}
-    for p in f.players:
-        member = by_number.get(int(p.member_id)) if p.member_id and p.member_id.isdigit() else None
-        if member is None:
-            candidates = by_name.get(p.name, []) or by_name.get(given_first(p.name), [])
-            member = candidates[0] if len(candidates) == 1 else None  # an ambiguous name makes a new player
-        found[p.number] = member
-    return found
+def _found(f: tsh.TshFile) -> list[matching.Match]:
+    """The one matching rule's answer for each player of the file (players.matching): by the member id (`Name:ID`),
+    else by the name, which is all a .t file knows of a person. One query."""
+    return lookup.find_people(
+        Person(
+            full_name=p.name,
+            name_is_all=True,
+            member_number=int(p.member_id) if p.member_id and p.member_id.isdigit() else None,
+        )
+        for p in f.players
+    )
+
+
+def _match_players(f: tsh.TshFile, new_players: frozenset[int] | set[int] = frozenset()) -> dict[int, Player | None]:
+    """Each line's member by the one matching rule, None where a new player is made: the member id, else the one
+    member of that name. A name that may be one of several members (or a close spelling of one) is refused, not made
+    a new player: the file names the member by id, or `new_players` (player numbers) says the line is a different
+    person. Two queries."""
+    found = _found(f)
+    unsure = [
+        f"player {p.number} ({p.name}) may be {lookup.likely_text(m)}"
+        for p, m in zip(f.players, found, strict=True)
+        if m.is_likely and p.number not in new_players
+    ]
+    if unsure:
+        raise PlayError(
+            "Some names may be members already: "
+            + "; ".join(unsure)
+            + ". Give the member id after the name in the file (Name:member number), or import those players as "
+            "different people.",
+            field="file",
+        )
+    members = Player.objects.in_bulk([m.record.id for m in found if m.is_sure])
+    return {p.number: members[m.record.id] if m.is_sure else None for p, m in zip(f.players, found, strict=True)}
 
 
 def offered_members(f: tsh.TshFile) -> dict[int, tuple[Player | None, list[Player]]]:
-    """Per player of the file: the member the import uses unless told otherwise, and every member a director
-    may choose instead (members of the same name, in either order; the sure match first). Two queries."""
-    sure = _match_players(f)
-    names = {n for p in f.players for n in (p.name, given_first(p.name))}
-    by_name: dict[str, list[Player]] = {}
-    for player in Player.objects.filter(Q(full_name__in=names) | Q(display_name__in=names)).order_by("member_number"):
-        for key in {player.full_name, player.display_name} - {""}:
-            by_name.setdefault(key, []).append(player)
+    """Per player of the file: the member the import uses unless told otherwise (the rule's sure match), and every
+    member a director may choose (the sure match, or the members the rule finds likely: the same name in either
+    order, or a close spelling). Two queries."""
+    found = _found(f)
+    ids = [r.id for m in found for r in ([m.record] if m.is_sure else m.likely)]
+    members = Player.objects.in_bulk(ids)
     offered = {}
-    for p in f.players:
-        match = sure[p.number]
-        others = [m for key in (p.name, given_first(p.name)) for m in by_name.get(key, [])]
-        candidates = list(dict.fromkeys([match, *others] if match else others))
-        offered[p.number] = (match, candidates)
+    for p, m in zip(f.players, found, strict=True):
+        match = members[m.record.id] if m.is_sure else None
+        offered[p.number] = (match, [match] if match else [members[r.id] for r in m.likely])
     return offered
 
 
@@ -224,12 +241,14 @@ def import_tsh(
     division_name: str | None = None,
     title: str | None = None,
     choices: dict[int, int | None] | None = None,
+    new_players: frozenset[int] | set[int] = frozenset(),
 ) -> ImportReport:
     """Creates (or fills) an event's division from a `.t` file. All or nothing: a refusal names the line
     and saves nothing (players, rounds and games are created in one transaction).
 
     `choices`: per player number, the member chosen by the director after the preview (None: a new player);
-    players without a choice are matched as `offered_members` says."""
+    players without a choice are matched as `offered_members` says. Without choices (the command), a name that may
+    be several members is refused unless `new_players` holds its number: a different person (_match_players)."""
     if len(text) > tsh.MAX_FILE_BYTES or (config_text and len(config_text) > tsh.MAX_FILE_BYTES):
         raise PlayError(
             f"The file is over {tsh.MAX_FILE_BYTES // 1_000_000} MB: a .t file of {tsh.MAX_PLAYERS} players and "
@@ -264,7 +283,7 @@ def import_tsh(
         )
 
     report = ImportReport(event=event, division=division, rounds=rounds)
-    members = _chosen_members(f, choices) if choices is not None else _match_players(f)
+    members = _chosen_members(f, choices) if choices is not None else _match_players(f, new_players)
     seats = []
     for p in f.players:
         member = members[p.number]

@@ -18,6 +18,16 @@ class Command(BaseCommand):
         parser.add_argument("--event", dest="event_slug", help="slug of the event to create or fill")
         parser.add_argument("--division", help="division name (default: from config.tsh, else A)")
         parser.add_argument("--title", help="title of a new event")
+        parser.add_argument(
+            "--new",
+            dest="new_players",
+            type=int,
+            action="append",
+            default=[],
+            metavar="NUMBER",
+            help="a player (by number in the file) whose name may be a member's but who is a different person; "
+            "repeat for each",
+        )
         parser.add_argument("--as", dest="as_email", help="staff account to act as (default: first superuser)")
 
     def handle(self, *args, **options):
@@ -40,9 +50,11 @@ class Command(BaseCommand):
                 event_slug=options["event_slug"],
                 division_name=options["division"],
                 title=options["title"],
+                new_players=set(options["new_players"]),
             )
         except ServiceError as error:
-            raise CommandError(f"{options['file']}: {error.message} Nothing was imported.") from None
+            hint = " (--new NUMBER for a different person)" if "different people" in error.message else ""
+            raise CommandError(f"{options['file']}: {error.message}{hint} Nothing was imported.") from None
         self.stdout.write(
             f"Imported {len(report.matched) + len(report.created)} players, {report.rounds} rounds and "
             f"{report.games} games into {report.event.slug} division {report.division.name}."

@@ -1,0 +1,86 @@
+"""Finding the record a person already has: the one matching rule (players.matching) with the records it reads.
+
+Every door asks here (sign-up, a group entry and its class list, the tsh and ratings imports, the admin's "add
+player"): the records are read in one query however many people are asked about (two with member numbers), so a
+class list of forty students costs what one student does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import reduce
+from operator import or_
+
+from django.db.models import Q
+
+from . import matching
+from .matching import Match, Person, Record
+
+FIELDS = ("pk", "member_number", "full_name", "display_name", "date_of_birth", "email", "user_id")
+
+
+def _rows_to_records(rows) -> list[Record]:
+    return [
+        Record(
+            id=pk,
+            member_number=number,
+            full_name=full,
+            display_name=shown or "",
+            date_of_birth=born,
+            email=email or "",
+            linked=user_id is not None,
+        )
+        for pk, number, full, shown, born, email, user_id in rows
+    ]
+
+
+def _narrowing(people: list[Person]) -> Q | None:
+    """The records any of `people` could match, when each knows more than a name: a word of the name (any order of
+    the family name keeps every word), the same date of birth or email, or the member number. None: read them all (a
+    door that knows only names compares spellings with every record)."""
+    if any(p.name_is_all and p.member_number is None for p in people):
+        return None
+    terms = [Q(member_number__in=[p.member_number for p in people if p.member_number is not None])]
+    for person in people:
+        words = sorted(person.full_name.split(), key=len, reverse=True)
+        if words:
+            terms.append(Q(full_name__icontains=words[0]) | Q(display_name__icontains=words[0]))
+        if person.date_of_birth:
+            terms.append(Q(date_of_birth=person.date_of_birth))
+        if person.email.strip():
+            terms.append(Q(email__iexact=person.email.strip()))
+    return reduce(or_, terms)
+
+
+def load_records(people: Iterable[Person], queryset=None) -> matching.Records:
+    """The records `people` may match, in one query. `queryset`: only these players (e.g. those without an account,
+    for a claim)."""
+    from .models import Player
+
+    people = list(people)
+    players = Player.objects.all() if queryset is None else queryset
+    narrowing = _narrowing(people)
+    if narrowing is not None:
+        players = players.filter(narrowing)
+    return matching.Records(_rows_to_records(players.order_by("member_number").values_list(*FIELDS)))
+
+
+def find_people(people: Iterable[Person], queryset=None) -> list[Match]:
+    """The rule's answer for each person, in order; one query for all of them."""
+    people = list(people)
+    records = load_records(people, queryset)
+    return [records.match(person) for person in people]
+
+
+def find_person(person: Person, queryset=None) -> Match:
+    return find_people([person], queryset)[0]
+
+
+def described(record: Record) -> str:
+    """How a likely record is named to the person choosing: "member 1066, Tan Ah Kow"."""
+    return f"member {record.member_number}, {record.full_name}"
+
+
+def likely_text(found: Match) -> str:
+    """The likely records as a sentence's end: "member 1066, Tan Ah Kow; or member 1080, Ah Kow Tan"."""
+    return "; or ".join(described(record) for record in found.likely)

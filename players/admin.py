@@ -1,10 +1,12 @@
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 
 from clubsite.kit.admin import ModelAdmin, ReadOnlyAdmin, TabularInline
 from clubsite.kit.errors import ServiceError
 
-from . import services
+from . import lookup, services
+from .matching import Person
 from .models import (
     Association,
     Club,
@@ -62,6 +64,42 @@ class CurrentMemberFilter(admin.SimpleListFilter):
         return queryset
 
 
+class PlayerAddForm(forms.ModelForm):
+    """The admin's "add player": a person the matching rule (players.matching) finds on record already is not added
+    again unless staff say it is a different person."""
+
+    different_person = forms.BooleanField(
+        label="A different person",
+        required=False,
+        help_text="Tick to add a new record although the records named above look like this person.",
+    )
+
+    # No Meta: the admin builds the form for Player with all its fields on this base.
+
+    def clean(self):
+        data = super().clean()
+        if self.instance.pk or data.get("different_person") or not (data.get("full_name") or "").strip():
+            return data
+        person = Person(
+            full_name=data["full_name"],
+            family_name=data.get("family_name") or "",
+            date_of_birth=data.get("date_of_birth"),
+            email=data.get("email") or "",
+        )
+        found = lookup.find_person(person)
+        if found.is_sure:
+            raise forms.ValidationError(
+                f"This person is on record already ({lookup.described(found.record)}: the same {found.why}). "
+                "Open that record instead, or tick “A different person” to add a new one."
+            )
+        if found.is_likely:
+            raise forms.ValidationError(
+                f"This may be a member already: {lookup.likely_text(found)}. Open that record instead, or tick "
+                "“A different person” to add a new one."
+            )
+        return data
+
+
 @admin.register(Player)
 class PlayerAdmin(ModelAdmin):
     list_display = ["member_number", "full_name", "display_name", "club", "country", "email", "user"]
@@ -71,6 +109,11 @@ class PlayerAdmin(ModelAdmin):
     raw_id_fields = ["user"]
     readonly_fields = ["member_number", "created_at"]
     inlines = [MembershipInline]
+
+    def get_form(self, request, obj=None, **kwargs):
+        if obj is None:
+            kwargs["form"] = PlayerAddForm  # adding: warned of the person's records already there
+        return super().get_form(request, obj, **kwargs)
 
     def save_model(self, request, obj, form, change):
         if not change:

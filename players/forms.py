@@ -70,8 +70,9 @@ class SignupForm(AllauthSignupForm):
         user = super().save(request)
         user.first_name = self.cleaned_data["full_name"][:150]
         user.save(update_fields=["first_name"])
-        # The player record is made here, with the choices above; the sign-up signal then finds it.
-        services.create_player(user=user, email=user.email, **{f: self.cleaned_data[f] for f in self.PROFILE_FIELDS})
+        # The player record is made here, with the choices above (the sign-up signal then finds it), unless the person
+        # has one already: then the account claims it (services.sign_up_player).
+        services.sign_up_player(user, **{f: self.cleaned_data[f] for f in self.PROFILE_FIELDS})
         return user
 
 

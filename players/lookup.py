@@ -7,6 +7,7 @@ class list of forty students costs what one student does.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import reduce
 from operator import or_
@@ -42,7 +43,8 @@ def _narrowing(people: list[Person]) -> Q | None:
         return None
     terms = [Q(member_number__in=[p.member_number for p in people if p.member_number is not None])]
     for person in people:
-        words = sorted(person.full_name.split(), key=len, reverse=True)
+        # The longest word as written, without its punctuation ("Tan," of "Tan, Ah Kow"); accents kept, as stored.
+        words = sorted(re.findall(r"[^\W_]+", person.full_name), key=len, reverse=True)
         if words:
             terms.append(Q(full_name__icontains=words[0]) | Q(display_name__icontains=words[0]))
         if person.date_of_birth:

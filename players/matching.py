@@ -51,6 +51,7 @@ __all__ = [
 SURE, LIKELY, NEW = "sure", "likely", "new"
 CLOSE_NAME = 0.85  # difflib's ratio from which two names are a slip of spelling apart ("Tan Ah Kow" / "Tan Ah Kou")
 MAX_LIKELY = 5  # records offered to choose from: more is a list nobody reads
+MAX_NAME_WORDS = 40  # more words than any name has (a pasted paragraph): turning them round would cost their square
 
 
 def normalise(name: str) -> str:
@@ -69,6 +70,8 @@ def name_key(name: str) -> str:
     words = normalise(name).split()
     if not words:
         return ""
+    if len(words) > MAX_NAME_WORDS:
+        return " ".join(words)  # no person's name: compared as written, without the work of turning it round
     return min(" ".join(words[i:] + words[:i]) for i in range(len(words)))
 
 

@@ -21,8 +21,9 @@ from clubsite.kit.status import TransitionRefused, move
 from clubsite.kit.text import check_text
 from outbox.services import queue_email
 
-from . import names
+from . import lookup, names
 from .emails import render, url_for
+from .matching import Person
 from .models import (
     Association,
     ClaimStatus,
@@ -156,6 +157,52 @@ def update_profile(actor, player: Player, **fields) -> Player:
     return player
 
 
+def sign_up_player(user, **fields) -> Player | None:
+    """The sign-up's player record, unless the person already has one (the one matching rule, players.matching,
+    against the records without an account): then no second record is made, and the account claims that one instead.
+    The claim is approved when the account's address is confirmed, if it is the address on the record (as the claim
+    link would be); otherwise association staff decide. Records only likely to be the person's (the same address
+    under another name, a parent's on a child's record) are offered on My account, and a record of the account's own
+    is made. None: a claim was opened."""
+    person = Person(
+        full_name=fields.get("full_name") or "",
+        family_name=fields.get("family_name") or "",
+        date_of_birth=fields.get("date_of_birth"),
+        email=user.email or "",
+    )
+    found = lookup.find_person(person, Player.objects.filter(user__isnull=True))
+    if found.is_sure:
+        player = Player.objects.select_for_update().get(pk=found.record.id)
+        PlayerClaim.objects.create(user=user, player=player, message=f"At sign-up: the same {found.why}.")
+        return None
+    return create_player(user=user, email=user.email, **fields)
+
+
+def records_maybe_theirs(user, player: Player) -> list:
+    """Records without an account that the matching rule finds likely (or sure) to be this account's person, for My
+    account's "Already a member?": one query."""
+    person = Person(
+        full_name=player.full_name,
+        family_name=player.family_name,
+        date_of_birth=player.date_of_birth,
+        email=user.email or player.email,
+    )
+    found = lookup.find_person(person, Player.objects.filter(user__isnull=True).exclude(pk=player.pk))
+    return [found.record] if found.is_sure else list(found.likely)
+
+
+@transaction.atomic
+def approve_claims_by_address(user, address: str) -> list[PlayerClaim]:
+    """The account confirmed `address`: its waiting claims of a record with that address on it are approved, the
+    confirmation being the proof the claim link asks for."""
+    address = (address or "").strip().casefold()
+    approved = []
+    for claim in PlayerClaim.objects.filter(user=user, status=ClaimStatus.PENDING).select_related("player"):
+        if address and claim.player.email.strip().casefold() == address and not claim.player.user_id:
+            approved.append(_decide(claim, True))
+    return approved
+
+
 def ensure_own_player(user) -> Player:
     """The account's player record, created on first need from the account's email."""
     existing = Player.objects.filter(user=user).select_related("club").first()
@@ -284,8 +331,9 @@ def _decide(claim: PlayerClaim, approve: bool, actor=None) -> PlayerClaim:
         if player.user_id and player.user_id != claim.user_id:
             raise MemberError("That member record is already linked to another account.")
         _refuse_claim_over_history(claim.user, player)  # it may have entered something since asking
-        # The account's own placeholder record (no history) gives way to the claimed one.
-        Player.objects.filter(user=claim.user).exclude(pk=player.pk).update(user=None)
+        # The account's own placeholder record (no history: checked above) gives way to the claimed one, and goes:
+        # left behind it would be a second record of the person, offered as a match at every door (players.matching).
+        Player.objects.filter(user=claim.user).exclude(pk=player.pk).delete()
         player.user = claim.user
         # The account's confirmed address is how the member is reached now; the record's may be years old.
         player.email = claim.user.email or player.email

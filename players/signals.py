@@ -5,8 +5,11 @@ from django.dispatch import receiver
 
 @receiver(user_signed_up)
 def give_new_user_a_player_record(request, user, **kwargs):
+    from .models import ClaimStatus
     from .services import ensure_own_player
 
+    if user.claims.filter(status=ClaimStatus.PENDING).exists():
+        return  # the person has a record already, claimed at sign-up (services.sign_up_player): no second one
     ensure_own_player(user)
 
 
@@ -18,8 +21,10 @@ def welcome_once_the_address_is_confirmed(request, email_address, **kwargs):
     """
     from allauth.account.models import EmailAddress
 
+    from .services import approve_claims_by_address
     from .tasks import send_welcome_email
 
+    approve_claims_by_address(email_address.user, email_address.email)
     user_id = email_address.user_id
     if EmailAddress.objects.filter(user_id=user_id, verified=True).exclude(pk=email_address.pk).exists():
         return

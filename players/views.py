@@ -94,11 +94,14 @@ def _account_page(request, player: Player, claim_form: ClaimForm | None = None):
     """My account: the profile as it stands, and the claim form (bound to what was just sent, after a refusal)."""
     claims = request.user.claims.select_related("player")
     open_renewal = player.renewals.filter(status=RenewalStatus.REQUESTED).first()
+    may_claim = services.may_claim(request.user)
     context = {
         "player": player,
         "claims": claims,
         "claim_form": claim_form or ClaimForm(),
-        "may_claim": services.may_claim(request.user),
+        "may_claim": may_claim,
+        # The records the matching rule finds may be this person's, each with a button to claim it.
+        "maybe_theirs": services.records_maybe_theirs(request.user, player) if may_claim else [],
         "open_renewal": open_renewal,
     }
     context.update(collect("account_page_context", request, player))

@@ -356,7 +356,13 @@ class StudentForm(forms.Form):
     full_name = forms.CharField(max_length=200, required=False, label="Name as on ID")
     school = forms.CharField(max_length=200, required=False)
     phone = forms.CharField(max_length=30, required=False, label="Tel no.")
-    member_number = forms.CharField(max_length=12, required=False, label="Member no. (if any)")
+    member_number = forms.CharField(
+        max_length=12,
+        required=False,
+        label="Member no. (if any)",
+        help_text="A student already entered once has one: the group page shows it. Write “new” for a student "
+        "who is not the member the site suggests.",
+    )
     option = forms.ChoiceField(label="Category and fee", required=False)
     concession_proof = forms.CharField(max_length=100, required=False, label="Concession card no.")
     date_of_birth = forms.DateField(required=False, widget=DATE, label="Date of birth")

@@ -1,7 +1,6 @@
 """Group entries: a teacher, parent or guardian enters several students at once, and may change a
 student's name before the closing date."""
 
-import unicodedata
 from collections import Counter
 from decimal import Decimal
 
@@ -10,6 +9,8 @@ from django.utils import timezone
 
 from clubsite.kit.errors import NotAllowed
 from clubsite.kit.mail import subject
+from players import lookup, matching
+from players.matching import Person
 from players.models import Player, SchoolLevel, birth_date_problem
 from players.services import create_player
 
@@ -81,7 +82,7 @@ def register_group(
         # Every line at fault is named at once, as the class list's own refusals are (a class list with two
         # students already entered was refused one line a submit); nothing is entered until none is.
         problems: list[tuple[int, str]] = []
-        numbers = Counter(str(s.get("member_number") or "").strip() for s in students)
+        numbers = Counter(_given_number(s) for s in students)
         repeated = {n for n, count in numbers.items() if n and count > 1}
         problems.extend((0, f"Member {n} appears twice in the list.") for n in sorted(repeated))
         offer_free_places(event)
@@ -98,24 +99,25 @@ def register_group(
                 problems.append((index, f"{label} ({name}): {problem}" if name else f"{label}: {problem}"))
         problems.extend(_same_child_twice(students))
         at_fault = {index for index, _ in problems}
-        at_fault |= {
-            i for i, s in enumerate(students, start=1) if str(s.get("member_number") or "").strip() in repeated
-        }
+        at_fault |= {i for i, s in enumerate(students, start=1) if _given_number(s) in repeated}
+        known = _records_for(students)
         members = []
         for index, student in enumerate(students, start=1):
             if index in at_fault:
                 continue
             label = student.get("row") or f"Student {index}"
             try:
-                entry = _student_entry(event, group, actor, student, label, current, moment, names_listed)
+                entry = _student_entry(
+                    event, group, actor, student, label, current, moment, names_listed, known.get(index)
+                )
             except RegistrationError as refusal:
                 problems.append((index, refusal.message))
                 continue
             if entry.status != EntryStatus.WAITLISTED:
                 current = current.take(entry.category)
             entries.append(entry)
-            if str(student.get("member_number") or "").strip():
-                members.append(entry)
+            if _given_number(student) or (index in known and known[index].is_sure):
+                members.append(entry)  # an existing member is told they were entered
         if problems:
             shown = [message for _, message in sorted(problems, key=lambda problem: problem[0])]
             raise RegistrationError(" ".join(shown), field="students", messages=shown)
@@ -139,8 +141,11 @@ def register_group(
     return group
 
 
-def _student_entry(event, group, actor, student: dict, label: str, current, moment, names_listed: bool) -> Entry:
-    """One student's entry in a group, inserted, or refused (RegistrationError) naming the student by `label`."""
+def _student_entry(
+    event, group, actor, student: dict, label: str, current, moment, names_listed: bool, found=None
+) -> Entry:
+    """One student's entry in a group, inserted, or refused (RegistrationError) naming the student by `label`.
+    `found`: the matching rule's answer for a student without a member number (_records_for)."""
     name = (student.get("full_name") or "").strip()
     prefix = f"{label} ({name})" if name else label
     try:
@@ -150,9 +155,9 @@ def _student_entry(event, group, actor, student: dict, label: str, current, mome
     except RegistrationError as refusal:
         raise RegistrationError(f"{prefix}: {refusal.message}", field="students") from None
     student = {**student, "school": (student.get("school") or "").strip() or group.school}
-    if not str(student.get("member_number") or "").strip():
+    if not _given_number(student):
         _refuse_child_already_entered(event, student, prefix)
-    player = _student_player(event, category, student, prefix)
+    player = _student_player(event, category, student, prefix, found)
     prefix = f"{label} ({player.full_name})"
     if Entry.objects.filter(event=event, player=player, status__in=ACTIVE_ENTRY_STATUSES).exists():
         raise RegistrationError(f"{prefix} has already entered this event.", field="students")
@@ -197,9 +202,46 @@ def group_total(entries) -> Decimal:
     return sum((e.amount_due for e in entries if e.status != EntryStatus.WAITLISTED), Decimal("0"))
 
 
+# What a teacher writes in the "Member no." column for a student the site thinks may be a member already, but who is
+# a different person (the matching rule's "a different person").
+NEW_PERSON = "new"
+
+
+def _given_number(student: dict) -> str:
+    """The member number written for the student, or "" (none, or "new")."""
+    number = str(student.get("member_number") or "").strip()
+    return "" if number.casefold() == NEW_PERSON else number
+
+
+def _said_new(student: dict) -> bool:
+    return str(student.get("member_number") or "").strip().casefold() == NEW_PERSON
+
+
 def _same_child_key(student: dict):
-    name = unicodedata.normalize("NFKC", student.get("full_name") or "").casefold()
-    return (" ".join(name.split()), student.get("date_of_birth"))
+    """The same child, as the matching rule compares names (players.matching.name_key), born the same day."""
+    return (matching.name_key(student.get("full_name") or ""), student.get("date_of_birth"))
+
+
+def _records_for(students: list[dict]) -> dict[int, matching.Match]:
+    """The matching rule's answer for each student without a member number (by index), all read in one query: a
+    student the site knows already (same name and date of birth) is entered under that record, never a second."""
+    asked = {
+        index: Person(full_name=(s.get("full_name") or "").strip(), date_of_birth=s.get("date_of_birth"))
+        for index, s in enumerate(students, start=1)
+        if not _given_number(s) and not _said_new(s) and (s.get("full_name") or "").strip()
+    }
+    return dict(zip(asked, lookup.find_people(asked.values()), strict=True))
+
+
+def likely_refusal(prefix: str, found: matching.Match) -> str:
+    """What the teacher is told when a student may be a member already: the records, with their member numbers, and
+    the two answers."""
+    one = len(found.likely) == 1
+    return (
+        f"{prefix} may already be {'a member' if one else 'one of our members'}: {lookup.likely_text(found)}. "
+        f"If {'that is' if one else 'one of them is'} the student, write the member number in the row's "
+        f"“Member no.”; if the student is a different person, write “{NEW_PERSON}” there."
+    )
 
 
 def _same_child_twice(students: list[dict]) -> list[tuple[int, str]]:
@@ -246,8 +288,10 @@ def _refuse_child_already_entered(event: Event, student: dict, prefix: str) -> N
             )
 
 
-def _student_player(event: Event, category: Category, student: dict, prefix: str) -> Player:
-    number = str(student.get("member_number") or "").strip()
+def _student_player(event: Event, category: Category, student: dict, prefix: str, found=None) -> Player:
+    """The student's record: the member number's (proved by the date of birth), else the one the matching rule is sure
+    of (the same name and date of birth), else a new one, unless records are likely: then the teacher chooses."""
+    number = _given_number(student)
     if number:
         try:
             player = Player.objects.get(member_number=int(number))
@@ -264,6 +308,13 @@ def _student_player(event: Event, category: Category, student: dict, prefix: str
     name = (student.get("full_name") or "").strip()
     if not name:
         raise RegistrationError(f"{prefix}: enter the name as on the ID.", field="students")
+    if not _said_new(student):
+        if found is None:
+            found = lookup.find_person(Person(full_name=name, date_of_birth=student.get("date_of_birth")))
+        if found.is_sure:
+            return Player.objects.get(pk=found.record.id)
+        if found.is_likely:
+            raise RegistrationError(likely_refusal(prefix, found), field="students")
     level = category.school_level if category.school_level in (SchoolLevel.PRIMARY, SchoolLevel.SECONDARY) else ""
     return create_player(
         full_name=name,
@@ -337,13 +388,19 @@ def replace_group_student(
             "date_of_birth": date_of_birth,
         }
         old = entry.player
-        number = str(member_number or "").strip()
-        reuse = not number and _made_for_this_entry(old, entry)
+        number = _given_number(student)
+        found = None
+        if not number and not _said_new(student) and (full_name or "").strip():
+            # The record made for the student replaced is not a match: it is the one a new name would go on.
+            person = Person(full_name=full_name.strip(), date_of_birth=date_of_birth)
+            found = lookup.find_person(person, Player.objects.exclude(pk=old.pk))
+        known = found is not None and not found.is_new
+        reuse = not number and not known and _made_for_this_entry(old, entry)
         if reuse:
             player = _update_new_student(old, entry.category, student)
         else:
             try:
-                player = _student_player(event, entry.category, student, "The new student")
+                player = _student_player(event, entry.category, student, "The new student", found)
             except RegistrationError as refusal:
                 raise RegistrationError(refusal.message, field="full_name") from None
             if player.pk == entry.player_id:
@@ -366,7 +423,7 @@ def replace_group_student(
         entry.save(update_fields=["player", "school", "phone", "name_listed_on"])
         if not reuse and _made_for_this_entry(old, entry):
             old.delete()  # nothing else uses it: no orphan left behind
-        if number:
+        if number or (found is not None and found.is_sure):
             mail_entered_for_you(entry, f"{entry.group.contact_name} ({entry.group.get_role_display().lower()})")
     return entry
 

@@ -79,3 +79,9 @@ def test_a_display_name_is_a_name_of_the_record():
 def test_nobody_like_the_person_is_new():
     assert match(Person(full_name="Nora Newcomer", date_of_birth=BORN), RECORDS).kind == NEW
     assert match(Person(full_name="Nora Newcomer", name_is_all=True), RECORDS).kind == NEW
+
+
+def test_a_huge_name_is_compared_as_written_without_turning_it_round():
+    long = " ".join(["Tan"] * 100_000)
+    assert name_key(long) == " ".join(["tan"] * 100_000)
+    assert match(Person(full_name=long + "\x00", name_is_all=True), RECORDS).kind == NEW

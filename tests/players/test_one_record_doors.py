@@ -44,11 +44,16 @@ def test_every_door_that_may_make_a_record_asks_the_one_rule():
         "group entry and class list": groups._records_for,
         "a group student on their own": groups._student_player,
         "changing a group student's name": groups.replace_group_student,
-        "tsh import": tsh_io._match_players,
+        "tsh import": tsh_io._found,
         "ratings import": imports.match_names,
         "the admin's add player": players_admin.PlayerAddForm.clean,
     }
     assert [door for door, function in doors.items() if not _calls_the_rule(function)] == []
+    # The command's import, and the preview's offers that the import checks the director's choices against, are what
+    # the rule found.
+    assert "_found(f)" in inspect.getsource(tsh_io._match_players)
+    assert "_found(f)" in inspect.getsource(tsh_io.offered_members)
+    assert "offered_members(f)" in inspect.getsource(tsh_io._chosen_members)
     # The sign-up form makes its record only through the door above.
     assert "sign_up_player" in inspect.getsource(players_forms.SignupForm.save)
     assert "create_player" not in inspect.getsource(players_forms.SignupForm.save)

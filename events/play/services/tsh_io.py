@@ -157,13 +157,22 @@ def _chosen_members(f: tsh.TshFile, choices: dict[int, int | None]) -> dict[int,
     """The director's choices (a member's id, or None for a new player), each among those offered."""
     offered = offered_members(f)
     found: dict[int, Player | None] = {}
+    unchosen = []
     for p in f.players:
         match, candidates = offered[p.number]
+        if p.number not in choices and match is None and candidates:
+            unchosen.append(f"player {p.number} ({p.name})")  # may be a member: never a new player unasked
+            continue
         pick = choices.get(p.number, match.pk if match else None)
         by_pk = {c.pk: c for c in candidates}
         if pick is not None and pick not in by_pk:
             raise PlayError(f"Player {p.number} ({p.name}): choose one of the members offered, or a new player.")
         found[p.number] = by_pk[pick] if pick is not None else None
+    if unchosen:
+        raise PlayError(
+            "Choose the member, or a new player for a different person, for " + ", ".join(unchosen) + ".",
+            field="file",
+        )
     return found
 
 

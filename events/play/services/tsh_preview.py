@@ -65,7 +65,14 @@ def preview_tsh(
     try:
         with transaction.atomic():
             offered = _offered(text)  # before the import adds its new players
-            report = tsh_io.import_tsh(actor, text, config_text=config_text, event=event, division_name=division_name)
+            # The import as the preview's choices stand (a name that may be several members: a new player until the
+            # director picks one), so it is not refused for the choice the director has yet to make.
+            choices = (
+                {number: match.pk if match else None for number, (match, _) in offered.items()} if offered else None
+            )
+            report = tsh_io.import_tsh(
+                actor, text, config_text=config_text, event=event, division_name=division_name, choices=choices
+            )
             preview = _preview(report, text, event, offered)
             raise _RollBack(preview)
     except _RollBack as done:

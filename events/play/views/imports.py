@@ -40,11 +40,15 @@ def _read(upload, what: str) -> str:
 
 
 def _choices(request, preview) -> dict[int, int | None]:
-    """The member chosen for each player on the preview ("new" or a member's id)."""
+    """The member chosen for each player on the preview (a member's id, or None for "new"); a player left on "choose"
+    is not in it, and the import refuses it if the name may be a member's."""
     chosen: dict[int, int | None] = {}
     for row in preview.rows:
         value = request.POST.get(f"player_{row.number}", "")
-        chosen[row.number] = int(value) if value.isdigit() else None
+        if value.isdigit():
+            chosen[row.number] = int(value)
+        elif value == "new":
+            chosen[row.number] = None
     return chosen
 
 

@@ -113,3 +113,27 @@ def test_a_forgotten_upload_asks_for_the_files_again(client, director, event):
     response = client.post(reverse("events:play_import_tsh", args=[event.slug]), {"token": "nope", "confirm": "1"})
     assert response.status_code == 302
     assert not Division.objects.filter(event=event).exists()
+
+
+def test_a_player_who_may_be_a_member_is_never_made_a_new_player_unasked(client, director, event):
+    """The one matching rule: "Ross, Randy" may be either member of that name (or "Randy Ross" written the other
+    way): the preview asks, and a confirmation that leaves the choice open is refused, saving nothing."""
+    text = "Ross, Randy 1500 2; 400\nOther, Player 1500 1; 350\n"
+    first, second = PlayerFactory(full_name="Randy Ross"), PlayerFactory(full_name="Ross Randy")
+    client.force_login(director)
+    page = upload(client, event, text)
+    row = {r.number: r for r in page.context["preview"].rows}[1]
+    assert row.match is None and [c.pk for c in row.candidates] == [first.pk, second.pk]
+    html = page.content.decode()
+    assert '<option value="" selected>May be a member: choose</option>' in html
+    assert "A different person: a new player" in html
+    url = reverse("events:play_import_tsh", args=[event.slug])
+    token = page.context["token"]
+    before = Player.objects.count()
+    refused = client.post(url, {"token": token, "confirm": "1", "player_1": "", "player_2": "new"}, follow=True)
+    assert "Choose the member, or a new player for a different person, for player 1 (Ross, Randy)." in (
+        refused.content.decode()
+    )
+    assert not Division.objects.filter(event=event).exists() and Player.objects.count() == before
+    done = client.post(url, {"token": token, "confirm": "1", "player_1": "new", "player_2": "new"})
+    assert done.status_code == 302 and Player.objects.count() == before + 2  # a different person, said so

@@ -103,6 +103,8 @@ class Round(models.Model):
     # imported round), and whether a leader who could no longer be caught was Gibsonized.
     max_repeats = models.PositiveSmallIntegerField(null=True, blank=True)
     gibson = models.BooleanField(default=False)
+    # Initial Fontes groups snaked through the rating bands (tsh's `initial_snaked`), not drawn at random.
+    initial_snaked = models.BooleanField(default=False)
     pairing_notes = models.TextField(blank=True, help_text="What the pairing decided, e.g. who was Gibsonized and why")
     published_at = models.DateTimeField(null=True, blank=True)
 

@@ -78,8 +78,9 @@ def pair_round(
     round. Gibsonization judges prize contention by the places the division's prize table pays.
 
     Initial Fontes draws its groups at random (tsh's default) or snakes them through the rating bands
-    (`initial_snaked`, tsh's setting); a later round of the block without a seed of its own takes the
-    block's first round's, so every round of it is paired from the same groups."""
+    (`initial_snaked`, tsh's setting); a later round of the block takes the block's first round's way of
+    forming groups and, without a seed of its own, its seed, so every round of it is paired from the same
+    groups whatever the form says."""
     division = lock_division(division.pk)
     require_director(actor, division.event)
     check_open(division)
@@ -112,9 +113,11 @@ def pair_round(
         raise PlayError("At least two players are needed to pair a round.")
     people = [pure_standings.Entrant(id=s.player_id, rating=s.rating, seed=s.number) for s in playing]
     history = division_games(division, confirmed_only=True)
-    if system == "initial_fontes" and seed is None and number > 1:
+    if system == "initial_fontes" and number > 1:
         first = division.rounds.filter(number=1, pairing_system="initial_fontes").first()
-        seed = first.pairing_seed if first else None
+        if first is not None:
+            initial_snaked = first.initial_snaked
+            seed = first.pairing_seed if seed is None else seed
     try:
         options = pairing.PairingOptions(
             round=number,
@@ -151,6 +154,7 @@ def pair_round(
         based_on_round=based_on_round,
         max_repeats=max_repeats if avoid_repeats else None,
         gibson=gibson,
+        initial_snaked=initial_snaked and system == "initial_fontes",
         pairing_notes=_gibson_note(result, people, history, options, seats)
         if result.gibsonized is not None
         else " ".join(result.warnings)  # an initial Fontes round paired from other groups than its block's

@@ -49,8 +49,9 @@ def paired_by(
     return found
 
 
-def autopair_lines(event: Event, divisions: list[Division]) -> tuple[list[str], bool]:
-    """Each division's rounds as tsh's `autopair` lines (one query), and whether any round was Gibsonized.
+def autopair_lines(event: Event, divisions: list[Division]) -> tuple[list[str], dict[str, str]]:
+    """Each division's rounds as tsh's `autopair` lines (one query), and the tsh settings they need: `gibson`
+    when a round was Gibsonized, `initial_snaked` when initial Fontes groups were snaked.
 
     A round paired here is written as it was paired; the rounds still to pair, by the event's pairing
     system from the standings of the round before, without repeats. A round tsh has no command for (a
@@ -58,12 +59,17 @@ def autopair_lines(event: Event, divisions: list[Division]) -> tuple[list[str], 
     gets no line: tsh then waits for the director."""
     rounds_in_event = event.number_of_games or 0
     paired: dict[int, dict[int, tsh_commands.PairedRound]] = {d.pk: {} for d in divisions}
-    gibson = False
-    for division_id, number, system, based_on, repeats, gibsonized in Round.objects.filter(
+    settings: dict[str, str] = {}
+    for division_id, number, system, based_on, repeats, gibsonized, snaked in Round.objects.filter(
         division__in=divisions
-    ).values_list("division_id", "number", "pairing_system", "based_on_round", "max_repeats", "gibson"):
+    ).values_list(
+        "division_id", "number", "pairing_system", "based_on_round", "max_repeats", "gibson", "initial_snaked"
+    ):
         paired[division_id][number] = tsh_commands.PairedRound(number, system, based_on, repeats)
-        gibson = gibson or gibsonized
+        if gibsonized:
+            settings["gibson"] = "1"
+        if snaked:
+            settings["initial_snaked"] = "1"
     lines = []
     for division in divisions:
         done = paired[division.pk]
@@ -77,4 +83,4 @@ def autopair_lines(event: Event, divisions: list[Division]) -> tuple[list[str], 
             if command is not None:
                 source, verb, args = command
                 lines.append(tsh.Autopair(name, source, round_plan.round, verb, args).line)
-    return lines, gibson
+    return lines, settings

@@ -322,6 +322,7 @@ def import_tsh(
 
     paired_by = tsh_autopair.paired_by(config, division_name, rounds, report.notes)
     gibson = bool(config and tsh_autopair.unquote_setting(config.settings.get("gibson", "")) not in ("", "0"))
+    snaked = bool(config and tsh_autopair.unquote_setting(config.settings.get("initial_snaked", "")) not in ("", "0"))
     round_objs = Round.objects.bulk_create(
         Round(
             division=division,
@@ -332,6 +333,7 @@ def import_tsh(
             based_on_round=paired_by[r + 1].based_on_round if r + 1 in paired_by else None,
             max_repeats=paired_by[r + 1].max_repeats if r + 1 in paired_by else None,
             gibson=gibson and r + 1 in paired_by and paired_by[r + 1].system in ("koth", "swiss"),
+            initial_snaked=snaked and r + 1 in paired_by and paired_by[r + 1].system == "initial_fontes",
         )
         for r in range(rounds)
     )
@@ -502,7 +504,7 @@ def _off_spread(division: Division) -> int:
 
 def _config(event: Event) -> tsh.TshConfig:
     divisions = list(event.divisions.all())
-    autopair, gibson = tsh_autopair.autopair_lines(event, divisions)
+    autopair, pairing_settings = tsh_autopair.autopair_lines(event, divisions)
     config = tsh.TshConfig(
         divisions={tsh_division_name(d.name): tsh_file_name(d.name) for d in divisions},
         max_rounds=event.number_of_games or None,
@@ -513,8 +515,7 @@ def _config(event: Event) -> tsh.TshConfig:
         },
         autopair=autopair,
     )
-    if gibson:
-        config.settings["gibson"] = "1"
+    config.settings.update(pairing_settings)
     config.spread_cap = event.standings_spread_cap()
     return config
 

@@ -113,3 +113,37 @@ def test_rounds_paired_here_are_written_as_paired_and_the_rest_by_the_event_s_sy
         "autopair A 2 3 koth 0 2 A",
         "autopair A 3 4 koth 0 3 A",
     ]
+
+
+def test_snaked_initial_fontes_travels_with_config_tsh(staff) -> None:
+    players = "".join(f"P{k}, X {2000 - 10 * k} 0 0 0; 0 0 0\n" for k in range(1, 9))
+    config_text = "division A a.t\nconfig initial_snaked = 1\nautopair A 0 1 if 3 A\nautopair A 3 4 koth 0 3 A\n"
+    text = players.replace(" 0 0 0; 0 0 0", "")  # no rounds played yet: the plan is all the config carries
+    report = tsh_io.import_tsh(staff, text, config_text=config_text, event_slug="snaked")
+    assert not Round.objects.filter(division=report.division).exists()
+    # Played rounds take the config's word for how they were paired.
+    played = tsh_io.import_tsh(
+        staff,
+        "A, A 1500 2 3 4; 400 400 400\nB, B 1400 1 4 3; 300 300 300\nC, C 1300 4 1 2; 300 300 300\n"
+        "D, D 1200 3 2 1; 400 400 400\n",
+        config_text=config_text,
+        event_slug="snaked-played",
+    )
+    rounds = list(Round.objects.filter(division=played.division).order_by("number"))
+    assert [(r.pairing_system, r.initial_snaked) for r in rounds] == [("initial_fontes", True)] * 3
+    exported = tsh.parse_config(tsh_io.export_config(played.event))
+    assert exported.settings["initial_snaked"] == "1"
+    assert "autopair A 0 1 if 3 A" in exported.autopair
+
+
+@pytest.mark.django_db
+def test_a_later_round_of_initial_fontes_keeps_the_block_s_snaked_groups(make_division, director) -> None:
+    division = make_division(8, games=5)
+    first = play.pair_round(director, division, "initial_fontes", initial_snaked=True)
+    play.publish_round(director, first)
+    # The form's box left unticked for round 2: the block's groups are still snaked, from round 1's seed.
+    second = play.pair_round(director, division, "initial_fontes", initial_snaked=False)
+    assert second.initial_snaked and second.pairing_seed == first.pairing_seed
+    seat = {s.player_id: s.number for s in division.seats.all()}
+    pairs = {frozenset((seat[g.player_a_id], seat[g.player_b_id])) for g in second.games.exclude(player_b=None)}
+    assert pairs == {frozenset(p) for p in [(2, 6), (3, 7), (1, 5), (4, 8)]}  # tsh's round 2 of snaked groups of 8

@@ -91,18 +91,26 @@ def outside_category(division: Division, category: Category | None) -> set[int]:
     return set(rows.values_list("player_id", flat=True))
 
 
-def prize_places(division: Division) -> int:
-    """How many places the division's prize table pays: the last place its place prizes cover (1, first
-    place only, without a table). Gibsonization judges who is still in prize contention by it. Two queries."""
+def prize_bands(division: Division) -> tuple[int, ...] | None:
+    """The division's prize table as tsh's prize bands: the last place each place prize covers, in order
+    (1st, 2nd, 3rd to 5th: 1, 2, 5); None without place prizes. Two queries."""
     categories = list(Category.objects.filter(event_id=division.event_id))
     category = category_of(division, categories)
     if category is None:
-        return 1
-    places = [
+        return None
+    places = {
         max(p.rank_from, p.rank_to or 0)
         for p in Prize.objects.filter(category=category, kind=PrizeKind.PLACE, rank_from__isnull=False)
-    ]
-    return max(places, default=1) or 1
+    }
+    places.discard(0)
+    return tuple(sorted(places)) or None
+
+
+def prize_places(division: Division) -> int:
+    """How many places the division's prize table pays: the last place its place prizes cover (1, first
+    place only, without a table). Gibsonization judges who is still in prize contention by it. Two queries."""
+    bands = prize_bands(division)
+    return bands[-1] if bands else 1
 
 
 def class_label(prize: Prize) -> str | None:

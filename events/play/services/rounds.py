@@ -16,7 +16,7 @@ from events.play.models import CheckIn, Division, DivisionPlayer, Game, GameKind
 from events.signals import play_started
 
 from .common import PairingRefused, PlayError, check_open, lock_division, require_director
-from .prizes import prize_places
+from .prizes import prize_bands, prize_places
 from .reads import division_games, standings_options, unplayed_label
 
 # What pairing does with players who have not checked in, once the event uses check-in: refuse to pair (the
@@ -129,6 +129,8 @@ def pair_round(
             gibson=gibson,
             initial_snaked=initial_snaked,
             prize_places=prize_places(division),
+            # Chew pairings contend for the places of the prize table (tsh's default without one).
+            prize_bands=prize_bands(division) if system == "chew" else None,
             standings=standings_options(division.event),
         )
     except ValueError as error:  # the pure rule's bounds (the seed's, the repeat limit's)

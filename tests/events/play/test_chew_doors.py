@@ -6,6 +6,8 @@ from rest_framework.test import APIClient
 
 from events.models import PairingSystem
 from events.play import services as play
+from events.play.core import pairing
+from tests.events.factories import CategoryFactory, PrizeFactory
 from tests.events.play.test_views_play import page, url
 
 pytestmark = pytest.mark.django_db
@@ -37,3 +39,25 @@ def test_the_service_needs_the_number_of_rounds_for_chew_pairings(director, make
 
 def test_an_event_may_name_chew_pairings_as_its_system():
     assert ("chew", "Chew pairings (tsh cp)") in PairingSystem.choices
+
+
+def test_chew_pairings_contend_for_the_places_of_the_prize_table(director, make_division, monkeypatch):
+    # Prizes for 1st, 2nd, and 3rd to 5th: tsh's prize bands 1, 2, 5 (the last place of each prize).
+    division = make_division(8)
+    category = CategoryFactory(event=division.event, name="Open")
+    for first, last in [(1, 1), (2, 2), (3, 5)]:
+        PrizeFactory(category=category, rank_from=first, rank_to=last)
+    seen = []
+    real = pairing.pair_round
+
+    def spy(system, players, history, options):
+        seen.append(options.prize_bands)
+        return real(system, players, history, options)
+
+    monkeypatch.setattr(pairing, "pair_round", spy)
+    play.pair_round(director, division, "chew")
+    assert seen == [(1, 2, 5)]
+    # Other systems do not read bands; without a prize table Chew pairings take tsh's default.
+    other = make_division(8)
+    play.pair_round(director, other, "chew")
+    assert seen[-1] is None

@@ -3,10 +3,11 @@
 tsh's rule, read from its ChewPair command and the best-possible-finish code
 it shares with Gibsonization:
 
-* Prize bands split the places (tsh's `prize_bands`, by default every place
-  from 1 to a quarter of the field, each its own band); the last band's place
-  is the last prize place. Ranks are shared by players level on wins, losses
-  and spread.
+* Prize bands split the places (tsh's `prize_bands`; the site passes the
+  division's prize table, the last place of each place prize; without one,
+  tsh's default, every place from 1 to a quarter of the field, each its own
+  band); the last band's place is the last prize place. Ranks are shared by
+  players level on wins, losses and spread.
 * A player's best possible finish is worked out by playing the rounds left in
   their favour: they win every game by the most spread a game can make (500
   by default), players who cannot catch them win, those who could are made to

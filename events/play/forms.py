@@ -375,11 +375,16 @@ class DivisionBandForm(ServiceFormMixin, forms.Form):
 class TshUploadForm(ServiceFormMixin, forms.Form):
     """A director's tsh files to import into a new division of their event."""
 
-    t_file = forms.FileField(label="The division's .t file")
+    t_file = forms.FileField(label="The division's .t file", required=False)
     config_file = forms.FileField(
         label="config.tsh (optional)",
         required=False,
         help_text="Its spread caps, withdrawals' scoring and autopair lines come with the division",
+    )
+    archive_file = forms.FileField(
+        label="Or a tsh archive",
+        required=False,
+        help_text="tsh's archive of an event (its config and every division's .t file): name the division below",
     )
     division_name = forms.CharField(
         label="Division", max_length=50, required=False, help_text="Empty: as config.tsh names it, else A"
@@ -389,3 +394,9 @@ class TshUploadForm(ServiceFormMixin, forms.Form):
         super().__init__(*args, **kwargs)
         self.helper = _helper("Read the file")
         self.helper.form_tag = False
+
+    def clean(self):
+        data = super().clean()
+        if bool(data.get("t_file")) == bool(data.get("archive_file")):
+            raise forms.ValidationError("Choose a .t file (with its config.tsh if you have it), or a tsh archive.")
+        return data

@@ -40,6 +40,7 @@ __all__ = [
     "parse_config",
     "write_config",
     "parse_archive",
+    "split_archive",
     "write_archive",
 ]
 
@@ -536,6 +537,35 @@ def parse_archive(text: str) -> tuple[TshConfig, dict[str, TshFile]]:
     if current is not None:
         raise TshParseError(begun_at, f"expected #end_file name={current} to close this block")
     return config, files
+
+
+def split_archive(text: str) -> tuple[str, dict[str, str]]:
+    """A tsh archive's config lines and each embedded file's text, by file name, each kept on the archive's
+    line numbers (the lines before a file's first are blank), so an error names the archive's line.
+    Checks the archive's structure as `parse_archive` does."""
+    parse_archive(text)  # the same checks, the same line numbers in a refusal
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    config: list[str] = []
+    files: dict[str, str] = {}
+    current: str | None = None
+    body: list[str] = []
+    for line_no, line in enumerate(_LINE_BREAK.split(text), start=1):
+        stripped = line.strip()
+        if current is None:
+            begin = _BEGIN_FILE.match(stripped)
+            if begin:
+                current, body = begin.group("name"), [""] * line_no
+            else:
+                config.append(line)
+            continue
+        if _END_FILE.match(stripped):
+            files[current] = "\n".join(body)
+            current = None
+            config.append("")
+        else:
+            body.append(line)
+    return "\n".join(config), files
 
 
 def write_archive(config: TshConfig, files: dict[str, TshFile]) -> str:

@@ -16,7 +16,7 @@ from events.play.core import tsh
 from players.models import Player
 
 from . import tsh_io
-from .common import require_director
+from .common import PlayError, require_director
 
 
 @dataclass
@@ -122,3 +122,25 @@ def _preview(report: tsh_io.ImportReport, text: str, event: Event | None, offere
         forfeits=sum(r.forfeits for r in rows),
         notes=list(report.notes),
     )
+
+
+def from_archive(archive_text: str, division_name: str | None) -> dict:
+    """The `.t` file, config and division name to import from a tsh archive: the division named, or its only one.
+    A refusal names the archive's line, or the divisions it holds."""
+    try:
+        config_text, files = tsh.split_archive(archive_text)
+        config = tsh.parse_config(config_text)
+    except tsh.TshParseError as error:
+        raise PlayError(f"Line {error.line}: {error.reason}", field="archive_file") from None
+    by_division = {name: file for name, file in config.divisions.items() if file in files}
+    if not by_division:
+        by_division = {name.rsplit(".", 1)[0]: name for name in files}
+    if not by_division:
+        raise PlayError("The archive holds no division's .t file.", field="archive_file")
+    if division_name is None and len(by_division) == 1:
+        division_name = next(iter(by_division))
+    match = next((name for name in by_division if division_name and name.casefold() == division_name.casefold()), None)
+    if match is None:
+        listing = ", ".join(by_division)
+        raise PlayError(f"Name the division to import: the archive holds {listing}.", field="division_name")
+    return {"text": files[by_division[match]], "config_text": config_text, "division_name": match}

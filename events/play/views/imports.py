@@ -18,7 +18,7 @@ from events.play.core import tsh
 from events.play.forms import TshUploadForm
 from events.play.services import tsh_io
 from events.play.services.common import PlayError
-from events.play.services.tsh_preview import preview_tsh
+from events.play.services.tsh_preview import from_archive, preview_tsh
 
 from .common import _directed_event
 
@@ -29,17 +29,17 @@ def _key(request, event, token: str) -> str:
     return f"tsh-import:{event.pk}:{request.user.pk}:{token}"
 
 
-def _read(upload, what: str) -> str:
+def read_upload(upload, what: str) -> str:
     if upload.size > tsh.MAX_FILE_BYTES:
         raise PlayError(
             f"The {what} is over {tsh.MAX_FILE_BYTES // 1_000_000} MB: a .t file of {tsh.MAX_PLAYERS} players and "
             f"{tsh.MAX_ROUNDS} rounds is smaller. Is it the right file?",
-            field="t_file" if what == ".t file" else "config_file",
+            field={".t file": "t_file", "config.tsh": "config_file"}.get(what, "archive_file"),
         )
     return tsh.decode_tsh_bytes(upload.read())
 
 
-def _choices(request, preview) -> dict[int, int | None]:
+def choices_from(request, preview) -> dict[int, int | None]:
     """The member chosen for each player on the preview (a member's id, or None for "new"); a player left on "choose"
     is not in it, and the import refuses it if the name may be a member's."""
     chosen: dict[int, int | None] = {}
@@ -50,6 +50,19 @@ def _choices(request, preview) -> dict[int, int | None]:
         elif value == "new":
             chosen[row.number] = None
     return chosen
+
+
+def uploaded_texts(form) -> dict:
+    """The `.t` text, config text and division name of a valid TshUploadForm (a file and its config, or an
+    archive's division)."""
+    data = form.cleaned_data
+    if data["archive_file"]:
+        return from_archive(read_upload(data["archive_file"], "archive"), data["division_name"] or None)
+    return {
+        "text": read_upload(data["t_file"], ".t file"),
+        "config_text": read_upload(data["config_file"], "config.tsh") if data["config_file"] else None,
+        "division_name": data["division_name"] or None,
+    }
 
 
 @login_required
@@ -71,7 +84,7 @@ def import_tsh_page(request, slug: str):
         if "confirm" in request.POST:
             report = run_service(
                 request,
-                lambda: tsh_io.import_tsh(request.user, event=event, choices=_choices(request, preview), **stored),
+                lambda: tsh_io.import_tsh(request.user, event=event, choices=choices_from(request, preview), **stored),
                 f"Imported division {stored.get('division_name') or preview.division_name}.",
             )
             if report is not None:
@@ -81,13 +94,7 @@ def import_tsh_page(request, slug: str):
     if request.method == "POST" and form.is_valid():
 
         def read_and_preview():
-            texts = {
-                "text": _read(form.cleaned_data["t_file"], ".t file"),
-                "config_text": _read(form.cleaned_data["config_file"], "config.tsh")
-                if form.cleaned_data["config_file"]
-                else None,
-                "division_name": form.cleaned_data["division_name"] or None,
-            }
+            texts = uploaded_texts(form)
             return texts, preview_tsh(request.user, event=event, **texts)
 
         done = run_service(request, read_and_preview, form=form)

@@ -137,3 +137,39 @@ def test_a_player_who_may_be_a_member_is_never_made_a_new_player_unasked(client,
     assert not Division.objects.filter(event=event).exists() and Player.objects.count() == before
     done = client.post(url, {"token": token, "confirm": "1", "player_1": "new", "player_2": "new"})
     assert done.status_code == 302 and Player.objects.count() == before + 2  # a different person, said so
+
+
+ARCHIVE = "liwords_wtf5-tsh.golden.tsh"
+
+
+def test_a_division_of_a_tsh_archive_is_previewed_and_imported(client, director, event):
+    text = shared(ARCHIVE)
+    client.force_login(director)
+    url = reverse("events:play_import_tsh", args=[event.slug])
+    unnamed = client.post(url, {"archive_file": SimpleUploadedFile("event.tsh", text.encode())})
+    assert "Name the division to import: the archive holds CSW, NWL." in str(unnamed.context["form"].errors)
+    named = client.post(url, {"archive_file": SimpleUploadedFile("event.tsh", text.encode()), "division_name": "nwl"})
+    preview = named.context["preview"]
+    config_text, files = tsh.split_archive(text)
+    expected = tsh.parse_t(files["NWL.t"])
+    assert [r.name for r in preview.rows] == [p.name for p in expected.players]
+    # Each player's line is the archive's own line.
+    lines = text.splitlines()
+    assert all(lines[r.line - 1].startswith(r.name) for r in preview.rows)
+    choices = {f"player_{r.number}": "new" for r in preview.rows}
+    done = client.post(url, {"token": named.context["token"], "confirm": "1", **choices})
+    assert done.status_code == 302
+    assert Division.objects.get(event=event).name == "NWL"
+    assert DivisionPlayer.objects.filter(division__event=event).count() == len(expected.players)
+
+
+def test_a_file_and_an_archive_together_are_refused(client, director, event):
+    client.force_login(director)
+    response = client.post(
+        reverse("events:play_import_tsh", args=[event.slug]),
+        {
+            "t_file": SimpleUploadedFile("a.t", b"One, A 1500\n"),
+            "archive_file": SimpleUploadedFile("x.tsh", b"# tsh archive file\n"),
+        },
+    )
+    assert "Choose a .t file" in str(response.context["form"].errors)

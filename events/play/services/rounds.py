@@ -161,7 +161,7 @@ def pair_round(
         if result.gibsonized is not None
         else " ".join(result.warnings)  # an initial Fontes round paired from other groups than its block's
         if system == "initial_fontes"
-        else "",
+        else _chew_gibson_note(result, seats),
     )
     games = [
         Game(division=division, round=rnd, round_number=number, board=i, player_a_id=a, player_b_id=b, first="a")
@@ -206,6 +206,16 @@ def _repeats_refusal(
         f"The pairing with the fewest repeats has {len(over)} pair{'s' if len(over) != 1 else ''} over the limit: "
         f"{listing}. Allow more repeats, or accept this pairing."
     )
+
+
+def _chew_gibson_note(result: pairing.PairingResult, seats: list[DivisionPlayer]) -> str:
+    """Whom Chew pairings Gibsonized (nobody can pass them any more) and whom they play, in the division's names."""
+    if not result.chew_gibsons:
+        return ""
+    label = {s.player_id: seat_label(s) for s in seats}
+    opponent = {a: b for x, y in result.pairs for a, b in ((x, y), (y, x))}
+    who = "; ".join(f"{label.get(g)} plays {label.get(opponent.get(g))}" for g in result.chew_gibsons)
+    return f"Chew pairings (tsh cp) Gibsonized players nobody can pass any more: {who}."
 
 
 def _gibson_note(

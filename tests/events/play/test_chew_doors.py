@@ -61,3 +61,17 @@ def test_chew_pairings_contend_for_the_places_of_the_prize_table(director, make_
     other = make_division(8)
     play.pair_round(director, other, "chew")
     assert seen[-1] is None
+
+
+def test_the_round_notes_whom_chew_pairings_gibsonized(director, make_division):
+    from tests.events.play.test_pairing_pages import pair_and_play
+
+    # Six players, four rounds; the lower seat wins, seat 1 by 300. After three rounds of King of the Hill seat 1
+    # is 3-0 (+900), seats 2 and 3 are 2-1 (-280): beating seat 1 by 500 in the last round leaves
+    # them 3 wins and +220 against seat 1's +400, so nobody can pass seat 1, whom Chew pairings Gibsonize.
+    division = make_division(6, games=4)
+    pair_and_play(director, division, "koth", 3)
+    rnd = play.pair_round(director, division, "chew")
+    assert rnd.pairing_notes.startswith(
+        "Chew pairings (tsh cp) Gibsonized players nobody can pass any more: #1 Player 01 plays #"
+    )

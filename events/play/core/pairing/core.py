@@ -126,6 +126,7 @@ class PairingResult:
     warnings: list[str] = field(default_factory=list)
     seed: int | None = None  # the seed used for draws
     gibsonized: PlayerId | None = None
+    chew_gibsons: list[PlayerId] = field(default_factory=list)  # Gibsonized by Chew pairings' own rule
 
 
 class PairingError(Exception):

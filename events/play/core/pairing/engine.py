@@ -57,6 +57,7 @@ def pair_round(
     position = {s.player: s.position for s in standings}
     warnings: list[str] = []
     leader: PlayerId | None = None
+    chew_gibsons: list[PlayerId] = []
     enforce = options.avoid_repeats and system in ("random", "koth", "swiss")
     replay = False  # a round robin's second game of a pair in a row: the other player starts
 
@@ -101,7 +102,7 @@ def pair_round(
             warnings.append(note)
             order = [p for p in order if p not in (leader, opponent)]
         if system == "chew":
-            _chew(order, standings, past, options, pairs, warnings)
+            chew_gibsons = _chew(order, standings, past, options, pairs, warnings)
             order = []
         max_repeats = options.max_repeats if enforce else None
         if system == "random":
@@ -124,7 +125,13 @@ def pair_round(
     if repeated:
         warnings.append(f"{len(repeated)} pair(s) have met before: " + _listing(repeated))
     result = PairingResult(
-        pairs=pairs, bye=bye, repeats=count_repeats(pairs, past), warnings=warnings, seed=seed, gibsonized=leader
+        pairs=pairs,
+        bye=bye,
+        repeats=count_repeats(pairs, past),
+        warnings=warnings,
+        seed=seed,
+        gibsonized=leader,
+        chew_gibsons=chew_gibsons,
     )
     if enforce:
         over = [(a, b, m) for a, b, m in repeated if m > options.max_repeats]
@@ -173,8 +180,8 @@ def _chew(
     options: PairingOptions,
     pairs: list[tuple[PlayerId, PlayerId]],
     warnings: list[str],
-) -> None:
-    """Chew pairings of `order` (the bye already out) into `pairs`, naming cp's Gibsons in `warnings`.
+) -> list[PlayerId]:
+    """Chew pairings of `order` (the bye already out) into `pairs`; returns cp's Gibsons, also named in `warnings`.
 
     cp's Gibsons are its own (tsh's best-possible-finish rule), not the site's Gibson option, so the
     result's `gibsonized` stays for that option."""
@@ -188,6 +195,7 @@ def _chew(
     pairs += found
     if gibsons:
         warnings.append("Gibsonized (no longer catchable for their place): " + ", ".join(map(str, gibsons)))
+    return gibsons
 
 
 def _split_phantom(slots: list[tuple[Slot, Slot]]) -> tuple[list[tuple[PlayerId, PlayerId]], PlayerId | None]:

@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from events.play.core.results import PlayerId
 
 from .core import History
-from .swiss import resolve_preferences, swiss_pairs
+from .swiss import can_resolve, resolve_preferences, swiss_pairs
 
 __all__ = ["ChewRecord", "chew_pairs", "default_prize_bands", "flight_cap"]
 
@@ -287,7 +287,7 @@ class _Chew:
         choices = [
             [j for j in range(len(players)) if j != i and accepts(players[i], players[j])] for i in range(len(players))
         ]
-        return resolve_preferences(choices) is not None
+        return can_resolve(choices)
 
     def resolve(
         self,

@@ -49,7 +49,7 @@ from .core import History
 from .matching import min_cost_perfect_matching
 from .ranked import closest_pairs
 
-__all__ = ["swiss_pairs", "win_groups", "resolve_preferences", "GROUP_SORT_THRESHOLD"]
+__all__ = ["swiss_pairs", "win_groups", "resolve_preferences", "can_resolve", "GROUP_SORT_THRESHOLD"]
 
 # tsh reorders the choosers of a group larger than this (fewest allowed opponents first).
 GROUP_SORT_THRESHOLD = 12
@@ -164,7 +164,12 @@ class _Pairer:
         return None if found is None else [(players[i], players[j]) for i, j in found]
 
 
-def resolve_preferences(choices: Sequence[Sequence[int]]) -> list[tuple[int, int]] | None:
+def can_resolve(choices: Sequence[Sequence[int]]) -> bool:
+    """Whether tsh's search over these lists finds a pairing at all (tsh's CanBePaired asks only this)."""
+    return resolve_preferences(choices, settle=False) is not None
+
+
+def resolve_preferences(choices: Sequence[Sequence[int]], settle: bool = True) -> list[tuple[int, int]] | None:
     """tsh's pairing search over players 0..n-1, each listing the partners they accept, best first.
 
     The first chooser takes their first choice with whom everyone left can
@@ -210,6 +215,8 @@ def resolve_preferences(choices: Sequence[Sequence[int]]) -> list[tuple[int, int
     partner = complete(list(range(n)))
     if partner is None:
         return None
+    if not settle:  # some pairing exists; which one tsh's search settles on is not asked
+        return [(i, j) for i, j in partner.items() if i < j]
     unpaired = set(range(n))
     pairs: list[tuple[int, int]] = []
     for top in choosers:

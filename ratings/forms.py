@@ -2,6 +2,7 @@ from django import forms
 from django.utils import timezone
 
 from clubsite.kit.ui import QuickSelect, ServiceFormMixin, date_input
+from events.play.forms import TshUploadForm
 from players.models import Club
 
 from .models import MatchKind
@@ -77,3 +78,16 @@ class ImportReviewForm(ServiceFormMixin, forms.Form):
 
     def decisions(self) -> dict:
         return {line.pk: self.cleaned_data.get(f"line_{line.pk}") for line in self.review_lines}
+
+
+class PastEventForm(TshUploadForm):
+    """A past event's tsh files, with the name and date it is rated under."""
+
+    title = forms.CharField(
+        max_length=200, required=False, help_text="Empty: the event_name of config.tsh, else 'Imported event'"
+    )
+    starts_on = forms.DateField(
+        label="Began on", required=False, widget=date_input(), help_text="Empty: the event_date of config.tsh"
+    )
+
+    field_order = ["title", "starts_on", "t_file", "config_file", "archive_file", "division_name"]

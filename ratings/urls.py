@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import calculator, views
+from . import calculator, past_event_views, views
 
 app_name = "ratings"
 urlpatterns = [
@@ -14,6 +14,7 @@ urlpatterns = [
     path("lists/<slug:slug>/players/<int:member_number>/chart.svg", views.player_chart, name="player_chart"),
     path("lists/<slug:slug>/rerate/", views.rerate, name="rerate"),
     path("lists/<slug:slug>/import/", views.import_upload, name="import"),
+    path("lists/<slug:slug>/import-event/", past_event_views.import_past_event_page, name="import_event"),
     path("imports/<int:pk>/", views.import_review, name="import_review"),
     path("events/<slug:slug>/", views.event_report, name="event_report"),
     path("events/<slug:slug>/rate/", views.event_rate, name="event_rate"),

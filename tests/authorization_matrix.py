@@ -56,6 +56,7 @@ MATRIX = {
     # --- the site and accounts (allauth's pages: signed-in people are sent on from log-in and sign-up) ---
     "home": row(EVERYONE),
     "healthz": row(EVERYONE),
+    "help": row(EVERYONE),
     "account_login": row("200 302 302 302 302 302", "200 302 302 302 302 302"),
     "account_logout": row("302 200 200 200 200 200", "302 302 302 302 302 302"),
     "account_inactive": row(EVERYONE),
@@ -169,6 +170,7 @@ MATRIX = {
     "events:play_lucky_draw": row(EVERYONE, DIRECTORS),  # the directors draw (the form again when empty)
     "events:play_download_config": row(DIRECTORS),
     "events:play_download_archive": row(DIRECTORS),
+    "events:play_import_tsh": row(DIRECTORS, "login 403 403 200 200 200"),  # no file sent: the form again
     # --- ratings ---
     "ratings:list": row(EVERYONE),
     "ratings:calculator": row(EVERYONE),
@@ -180,6 +182,7 @@ MATRIX = {
     "ratings:player_chart": row(EVERYONE),
     "ratings:rerate": row(STAFF, STAFF),
     "ratings:import": row(STAFF, STAFF),
+    "ratings:import_event": row(STAFF, STAFF),  # no file sent: the form again
     "ratings:import_review": row(STAFF, STAFF),
     "ratings:event_report": row(EVERYONE),
     "ratings:event_rate": row(POST_ONLY, DIRECTORS_WRITE),  # the event's directors and staff rate it

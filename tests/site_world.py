@@ -382,6 +382,7 @@ def _by_name(world: World) -> dict[str, dict]:
     entries = {"pk": o["my_open_entry"].pk}
     play = {"slug": playing_slug, "pk": division}
     kwargs = {
+        "help": {"slug": "pairing-and-ratings"},
         "players:renewal_paid": {"pk": o["renewal"].pk},
         "players:claim_confirm": {"token": o["claim_token"]},
         "account_confirm_email": {"key": "not-a-key"},

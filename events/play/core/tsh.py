@@ -501,34 +501,35 @@ _END_FILE = re.compile(r"#end_file(?:\s+name=(?P<name>\S+))?\s*$")
 
 
 def parse_archive(text: str) -> tuple[TshConfig, dict[str, TshFile]]:
-    """Parse a tsh archive: config lines plus `#begin_file name=X.t` ... `#end_file` blocks.
+    """Parse a tsh archive: config lines plus `#begin_file name=X.t` ... `#end_file` blocks (errors name the
+    archive's lines)."""
+    config_text, files = split_archive(text)
+    return parse_config(config_text), {name: parse_t(body) for name, body in files.items()}
 
-    Line numbers in errors are those of the archive.
-    """
+
+def split_archive(text: str) -> tuple[str, dict[str, str]]:
+    """A tsh archive's config lines and each embedded file's text, by file name, each kept on the archive's line
+    numbers (the other lines blank), so an error in either names the archive's line."""
     if text.startswith("\ufeff"):
         text = text[1:]
-    config = TshConfig()
-    files: dict[str, TshFile] = {}
-    current: str | None = None
-    body: list[str] = []
-    begun_at = 0
+    config: list[str] = []
+    files: dict[str, str] = {}
+    current, body, begun_at = None, [], 0  # the file being read, its lines, the line of its #begin_file
     for line_no, line in enumerate(_LINE_BREAK.split(text), start=1):
         stripped = line.strip()
+        config.append(line if current is None else "")  # a #begin_file line is a comment to the config
         if current is None:
             begin = _BEGIN_FILE.match(stripped)
             if begin:
-                current, body, begun_at = begin.group("name"), [], line_no
+                current, body, begun_at = begin.group("name"), [""] * line_no, line_no
             elif stripped.startswith("#end_file"):
                 raise TshParseError(line_no, "expected #begin_file before #end_file")
-            elif stripped and not stripped.startswith("#"):
-                _config_line(config, stripped, line_no)
             continue
         end = _END_FILE.match(stripped)
         if end:
             if end.group("name") not in (None, current):
                 raise TshParseError(line_no, f"expected #end_file name={current}")
-            # Blank padding keeps the embedded file's errors on archive line numbers.
-            files[current] = parse_t("\n" * begun_at + "\n".join(body))
+            files[current] = "\n".join(body)
             current = None
         elif stripped.startswith("#begin_file"):
             raise TshParseError(line_no, f"expected #end_file name={current}")
@@ -536,35 +537,6 @@ def parse_archive(text: str) -> tuple[TshConfig, dict[str, TshFile]]:
             body.append(line)
     if current is not None:
         raise TshParseError(begun_at, f"expected #end_file name={current} to close this block")
-    return config, files
-
-
-def split_archive(text: str) -> tuple[str, dict[str, str]]:
-    """A tsh archive's config lines and each embedded file's text, by file name, each kept on the archive's
-    line numbers (the lines before a file's first are blank), so an error names the archive's line.
-    Checks the archive's structure as `parse_archive` does."""
-    parse_archive(text)  # the same checks, the same line numbers in a refusal
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    config: list[str] = []
-    files: dict[str, str] = {}
-    current: str | None = None
-    body: list[str] = []
-    for line_no, line in enumerate(_LINE_BREAK.split(text), start=1):
-        stripped = line.strip()
-        if current is None:
-            begin = _BEGIN_FILE.match(stripped)
-            if begin:
-                current, body = begin.group("name"), [""] * line_no
-            else:
-                config.append(line)
-            continue
-        if _END_FILE.match(stripped):
-            files[current] = "\n".join(body)
-            current = None
-            config.append("")
-        else:
-            body.append(line)
     return "\n".join(config), files
 
 

@@ -73,12 +73,19 @@ def _event_date(config: tsh.TshConfig | None) -> date | None:
     return None
 
 
-def _new_event(actor, slug: str | None, title: str, config: tsh.TshConfig | None, rounds: int) -> Event:
+def _new_event(
+    actor, slug: str | None, title: str, config: tsh.TshConfig | None, rounds: int, starts_on: date | None = None
+) -> Event:
     association = Association.objects.order_by("pk").first()
     if association is None:
         raise PlayError("Create the association first: imported events belong to it.")
-    starts_on = _event_date(config) or timezone.localdate()
-    slug = slug or slugify(f"{title}-{starts_on}")[:80]
+    starts_on = starts_on or _event_date(config) or timezone.localdate()
+    if slug is None:  # a free address: the same event imported twice is two events, never a clash
+        base = slugify(f"{title}-{starts_on}")[:72] or "imported-event"
+        taken = set(Event.objects.filter(slug__startswith=base).values_list("slug", flat=True))
+        slug = next(
+            candidate for k in range(1, len(taken) + 2) if (candidate := base if k == 1 else f"{base}-{k}") not in taken
+        )
     caps = _spread_caps(config)
     return Event.objects.create(
         slug=slug,
@@ -249,6 +256,7 @@ def import_tsh(
     event_slug: str | None = None,
     division_name: str | None = None,
     title: str | None = None,
+    starts_on: date | None = None,
     choices: dict[int, int | None] | None = None,
     new_players: frozenset[int] | set[int] = frozenset(),
 ) -> ImportReport:
@@ -278,7 +286,7 @@ def import_tsh(
         event = Event.objects.filter(slug=event_slug).first()
     if event is None:
         name = title or (config.settings.get("event_name", "").strip("'\" ") if config else "") or "Imported event"
-        event = _new_event(actor, event_slug, name, config, rounds)
+        event = _new_event(actor, event_slug, name, config, rounds, starts_on)
     require_director(actor, event)
     if config and config.max_rounds is not None and not 1 <= config.max_rounds <= tsh.MAX_ROUNDS:
         raise PlayError(f"config.tsh: max_rounds must be 1 to {tsh.MAX_ROUNDS}.", field="config")

@@ -8,6 +8,7 @@ player. The director's choices then go to `import_tsh`, which checks them again 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 
 from django.db import transaction
 
@@ -54,7 +55,14 @@ class TshPreview:
 
 
 def preview_tsh(
-    actor, text: str, *, config_text: str | None = None, event: Event | None = None, division_name: str | None = None
+    actor,
+    text: str,
+    *,
+    config_text: str | None = None,
+    event: Event | None = None,
+    division_name: str | None = None,
+    title: str | None = None,
+    starts_on: date | None = None,
 ) -> TshPreview:
     """What `import_tsh` would do with these files; refuses as it would (naming the line), saving nothing.
 
@@ -71,7 +79,14 @@ def preview_tsh(
                 {number: match.pk if match else None for number, (match, _) in offered.items()} if offered else None
             )
             report = tsh_io.import_tsh(
-                actor, text, config_text=config_text, event=event, division_name=division_name, choices=choices
+                actor,
+                text,
+                config_text=config_text,
+                event=event,
+                division_name=division_name,
+                title=title,
+                starts_on=starts_on,
+                choices=choices,
             )
             preview = _preview(report, text, event, offered)
             raise _RollBack(preview)

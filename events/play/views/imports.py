@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from clubsite.kit.ui import run_service
@@ -52,6 +53,11 @@ def choices_from(request, preview) -> dict[int, int | None]:
     return chosen
 
 
+def _preview_context(event, preview, token: str) -> dict:
+    back = reverse("events:play_hub", args=[event.slug])
+    return {"event": event, "preview": preview, "token": token, "back_url": back, "back_title": event.title}
+
+
 def uploaded_texts(form) -> dict:
     """The `.t` text, config text and division name of a valid TshUploadForm (a file and its config, or an
     archive's division)."""
@@ -90,7 +96,7 @@ def import_tsh_page(request, slug: str):
             if report is not None:
                 cache.delete(_key(request, event, token))
                 return redirect("events:play_standings", event.slug, report.division.pk)
-        return render(request, "events/play/import_preview.html", {"event": event, "preview": preview, "token": token})
+        return render(request, "events/play/import_preview.html", _preview_context(event, preview, token))
     if request.method == "POST" and form.is_valid():
 
         def read_and_preview():
@@ -102,6 +108,5 @@ def import_tsh_page(request, slug: str):
             texts, preview = done
             token = secrets.token_urlsafe(16)
             cache.set(_key(request, event, token), texts, UPLOAD_SECONDS)
-            context = {"event": event, "preview": preview, "token": token}
-            return render(request, "events/play/import_preview.html", context)
+            return render(request, "events/play/import_preview.html", _preview_context(event, preview, token))
     return render(request, "events/play/import_upload.html", {"event": event, "form": form})

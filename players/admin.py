@@ -1,6 +1,8 @@
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.shortcuts import redirect
+from django.urls import reverse
 
 from clubsite.kit.admin import ModelAdmin, ReadOnlyAdmin, TabularInline
 from clubsite.kit.errors import ServiceError
@@ -14,6 +16,7 @@ from .models import (
     PaymentMethod,
     Player,
     PlayerClaim,
+    PlayerMerge,
     RenewalRequest,
     RenewalStatus,
     User,
@@ -110,6 +113,16 @@ class PlayerAdmin(ModelAdmin):
     readonly_fields = ["member_number", "created_at"]
     inlines = [MembershipInline]
 
+    actions = ["merge_two"]
+
+    @admin.action(description="Merge two records of one person")
+    def merge_two(self, request, queryset):
+        numbers = list(queryset.order_by("member_number").values_list("member_number", flat=True)[:3])
+        if len(numbers) != 2:
+            self.message_user(request, "Select exactly two records of one person to merge.", messages.ERROR)
+            return None
+        return redirect(f"{reverse('players:merge')}?a={numbers[0]}&b={numbers[1]}")
+
     def get_form(self, request, obj=None, **kwargs):
         if obj is None:
             kwargs["form"] = PlayerAddForm  # adding: warned of the person's records already there
@@ -167,6 +180,15 @@ class RenewalRequestAdmin(ReadOnlyAdmin):
                 services.cancel_renewal(request.user, renewal)
             except ServiceError as error:
                 self.message_user(request, f"{renewal.player}: {error.message}", messages.ERROR)
+
+
+@admin.register(PlayerMerge)
+class PlayerMergeAdmin(ReadOnlyAdmin):
+    """The log of merged records: made only by the merge (players.merging), through the players' action."""
+
+    list_display = ["old_member_number", "old_full_name", "kept", "merged_by", "merged_at", "reason"]
+    search_fields = ["=old_member_number", "old_full_name", "=kept__member_number", "kept__full_name"]
+    list_select_related = ["kept", "merged_by"]
 
 
 @admin.register(PlayerClaim)

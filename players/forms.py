@@ -165,3 +165,22 @@ class RenewalPaymentForm(forms.Form):
         label="Reference", required=False, max_length=100, widget=forms.TextInput(attrs={"class": "form-control"})
     )
     paid_on = forms.DateField(label="Paid on", required=False, widget=date_input(**{"class": "form-control"}))
+
+
+class MergeForm(ServiceFormMixin, forms.Form):
+    """Which of two records of one person is kept, and why they are one (players.merging)."""
+
+    keep = forms.ChoiceField(label="Keep the record of", widget=forms.RadioSelect)
+    reason = forms.CharField(
+        label="Why these are one person",
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text="Kept with the merge: for example, the same date of birth and school, confirmed with the parent.",
+    )
+
+    def __init__(self, *args, records=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["keep"].choices = [
+            (str(p.member_number), f"member {p.member_number}, {p.full_name}") for p in records
+        ]
+        self.helper = FormHelper()
+        self.helper.add_input(Submit("merge", "Merge the two records"))

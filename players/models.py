@@ -338,3 +338,24 @@ class RenewalRequest(models.Model):
     def balance(self) -> Decimal:
         """What is left to pay of the renewal's fee (money.balances.balance)."""
         return balance(self.amount, self.amount_paid)
+
+
+class PlayerMerge(models.Model):
+    """Two records of one person made one by staff (players.merging): what went, why, and who did it. The old member
+    number leads to the kept record's page from here."""
+
+    kept = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="merged_records")
+    old_member_number = models.PositiveIntegerField(unique=True)
+    old_full_name = models.CharField(max_length=200)
+    reason = models.TextField(validators=[TextLimit(NOTE_TEXT, "reason")])
+    moved = models.JSONField(default=dict, blank=True, help_text="What the old record held, by kind, moved to the kept")
+    merged_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    merged_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-merged_at"]
+
+    def __str__(self):
+        return f"{self.old_member_number} {self.old_full_name} → {self.kept.member_number}"

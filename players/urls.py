@@ -10,6 +10,7 @@ urlpatterns = [
     path("me/renew/", views.renew, name="renew"),
     path("renewals/", views.renewals, name="renewals"),
     path("renewals/<int:pk>/paid/", views.renewal_paid, name="renewal_paid"),
+    path("merge/", views.merge, name="merge"),
     path("me/claim/", views.claim, name="claim"),
     path("me/claim/<str:token>/", views.claim_confirm, name="claim_confirm"),
     path("<int:member_number>/", views.player_detail, name="detail"),

@@ -11,10 +11,10 @@ from clubsite.kit.errors import ServiceError
 from clubsite.kit.hooks import collect
 from clubsite.kit.paging import BoundedPaginator
 from clubsite.kit.roles import is_association_staff
-from clubsite.kit.ui import safe_next
+from clubsite.kit.ui import run_service, safe_next
 
-from . import services, visibility
-from .forms import ClaimForm, DirectorySearchForm, ProfileForm, RenewalPaymentForm
+from . import merging, services, visibility
+from .forms import ClaimForm, DirectorySearchForm, MergeForm, ProfileForm, RenewalPaymentForm
 from .models import Membership, Player, RenewalRequest, RenewalStatus, by_family_name
 
 PAGE_SIZE = 25
@@ -42,6 +42,9 @@ def player_detail(request, member_number: int):
     try:
         player = visibility.visible_player_or_404(request.user, players, member_number=member_number)
     except Http404:
+        if kept := merging.merged_into(member_number):
+            # The number of a record merged into another: the person's page now is the kept record's.
+            return redirect(kept.get_absolute_url(), permanent=True)
         return render(request, "players/unlisted.html", status=404)
     can_see_private = is_association_staff(request.user) or (player.user_id and player.user_id == request.user.id)
     memberships = list(player.memberships.all())
@@ -209,3 +212,34 @@ def renewal_paid(request, pk: int):
     else:
         messages.success(request, f"{renewal.player} is a member until {membership.expires_on:%d %B %Y}.")
     return redirect("players:renewals")
+
+
+# --- merging two records of one person --------------------------------------------------------
+
+
+def _record(number: str) -> Player:
+    return get_object_or_404(
+        Player.objects.select_related("user", "club"), member_number=int(number) if number.isdigit() else None
+    )
+
+
+@login_required
+def merge(request):
+    """Staff: two records of one person (?a=&b=, member numbers) side by side, with what each holds, and the merge."""
+    _staff_only(request)
+    if not (request.GET.get("a") and request.GET.get("b")):
+        return render(request, "players/merge.html", {"sides": []})  # first, which two records
+    a, b = _record(request.GET["a"]), _record(request.GET["b"])
+    form = MergeForm(request.POST or None, records=(a, b))
+    if request.method == "POST" and form.is_valid():
+        keep, drop = (a, b) if form.cleaned_data["keep"] == str(a.member_number) else (b, a)
+        done = run_service(
+            request,
+            lambda: merging.merge_players(request.user, keep, drop, form.cleaned_data["reason"]),
+            f"Member {drop.member_number} is now part of member {keep.member_number}; the old number leads here.",
+            form=form,
+        )
+        if done:
+            return redirect(keep.get_absolute_url())
+    sides = [(p, merging.holdings(p), merging.paid(p)) for p in (a, b)]
+    return render(request, "players/merge.html", {"form": form, "sides": sides})

@@ -4,6 +4,7 @@ the live ratings out again when a division's results change."""
 from django.dispatch import receiver
 
 from events.signals import division_finalised, result_corrected, results_changed
+from players.merging import records_merging
 
 from . import services
 from .services.live import refresh_after_commit
@@ -22,3 +23,10 @@ def rerate_after_correction(sender, game, actor=None, **kwargs):
 @receiver(results_changed, dispatch_uid="ratings.refresh_live_ratings")
 def refresh_live_ratings(sender, division, **kwargs):
     refresh_after_commit(division)
+
+
+@receiver(records_merging, dispatch_uid="ratings.follow_merged_records")
+def follow_merged_records(sender, keep, drop, actor=None, **kwargs):
+    from .services.merging import follow_merge
+
+    follow_merge(keep, drop, actor)

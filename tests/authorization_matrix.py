@@ -79,6 +79,8 @@ MATRIX = {
     "players:renew": row(SIGNED_IN, "login 302 302 302 302 302"),  # each person's own renewal
     "players:renewals": row(STAFF, STAFF),
     "players:renewal_paid": row(POST_ONLY, STAFF_WRITES),
+    # Without two records named, the page asks which two (a POST without them merges nothing: the same page).
+    "players:merge": row(STAFF, STAFF),
     "players:claim": row(POST_ONLY, SIGNED_IN),
     # The teacher's claim: the link confirms it for the teacher; for anyone else it is a link that does not work.
     "players:claim_confirm": row("login 302 302 302 302 302"),
@@ -318,6 +320,7 @@ ADMIN_MODELS = {
     "players.membership": "edit",
     "players.renewalrequest": "read",
     "players.playerclaim": "edit",
+    "players.playermerge": "read",  # written only by the merge
     "events.event": "edit",
     "events.category": "edit",
     "events.entry": "change",  # entries are made by registering, not in the admin

@@ -84,9 +84,9 @@ def _member(club, **fields):
 
 
 def _one_of_each(o: dict) -> None:
-    """The records only play, ratings and the judge make along the way, made directly: a check-in, a play-up
-    request, a prize decision, a lucky draw, a game record, a rated event and its rating change, a lexicon and a
-    ruling, and staff's API token."""
+    """The records only play, ratings, the judge and a merge make along the way, made directly: a check-in, a play-up
+    request, a prize decision, a lucky draw, a game record, a rated event and its rating change, a merge's log, a
+    lexicon and a ruling, and staff's API token."""
     from rest_framework.authtoken.models import Token
 
     from events.models import PlayUpRequest
@@ -113,6 +113,11 @@ def _one_of_each(o: dict) -> None:
         career_games=100,
         games=1,
         actual=1,
+    )
+    from players.models import PlayerMerge
+
+    PlayerMerge.objects.create(
+        kept=seat.player, old_member_number=999_001, old_full_name="Merged Record", reason="walk", merged_by=o["staff"]
     )
     Lexicon.objects.create(name="WALK", words=b"CAT\nDOG", word_count=2)
     session = JudgeSession.objects.get(token=o["judge"].token)

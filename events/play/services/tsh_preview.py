@@ -51,7 +51,13 @@ class TshPreview:
 
     @property
     def new_players(self) -> int:
-        return sum(1 for r in self.rows if r.match is None)
+        """Players no member may be: the import adds them."""
+        return sum(1 for r in self.rows if r.match is None and not r.candidates)
+
+    @property
+    def to_choose(self) -> int:
+        """Players who may be one of several members: the director chooses."""
+        return sum(1 for r in self.rows if r.match is None and r.candidates)
 
 
 def preview_tsh(

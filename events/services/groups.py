@@ -39,7 +39,9 @@ def register_group(
 
     `contact`: role, contact_name, school, address, phone, email.
     Each student: full_name, school, phone, member_number (links an existing player, proved by the
-    member's date_of_birth; blank makes a new one), category, fee, concession_proof, date_of_birth,
+    member's date_of_birth; blank asks the one matching rule, players.matching: a student on record with the same
+    name and date of birth is entered under that record, one who may be a member is refused with the records to
+    choose from, and "new" says the student is a different person), category, fee, concession_proof, date_of_birth,
     and optionally `row` (how refusals name the student, e.g. "Row 3"). All are entered, or none.
     The school is given once in `contact` and used for every student without one of their own.
     Members entered this way are told at once by email, with a link to withdraw.

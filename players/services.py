@@ -199,7 +199,11 @@ def approve_claims_by_address(user, address: str) -> list[PlayerClaim]:
     approved = []
     for claim in PlayerClaim.objects.filter(user=user, status=ClaimStatus.PENDING).select_related("player"):
         if address and claim.player.email.strip().casefold() == address and not claim.player.user_id:
-            approved.append(_decide(claim, True))
+            try:
+                with transaction.atomic():
+                    approved.append(_decide(claim, True))
+            except MemberError:
+                pass  # the account has a record with history of its own now: staff merge the two, as for any claim
     return approved
 
 

@@ -23,7 +23,7 @@ from ratings.models import MatchKind, RatingList
 from ratings.services import imports
 from tests.events.factories import fast_passwords  # noqa: F401
 from tests.events.test_entry_doors import contact, pupil_born, standard, students_event
-from tests.factories import AssociationFactory, PlayerFactory, UserFactory
+from tests.factories import AssociationFactory, MembershipFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "tiles-and-racks-77"
@@ -252,3 +252,15 @@ def test_the_admin_warns_of_the_person_on_record_before_adding_them_again(client
     assert client.post(url, {**form, "different_person": "on"}).status_code == 302
     assert Player.objects.count() == 2
     assert site.is_registered(Player)
+
+
+def test_confirming_an_address_leaves_a_claim_to_staff_when_the_accounts_own_record_has_history():
+    user = UserFactory(email="tak@example.org")
+    own = services.ensure_own_player(user)
+    record = PlayerFactory(full_name="Tan Ah Kow", email="tak@example.org")
+    claim = services.request_claim(user, record.member_number)
+    MembershipFactory(player=own)  # history of its own since: the two are for staff to merge
+    assert services.approve_claims_by_address(user, "TAK@example.org") == []
+    claim.refresh_from_db()
+    record.refresh_from_db()
+    assert claim.status == ClaimStatus.PENDING and record.user is None

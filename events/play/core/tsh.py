@@ -63,8 +63,8 @@ _SIGNED_INT = re.compile(r"[-+]?[0-9]+")
 # tsh accepts ratings such as 1500.5 or 1500+40 (other systems); we only store integers.
 _RATING_LIKE = re.compile(r"[0-9]+(?:[.+][0-9]+)*")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-# Extra fields read as numbers (`TshPlayer.extra_ints`); `integer_extras_error` checks them.
-INTEGER_KEYS = ("p12", "board", "rrank", "off", "lifeg", "newr")
+# Extra fields read as numbers (`TshPlayer.extra_ints`), tsh's and the site's own (core.tsh_fields).
+INTEGER_KEYS = tuple("p12 board rrank off lifeg newr penalty played overtime overrun ahead lateopp forfeitopp".split())
 # NUL and the other C0 controls but tab (also DEL), none of which a .t file has.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 # tsh drops a trailing line-number comment of the form `; # 12`.

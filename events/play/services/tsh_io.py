@@ -4,8 +4,11 @@ Players are matched to members by the one matching rule (players.matching): by m
 a member number), else by name ("Surname, Given" or "Given Surname"); a name that may be several members is refused
 until the file gives the id or the director says the player is someone else; the rest become new players, listed
 for review. What the
-site does not interpret (tsh extra fields such as newr, rrank, lifeg, class) is kept on the seat and
-written back, so a file survives import then export with the same meaning.
+site does not interpret (tsh extra fields such as newr, rrank, lifeg, class, penalty) is kept on the seat and
+written back, so a file survives import then export with the same meaning. What a game holds that tsh has no
+field for (the scores as played before time penalties, overtime, the other player of a forfeit) goes in fields
+of the site's own that tsh keeps without reading (core.tsh_fields, services.tsh_games); the `.t` scores are
+those after time penalties, as tsh counts them.
 """
 
 from __future__ import annotations
@@ -23,13 +26,14 @@ from clubsite.kit.status import move_all
 from events.models import Event, EventStatus
 from events.play.core import results, tsh
 from events.play.core.standings import format_round_spread_caps
+from events.play.core.tsh_fields import GAME_KEYS
 from events.play.models import Division, DivisionPlayer, Game, GameKind, GameStatus, Round, RoundStatus
 from players import lookup, matching
 from players import services as player_services
 from players.matching import Person
 from players.models import Association, Player
 
-from . import tsh_autopair
+from . import tsh_autopair, tsh_games
 from .common import PlayError, require_director
 from .rounds import assignments_shown
 from .tsh_autopair import tsh_division_name
@@ -183,9 +187,10 @@ def _chosen_members(f: tsh.TshFile, choices: dict[int, int | None]) -> dict[int,
     return found
 
 
-def _check_consistency(f: tsh.TshFile, line_of: dict[int, int]) -> None:
+def _check_consistency(f: tsh.TshFile, line_of: dict[int, int]) -> dict[tuple[int, int], tuple[str, int]]:
     """Pairings agree both ways; every score is one the site may store (the same rule as a result entered
-    on a page: `validate_stored_score`; a bye's or forfeit's spread: `validate_award`)."""
+    on a page: `validate_stored_score`; a bye's or forfeit's spread: `validate_award`), and so are the
+    site's own fields (tsh_games.check_fields, whose forfeits against an opponent are returned)."""
     count = len(f.players)
     for p in f.players:
         if len(p.scores) > len(p.opponents):
@@ -220,6 +225,7 @@ def _check_consistency(f: tsh.TshFile, line_of: dict[int, int]) -> None:
                     f"{line_of[opp]} does not pair {opp} with {p.number}.",
                     field="file",
                 )
+    return tsh_games.check_fields(f, line_of)
 
 
 def line_numbers(text: str) -> dict[int, int]:
@@ -279,7 +285,7 @@ def import_tsh(
         raise PlayError(f"Line {error.line}: {error.reason}", field="file") from None
     if not f.players:
         raise PlayError("The file lists no players.", field="file")
-    _check_consistency(f, _line_numbers(text))
+    forfeits = _check_consistency(f, _line_numbers(text))
     rounds = max(len(p.opponents) for p in f.players)
 
     if event is None and event_slug:
@@ -309,7 +315,7 @@ def import_tsh(
             report.created.append((p.number, p.name, member))
         else:
             report.matched.append((p.number, p.name, member))
-        extras = dict(p.extras)
+        extras = {k: v for k, v in p.extras.items() if k not in GAME_KEYS}  # those are the games' now
         extras[NAME_KEY] = p.name
         if p.member_id:
             extras[MEMBER_ID_KEY] = p.member_id
@@ -357,7 +363,10 @@ def import_tsh(
             if opp == tsh.UNPAIRED or (opp > 0 and opp < p.number):
                 continue
             if opp == 0:
-                kind = (
+                kind, other = forfeits.get((p.number, r), (None, None))
+                if other is not None and score > 0:
+                    continue  # the forfeit is written from the line of the player who forfeited
+                kind = kind or (
                     GameKind.VOID
                     if score == 0
                     else GameKind.FORFEIT
@@ -370,6 +379,8 @@ def import_tsh(
                         round=rnd,
                         round_number=r + 1,
                         player_a_id=player_of[p.number],
+                        player_b_id=player_of[other] if other else None,
+                        board=boards[r] if r < len(boards) and boards[r] > 0 else None,
                         kind=kind,
                         spread_a=score,
                         status=GameStatus.CONFIRMED if score is not None else GameStatus.PAIRED,
@@ -391,6 +402,7 @@ def import_tsh(
                     first=_first(p12, r, firsts[opp]),
                     status=GameStatus.CONFIRMED if scored else GameStatus.PAIRED,
                     board=boards[r] if r < len(boards) and boards[r] > 0 else None,
+                    **(tsh_games.scored_game(p, other, r) if scored else {}),
                 )
             )
     Game.objects.bulk_create(games)
@@ -443,42 +455,32 @@ def export_tsh(division: Division) -> str:
     # A draft round's pairings are written (tsh pairs ahead too), its results never: not even the bye, which
     # counts nowhere until the round is published.
     drafts = Round.objects.filter(division=division, status=RoundStatus.DRAFT)
-    rows = (
-        Game.objects.filter(division=division)
-        .annotate(draft=Q(round__in=drafts))
-        .values_list(
-            "round_number",
-            "kind",
-            "status",
-            "player_a_id",
-            "player_b_id",
-            "score_a",
-            "score_b",
-            "spread_a",
-            "first",
-            "draft",
+    rows = Game.objects.filter(division=division).annotate(draft=Q(round__in=drafts)).values(*_EXPORTED, "draft")
+    games = tsh_games.RoundFields(lines, rounds)
+    for g in rows:
+        rnd, kind, status, a, b, spread = (
+            g[k] for k in ("round_number", "kind", "status", "player_a", "player_b", "spread_a")
         )
-    )
-    for rnd, kind, status, a, b, sa, sb, spread, first, draft in rows:
-        if draft:
-            status = GameStatus.PAIRED
-        r, na = rnd - 1, number_of[a]
+        status = GameStatus.PAIRED if g["draft"] else status
+        r, na, nb = rnd - 1, number_of[a], number_of.get(b)
+        games.seated(r, g["board"], *([na] if nb is None else [na, nb]))
         if b is None or kind != GameKind.NORMAL:
             opponents[na][r], p12[na][r] = 0, 0
             scores[na][r] = spread if status == GameStatus.CONFIRMED else None
-            if b is not None:  # a forfeit against a present opponent: they get the win
-                nb = number_of[b]
+            if nb is not None:  # a forfeit against a present opponent: they get the win
                 opponents[nb][r], p12[nb][r], scores[nb][r] = 0, 0, (-spread if spread is not None else None)
+                games.forfeit(r, na, nb, kind)
             continue
-        nb = number_of[b]
         opponents[na][r], opponents[nb][r] = nb, na
-        p12[na][r], p12[nb][r] = {"a": (1, 2), "b": (2, 1)}.get(first, (3, 3))
+        p12[na][r], p12[nb][r] = {"a": (1, 2), "b": (2, 1)}.get(g["first"], (3, 3))
         if status == GameStatus.CONFIRMED:
-            scores[na][r], scores[nb][r] = sa, sb
+            scores[na][r], scores[nb][r] = g["score_a"], g["score_b"]  # after time penalties, as tsh wants them
+            games.scored(r, na, nb, g)
     off = _off_spread(division)
     players = []
     for line, s in enumerate(seats, start=1):
-        extras = {k: v for k, v in s.tsh_extras.items() if not k.startswith("_")}
+        extras = {k: v for k, v in s.tsh_extras.items() if not k.startswith("_") and k not in GAME_KEYS}
+        extras.update(games.extras(line, extras.get("board", [])))
         if s.withdrawn_after_round is not None and "off" not in extras:
             extras["off"] = [str(off)]  # withdrawn here: tsh's mark, with the spread of each later round
         # Imported rounds keep their p12 as written (real files are not always consistent between
@@ -502,6 +504,10 @@ def export_tsh(division: Division) -> str:
             )
         )
     return tsh.write_t(tsh.TshFile(players))
+
+
+_EXPORTED = ("round_number", "kind", "status", "player_a", "player_b", "score_a", "score_b", "spread_a", "first")
+_EXPORTED += ("board", "played_a", "played_b", "overtime_a", "overtime_b", "overrun", "ahead_before_tiles")
 
 
 def _off_spread(division: Division) -> int:

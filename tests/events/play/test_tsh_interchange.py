@@ -183,3 +183,107 @@ def test_export_marks_a_player_withdrawn_here_as_off(staff):
     assert exported.players[1].off == -report.event.forfeit_spread
     assert exported.players[0].off is None
     assert exported.players[1].withdrawn_after == 1
+
+
+def game_row(g: Game) -> tuple:
+    """Everything a game holds that a .t file carries, the players by seat number. A played game's sides are
+    put in seat order (tsh has no player A and B); a forfeit's player A is the one who forfeited."""
+    number = {s.player_id: s.number for s in g.division.seats.all()}
+    sides = {"a": number[g.player_a_id], "b": number.get(g.player_b_id)}
+    sided = {
+        side: (sides[side], getattr(g, f"score_{side}"), getattr(g, f"played_{side}"), getattr(g, f"overtime_{side}"))
+        for side in "ab"
+    }
+    order = "ba" if g.kind == "normal" and sides["b"] < sides["a"] else "ab"
+    who = {"a": sides["a"], "b": sides["b"], "level": "level", "": None}
+    return (
+        g.round_number,
+        g.kind,
+        sided[order[0]],
+        sided[order[1]],
+        g.spread_a,
+        who[g.first] if g.kind == "normal" else None,  # a game not played had nobody going first (tsh: p12 0)
+        who[g.overrun],
+        who[g.ahead_before_tiles],
+        g.board,
+        g.status,
+    )
+
+
+def games_of(division) -> list[tuple]:
+    return sorted(game_row(g) for g in Game.objects.filter(division=division))
+
+
+def test_time_penalties_forfeits_and_boards_played_here_survive_export_then_import(staff, director, make_division):
+    """A game with a time penalty, a late-arrival forfeit and a forfeit against a present opponent, played on the
+    site, go out in tsh's terms (scores after the penalty, forfeits as opponent 0 with the spread each side gets)
+    with the site's own fields beside them, and come back as the same games."""
+    division = make_division(4, late_forfeit_spread=100, forfeit_spread=50)
+    rnd = play.pair_round(director, division, "koth", seed=1)
+    play.publish_round(director, rnd)
+    timed, late = rnd.games.order_by("board")
+    # 61 seconds over costs 20 points (10 a minute or part of one): 420 as played is 400 stored.
+    play.submit_result(director, timed, 420, 380, overtime_a=61)
+    play.set_unplayed(director, late, "late_forfeit", reason="late")
+    rnd2 = play.pair_round(director, division, "koth", seed=1)
+    play.publish_round(director, rnd2)
+    forfeit, other = rnd2.games.order_by("board")
+    play.set_unplayed(director, forfeit, "forfeit", reason="left", forfeited_by="b")
+    play.submit_result(director, other, 350, 351)
+    forfeit.refresh_from_db()
+
+    line = {s.player_id: s.number for s in division.seats.all()}  # seats 1-4 are lines 1-4
+    f = tsh.parse_t(tsh_io.export_tsh(division))
+    a, b = f.players[line[timed.player_a_id] - 1], f.players[line[timed.player_b_id] - 1]
+    assert (a.scores[0], b.scores[0]) == (400, 380)  # tsh counts the win and +20 / -20 from these
+    assert (a.extras["played"][0], b.extras["played"][0]) == ("420", "380")
+    assert a.extras["overtime"] == ["61"] and "overtime" not in b.extras
+    assert (a.extras["board"][0], b.extras["board"][0]) == ("1", "1")
+    slow, on_time = f.players[line[late.player_a_id] - 1], f.players[line[late.player_b_id] - 1]
+    assert (slow.opponents[0], slow.scores[0], on_time.opponents[0], on_time.scores[0]) == (0, -100, 0, 100)
+    assert slow.extras["lateopp"] == [str(on_time.number)] and on_time.extras["lateopp"] == [str(slow.number)]
+    quitter = f.players[line[forfeit.player_a_id] - 1]
+    assert (quitter.opponents[1], quitter.scores[1]) == (0, -50)
+    assert quitter.extras["forfeitopp"] == ["0", str(line[forfeit.player_b_id])]
+
+    report = tsh_io.import_tsh(staff, tsh_io.export_tsh(division), event_slug="back")
+    assert games_of(report.division) == games_of(division)
+    back = Game.objects.get(division=report.division, round_number=1, board=1)
+    timed_side = "a" if report.division.seats.get(player=back.player_a).number == line[timed.player_a_id] else "b"
+    assert (back.penalty(timed_side), back.played(timed_side), getattr(back, f"score_{timed_side}")) == (20, 420, 400)
+    late_back = Game.objects.get(division=report.division, round_number=1, kind="late_forfeit")
+    assert (line[late_back.player_a_id], late_back.spread_a) == (line[late.player_a_id], -100)
+    ours = {r.seat.number: (r.wins, r.spread) for r in play.standings(division)}
+    theirs = {r.seat.number: (r.wins, r.spread) for r in play.standings(report.division)}
+    assert ours == theirs
+    # And out again: the same file.
+    assert tsh_io.export_tsh(report.division) == tsh_io.export_tsh(division)
+
+
+@pytest.mark.parametrize(
+    "lines,match",
+    [
+        (["A, One 1500 0; -100; lateopp 2", "B, Two 1500 0; 100"], "Line 1: round 1's lateopp 2, but line 2"),
+        (["A, One 1500 0; -100; lateopp 2", "B, Two 1500 0; 50; lateopp 1"], "spreads must be opposite"),
+        (["A, One 1500 2; 400; played 2000", "B, Two 1500 1; 350"], "Line 1: round 1's score as played of 2000"),
+        (["A, One 1500 2; 400; overtime -5", "B, Two 1500 1; 350"], "Line 1: round 1's overtime cannot be negative"),
+        (["A, One 1500 2; 400; overrun 7", "B, Two 1500 1; 350"], "Line 1: round 1's overrun must be one of 0, 1"),
+        (["A, One 1500 2; 400; lateopp 2", "B, Two 1500 1; 350"], "not a scored forfeit"),
+    ],
+    ids=["one-sided", "unequal", "played", "overtime", "overrun", "paired"],
+)
+def test_the_sites_fields_are_checked_at_import(staff, lines, match):
+    with pytest.raises(play.PlayError, match=match):
+        tsh_io.import_tsh(staff, "\n".join(lines) + "\n", event_slug="fields")
+    assert not Game.objects.exists()
+
+
+def test_a_tie_decided_before_the_tile_adjustment_and_an_overrun_come_back(staff):
+    text = "A, One 1500 2 0; 400 -150; ahead 1; played 400\nB, Two 1500 1 0; 400 150; ahead 0 0; overrun 0\n"
+    text += "C, Three 1500 4; 250; overrun 1; overtime 600\nD, Four 1500 3; 400\n"
+    report = tsh_io.import_tsh(staff, text, event_slug="ties")
+    tie = Game.objects.get(division=report.division, round_number=1, score_a=400)
+    assert (tie.ahead_before_tiles, tie.played_a, tie.played_b) == ("a", 400, None)
+    overrun = Game.objects.get(division=report.division, round_number=1, score_a=250)
+    assert (overrun.overrun, overrun.overtime_a) == ("a", 600)
+    assert tsh.parse_t(tsh_io.export_tsh(report.division)).players[2].extras == {"overrun": ["1"], "overtime": ["600"]}

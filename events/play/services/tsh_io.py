@@ -33,10 +33,10 @@ from players import services as player_services
 from players.matching import Person
 from players.models import Association, Player
 
-from . import tsh_autopair, tsh_games
+from . import tsh_autopair, tsh_config, tsh_games
 from .common import PlayError, require_director
 from .rounds import assignments_shown
-from .tsh_autopair import tsh_division_name
+from .tsh_config import tsh_file_name
 
 # Seat keys that are ours, not tsh extra fields.
 NAME_KEY, MEMBER_ID_KEY = "_name", "_member_id"
@@ -334,6 +334,8 @@ def import_tsh(
     DivisionPlayer.objects.bulk_create(seats)
     player_of = {s.number: s.player_id for s in seats}
 
+    if config:
+        tsh_config.read_config(config, event, division, report.notes)
     paired_by = tsh_autopair.paired_by(config, division_name, rounds, report.notes)
     gibson = bool(config and tsh_autopair.unquote_setting(config.settings.get("gibson", "")) not in ("", "0"))
     snaked = bool(config and tsh_autopair.unquote_setting(config.settings.get("initial_snaked", "")) not in ("", "0"))
@@ -436,13 +438,8 @@ def tsh_player_name(name: str) -> str:
     return " ".join(w + "." if i < len(words) - 1 and _RATING_LIKE_WORD.match(w) else w for i, w in enumerate(words))
 
 
-def tsh_file_name(name: str) -> str:
-    """The file a division's `.t` goes in, as config.tsh names it: the downloads and the archive all use it."""
-    return f"{tsh_division_name(name).lower()}.t"
-
-
 def export_tsh(division: Division) -> str:
-    """The division as a `.t` file (three queries whatever its size)."""
+    """The division as a `.t` file (five queries whatever its size)."""
     seats = list(DivisionPlayer.objects.filter(division=division).select_related("player").order_by("number"))
     # tsh numbers a player by their line in the file: opponents are written by line position, whatever
     # gaps the seat numbers have.
@@ -476,11 +473,13 @@ def export_tsh(division: Division) -> str:
         if status == GameStatus.CONFIRMED:
             scores[na][r], scores[nb][r] = g["score_a"], g["score_b"]  # after time penalties, as tsh wants them
             games.scored(r, na, nb, g)
-    off = _off_spread(division)
+    off, classes = _off_spread(division), tsh_config.seat_classes(division, seats)
     players = []
     for line, s in enumerate(seats, start=1):
         extras = {k: v for k, v in s.tsh_extras.items() if not k.startswith("_") and k not in GAME_KEYS}
         extras.update(games.extras(line, extras.get("board", [])))
+        if "class" not in extras and s.pk in classes:
+            extras["class"] = [classes[s.pk]]  # the class of the division's class prizes by rating band
         if s.withdrawn_after_round is not None and "off" not in extras:
             extras["off"] = [str(off)]  # withdrawn here: tsh's mark, with the spread of each later round
         # Imported rounds keep their p12 as written (real files are not always consistent between
@@ -516,29 +515,11 @@ def _off_spread(division: Division) -> int:
     return {"forfeit": -event.forfeit_spread, "bye": event.bye_spread}.get(division.missed_rounds_as, 0)
 
 
-def _config(event: Event) -> tsh.TshConfig:
-    divisions = list(event.divisions.all())
-    autopair, pairing_settings = tsh_autopair.autopair_lines(event, divisions)
-    config = tsh.TshConfig(
-        divisions={tsh_division_name(d.name): tsh_file_name(d.name) for d in divisions},
-        max_rounds=event.number_of_games or None,
-        rating_system="nsa2008" if event.rated else None,
-        settings={
-            "event_name": '"' + re.sub(r'[\x00-\x1f\x7f\u2028\u2029"]+', " ", event.title) + '"',
-            "event_date": f'"{event.starts_on:%B %-d, %Y}"',
-        },
-        autopair=autopair,
-    )
-    config.settings.update(pairing_settings)
-    config.spread_cap = event.standings_spread_cap()
-    return config
-
-
 def export_config(event: Event) -> str:
-    return tsh.write_config(_config(event))
+    return tsh.write_config(tsh_config.event_config(event))
 
 
 def export_archive(event: Event) -> str:
-    config = _config(event)
+    config = tsh_config.event_config(event)
     files = {tsh_file_name(d.name): tsh.parse_t(export_tsh(d)) for d in event.divisions.all()}
     return tsh.write_archive(config, files)

@@ -287,3 +287,91 @@ def test_a_tie_decided_before_the_tile_adjustment_and_an_overrun_come_back(staff
     overrun = Game.objects.get(division=report.division, round_number=1, score_a=250)
     assert (overrun.overrun, overrun.overtime_a) == ("a", 600)
     assert tsh.parse_t(tsh_io.export_tsh(report.division)).players[2].extras == {"overrun": ["1"], "overtime": ["600"]}
+
+
+def prize_rows(category) -> list[tuple]:
+    return [
+        (p.kind, p.rank_from, p.rank_to or p.rank_from, p.description, p.amount, p.class_min_rating, p.class_max_rating)
+        for p in category.prizes.order_by("position", "pk")
+        if p.kind != "lucky_draw"
+    ]
+
+
+def test_config_carries_prizes_bye_spread_and_the_rating_system_both_ways(staff, director, make_division):
+    from decimal import Decimal
+
+    from events.models import Category, Prize
+    from players.models import Association
+    from ratings.models import RatingList
+
+    division = make_division(4, bye_spread=30)
+    event = division.event
+    event.rating_list = RatingList.objects.create(association=event.association, name="W", slug="w", system="wespa")
+    event.rated = True
+    event.save()
+    category = Category.objects.create(event=event, name="Open")
+    division.category = category
+    division.save()
+    for i, (kind, low, high, text, amount, min_r, max_r) in enumerate(
+        [
+            ("place", 1, 1, "Trophy and S$100", Decimal("100.00"), None, None),
+            ("place", 3, 5, "Book voucher", Decimal("20.00"), None, None),
+            ("high_game", None, None, "High game", None, None, None),
+            ("class", 1, None, "Class B: medal", None, None, None),
+            ("class", 1, None, "Under 1975", Decimal("15.00"), None, 1974),
+            ("lucky_draw", None, None, "Lucky draw", None, None, None),
+        ]
+    ):
+        Prize.objects.create(
+            category=category, kind=kind, rank_from=low, rank_to=high, description=text, amount=amount,
+            class_min_rating=min_r, class_max_rating=max_r, position=i,
+        )  # fmt: skip
+    config = tsh.parse_config(tsh_io.export_config(event))
+    assert config.rating_system == "wespa" and config.settings["bye_spread"] == "30"
+    assert [(p.kind, p.args) for p in config.prizes] == [
+        ("rank", ["1", "A", "Trophy and S$100", "amount=100.00"]),
+        ("rank", ["3", "A", "Book voucher", "amount=20.00"]),
+        ("rank", ["4", "A", "Book voucher", "amount=20.00"]),
+        ("rank", ["5", "A", "Book voucher", "amount=20.00"]),
+        ("highwin", ["1", "A", "High game"]),
+        ("rank", ["1", "A", "Class B: medal", "class=B", "groupname=Class B"]),
+        ("rank", ["1", "A", "Under 1975", "class=0_1974", "groupname=Class 0_1974", "maxrating=1974", "amount=15.00"]),
+    ]
+    # make_division rates player i at 2000 - 10i: players 3 and 4 (1970, 1960) are under 1975, in its class.
+    t = tsh.parse_t(tsh_io.export_tsh(division))
+    assert [p.extras.get("class") for p in t.players] == [None, None, ["0_1974"], ["0_1974"]]
+
+    first = Association.objects.order_by("pk").first()  # imported events belong to the first association
+    wespa = RatingList.objects.filter(association=first, system="wespa").first() or RatingList.objects.create(
+        association=first, name="WESPA", slug="wespa-list", system="wespa"
+    )
+    report = tsh_io.import_tsh(
+        staff, tsh_io.export_tsh(division), config_text=tsh_io.export_config(event), event_slug="prized"
+    )
+    back = report.event
+    back.refresh_from_db()
+    assert (back.bye_spread, back.rating_list, back.rated) == (30, wespa, False)  # named, not rated unasked
+    assert prize_rows(report.division.category) == prize_rows(category)
+    assert tsh.parse_config(tsh_io.export_config(back)).prizes == config.prizes
+    assert tsh_io.export_tsh(report.division) == tsh_io.export_tsh(division)
+
+
+def test_the_real_config_survives_import_then_export(staff):
+    """e4c5's config.tsh: every prize line, bye_spread, the spread caps, max_rounds, gibson and the autopair lines
+    come back as written; its 'aus' rating system has no list here and is noted."""
+    text, config_text = (
+        shared("e4c5_team_pairings_tournament1_a.t"),
+        shared("e4c5_team_pairings_tournament1_config.tsh"),
+    )
+    report = tsh_io.import_tsh(staff, text, config_text=config_text, event_slug="real-config")
+    original, exported = tsh.parse_config(config_text), tsh.parse_config(tsh_io.export_config(report.event))
+    assert len(original.prizes) == 13
+    assert [(p.kind, [a.casefold() for a in p.args]) for p in exported.prizes] == [
+        (p.kind, [a.casefold() for a in p.args]) for p in original.prizes
+    ]
+    assert report.event.bye_spread == 1 and exported.settings["bye_spread"] == "1"
+    assert exported.spread_cap == original.spread_cap == (200,) + (700,) * 17
+    assert exported.max_rounds == original.max_rounds == 18
+    assert exported.settings["gibson"] == "1"
+    assert len(exported.autopair) == len(original.autopair) == 18
+    assert any("'aus'" in note for note in report.notes)

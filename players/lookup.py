@@ -18,6 +18,9 @@ from . import matching
 from .matching import Match, Person, Record
 
 FIELDS = ("pk", "member_number", "full_name", "display_name", "date_of_birth", "email", "user_id")
+# More people than this at once (a members spreadsheet of thousands) read every record in one plain query: a query of
+# thousands of terms would cost more than reading the table, and SQLite refuses one over a thousand deep.
+MAX_NARROWED = 100
 
 
 def _rows_to_records(rows) -> list[Record]:
@@ -38,8 +41,8 @@ def _rows_to_records(rows) -> list[Record]:
 def _narrowing(people: list[Person]) -> Q | None:
     """The records any of `people` could match, when each knows more than a name: a word of the name (any order of
     the family name keeps every word), the same date of birth or email, or the member number. None: read them all (a
-    door that knows only names compares spellings with every record)."""
-    if any(p.name_is_all and p.member_number is None for p in people):
+    door that knows only names compares spellings with every record, and so does a door of many people)."""
+    if len(people) > MAX_NARROWED or any(p.name_is_all and p.member_number is None for p in people):
         return None
     terms = [Q(member_number__in=[p.member_number for p in people if p.member_number is not None])]
     for person in people:

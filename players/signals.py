@@ -1,6 +1,12 @@
 from allauth.account.signals import email_confirmed, user_signed_up
 from django.db import transaction
-from django.dispatch import receiver
+from django.dispatch import Signal, receiver
+
+# Staff imported members from a spreadsheet (players.memberimport), sent inside the import's transaction: `actor`,
+# `rating_list` (the id of the list chosen for the file's ratings, or None), `ratings` ([(player id, rating)]) and
+# `as_of` (the day the ratings hold from). The ratings app seeds the list; a receiver's ServiceError refuses the
+# whole import.
+members_imported = Signal()
 
 
 @receiver(user_signed_up)

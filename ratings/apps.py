@@ -35,6 +35,12 @@ class RatingsConfig(AppConfig):
             top = services.rank_players(rating_list, rows[:10])
         return {"home_sections": ["ratings/_home_top.html"], "ratings_top_list": rating_list, "ratings_top": top}
 
+    def member_import_rating_lists(self):
+        """The lists a members import may put its members' ratings on (players.memberimport), (id, name)."""
+        from .services import lists_open_to_seeding
+
+        return {"rating_lists": lists_open_to_seeding()}
+
     def load_demo(self, stdout):
         """A rating list seeded from a ratings file, three past rated events, a monthly snapshot."""
         from . import demo

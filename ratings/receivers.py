@@ -1,10 +1,11 @@
 """The ratings app's answers to what events announce: rate a finished event, re-rate after a correction, work
-the live ratings out again when a division's results change."""
+the live ratings out again when a division's results change; seed a list with the ratings a members import gives."""
 
 from django.dispatch import receiver
 
 from events.signals import division_finalised, result_corrected, results_changed
 from players.merging import records_merging
+from players.signals import members_imported
 
 from . import services
 from .services.live import refresh_after_commit
@@ -30,3 +31,9 @@ def follow_merged_records(sender, keep, drop, actor=None, **kwargs):
     from .services.merging import follow_merge
 
     follow_merge(keep, drop, actor)
+
+
+@receiver(members_imported, dispatch_uid="ratings.seed_from_members_import")
+def seed_from_members_import(sender, actor, rating_list, ratings, as_of, **kwargs):
+    if rating_list is not None and ratings:
+        services.seed_from_members_import(actor, rating_list, ratings, as_of)

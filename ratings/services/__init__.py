@@ -5,7 +5,8 @@
 - reading ratings at a point in time: `ratings_as_of`;
 - a division's ratings if its event ended now, from the results confirmed so far: `live_ratings`;
 - seeding a list from a ratings file: `import_refusal` (whether the list can take one), `prepare_rating_import`,
-  `apply_rating_import`, `cancel_rating_import`;
+  `apply_rating_import`, `cancel_rating_import`; the ratings a members import gives: `lists_open_to_seeding`,
+  `seed_from_members_import`;
 - reading lists and taking snapshots: `rated_players` (paged by `RatingPages`), `player_history`, `event_report`,
   `take_snapshot`, `take_monthly_snapshots`.
 """
@@ -17,8 +18,10 @@ from .imports import (
     apply_rating_import,
     cancel_rating_import,
     import_refusal,
+    lists_open_to_seeding,
     parse_rating_file,
     prepare_rating_import,
+    seed_from_members_import,
 )
 from .lists import (
     RatingPages,
@@ -62,6 +65,8 @@ __all__ = [
     "event_report",
     "execute_run",
     "import_refusal",
+    "lists_open_to_seeding",
+    "seed_from_members_import",
     "months_before",
     "parse_rating_file",
     "player_history",

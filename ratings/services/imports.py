@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef
 from django.utils import timezone
 
 from clubsite.kit.errors import NotAllowed, ServiceError
@@ -309,37 +309,76 @@ def apply_rating_import(actor, rating_import: RatingImport, decisions: dict[int,
             first_line[line.player_id] = line.line_number
         RatingImportLine.objects.bulk_update(lines, ["match", "player"], batch_size=1000)
 
-        existing = {
-            r.player_id: r
-            for r in PlayerRating.objects.filter(rating_list=imp.rating_list, player_id__in=list(first_line)).order_by()
-        }
-        to_create, to_update = [], []
-        for line in lines:
-            row = existing.get(line.player_id)
-            if row is None:
-                row = PlayerRating(rating_list=imp.rating_list, player_id=line.player_id)
-                to_create.append(row)
-            else:
-                to_update.append(row)
-            row.rating = row.seed_rating = line.rating
-            row.games = row.seed_games = line.games
-            row.peak = line.rating
-            row.seed_on = imp.as_of
-            # A rank means the list counted the player active when it was published (see PlayerRating).
-            row.ranked_on_import = imp.as_of if line.rank is not None else None
-        PlayerRating.objects.bulk_create(to_create, batch_size=1000)
-        PlayerRating.objects.bulk_update(
-            to_update,
-            ["rating", "seed_rating", "games", "seed_games", "peak", "seed_on", "ranked_on_import"],
-            batch_size=1000,
+        _seed(
+            imp.rating_list_id,
+            [Seed(line.player_id, line.rating, line.games, line.rank is not None) for line in lines],
+            imp.as_of,
         )
-        # Every write of ratings bumps the list's version (see RatingList.version): the live ratings of an
-        # event in progress on the list are worked out again from the imported ones.
-        RatingList.objects.filter(pk=imp.rating_list_id).update(version=F("version") + 1)
         move(imp, ImportStatus.APPLIED)
         imp.applied_at = timezone.now()
         imp.save(update_fields=["status", "applied_at"])
     return imp
+
+
+@dataclass(frozen=True)
+class Seed:
+    """A player's rating as a list is seeded with it."""
+
+    player_id: int
+    rating: int
+    games: int = 0
+    ranked: bool = False  # the list counted the player active when it was published (see PlayerRating)
+
+
+def _seed(rating_list_id: int, seeds: list[Seed], as_of: date) -> None:
+    """Each player's rating on the list becomes the seed: their starting point before the list's first rated event.
+    The one way a list is seeded, from a ratings file or a members import."""
+    existing = {
+        r.player_id: r
+        for r in PlayerRating.objects.filter(
+            rating_list_id=rating_list_id, player_id__in=[s.player_id for s in seeds]
+        ).order_by()
+    }
+    to_create, to_update = [], []
+    for seed in seeds:
+        row = existing.get(seed.player_id)
+        if row is None:
+            row = PlayerRating(rating_list_id=rating_list_id, player_id=seed.player_id)
+            to_create.append(row)
+        else:
+            to_update.append(row)
+        row.rating = row.seed_rating = seed.rating
+        row.games = row.seed_games = seed.games
+        row.peak = seed.rating
+        row.seed_on = as_of
+        row.ranked_on_import = as_of if seed.ranked else None
+    PlayerRating.objects.bulk_create(to_create, batch_size=1000)
+    PlayerRating.objects.bulk_update(
+        to_update,
+        ["rating", "seed_rating", "games", "seed_games", "peak", "seed_on", "ranked_on_import"],
+        batch_size=1000,
+    )
+    # Every write of ratings bumps the list's version (see RatingList.version): the live ratings of an
+    # event in progress on the list are worked out again from the imported ones.
+    RatingList.objects.filter(pk=rating_list_id).update(version=F("version") + 1)
+
+
+def lists_open_to_seeding() -> list[tuple[int, str]]:
+    """The lists a members import may put ratings on, (id, name): those without a rated event yet, as a ratings
+    file (import_refusal). One query."""
+    rated = RatedEvent.objects.filter(rating_list=OuterRef("pk"))
+    return list(RatingList.objects.exclude(Exists(rated)).order_by("position", "name").values_list("pk", "name"))
+
+
+def seed_from_members_import(actor, rating_list_id: int, ratings: list[tuple[int, int]], as_of: date) -> None:
+    """The ratings a members import gives its members, (player id, rating), seed the list as a ratings file's do:
+    refused, with the whole import, once the list has rated events. Runs in the import's transaction."""
+    _check_staff(actor)
+    rating_list = RatingList.objects.select_for_update().filter(pk=rating_list_id).first()
+    if rating_list is None:
+        raise ServiceError("That rating list no longer exists: choose another.", field="rating_list")
+    _check_unrated(rating_list)
+    _seed(rating_list.pk, [Seed(player_id, rating) for player_id, rating in ratings], as_of)
 
 
 def cancel_rating_import(actor, rating_import: RatingImport) -> RatingImport:

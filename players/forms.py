@@ -184,3 +184,45 @@ class MergeForm(ServiceFormMixin, forms.Form):
         ]
         self.helper = FormHelper()
         self.helper.add_input(Submit("merge", "Merge the two records"))
+
+
+class MembersUploadForm(ServiceFormMixin, forms.Form):
+    file = forms.FileField(
+        label="Members file",
+        help_text="CSV, as a spreadsheet saves it (“CSV UTF-8”, comma or semicolon separated), the column names on "
+        "the first line.",
+    )
+
+
+class MembersMappingForm(ServiceFormMixin, forms.Form):
+    """Which column of the file holds which of the site's fields, and the rating list for a rating column. The file
+    itself travels signed in `data`, so what is confirmed is what was previewed."""
+
+    data = forms.CharField(widget=forms.HiddenInput, max_length=4 * 1024 * 1024)
+    rating_list = forms.TypedChoiceField(
+        label="Put the ratings on", required=False, coerce=int, empty_value=None, widget=forms.Select
+    )
+
+    def __init__(self, header: tuple[str, ...], lists: list[tuple[int, str]], *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        from .memberfile import FIELDS
+
+        columns = [("", "— not in the file —")] + [
+            (str(i), f"Column {i + 1}: {name or '(no name)'}") for i, name in enumerate(header)
+        ]
+        for f in FIELDS:
+            self.fields[f"col_{f.key}"] = forms.TypedChoiceField(
+                label=f.label.capitalize(), choices=columns, required=False, coerce=int, empty_value=None
+            )
+        self.fields["rating_list"].choices = [("", "— no rating list —"), *((str(i), n) for i, n in lists)]
+        self.order_fields([f"col_{f.key}" for f in FIELDS] + ["rating_list", "data"])
+
+    def column_fields(self):
+        return [self[name] for name in self.fields if name.startswith("col_")]
+
+    def mapping(self) -> dict[str, int]:
+        return {
+            name.removeprefix("col_"): value
+            for name, value in self.cleaned_data.items()
+            if name.startswith("col_") and value is not None
+        }

@@ -9,6 +9,7 @@ urlpatterns = [
     path("me/profile/", views.profile, name="profile"),
     path("me/renew/", views.renew, name="renew"),
     path("renewals/", views.renewals, name="renewals"),
+    path("import/", views.members_import, name="members_import"),
     path("renewals/<int:pk>/paid/", views.renewal_paid, name="renewal_paid"),
     path("merge/", views.merge, name="merge"),
     path("me/claim/", views.claim, name="claim"),

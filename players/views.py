@@ -1,5 +1,6 @@
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core import signing
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, Q
 from django.http import Http404
@@ -13,8 +14,17 @@ from clubsite.kit.paging import BoundedPaginator
 from clubsite.kit.roles import is_association_staff
 from clubsite.kit.ui import run_service, safe_next
 
-from . import merging, services, visibility
-from .forms import ClaimForm, DirectorySearchForm, MergeForm, ProfileForm, RenewalPaymentForm
+from . import memberimport, merging, services, visibility
+from .forms import (
+    ClaimForm,
+    DirectorySearchForm,
+    MembersMappingForm,
+    MembersUploadForm,
+    MergeForm,
+    ProfileForm,
+    RenewalPaymentForm,
+)
+from .memberfile import guess_mapping
 from .models import Membership, Player, RenewalRequest, RenewalStatus, by_family_name
 
 PAGE_SIZE = 25
@@ -243,3 +253,91 @@ def merge(request):
             return redirect(keep.get_absolute_url())
     sides = [(p, merging.holdings(p), merging.paid(p)) for p in (a, b)]
     return render(request, "players/merge.html", {"form": form, "sides": sides})
+
+
+IMPORT_SALT = "players.members-import"
+IMPORT_MAX_AGE = 12 * 3600  # a preview left overnight is uploaded again
+IMPORT_MAX_SIGNED = 2_000_000  # the file as the page carries it, under the site's limit for a form's fields
+ROWS_SHOWN = 200  # lines shown as they are; a line to choose or refused is always shown
+
+
+@login_required
+def members_import(request):
+    """Staff: upload a members spreadsheet, map its columns, preview what it does, and import it all at once
+    (players.memberimport). The file travels signed in the page between the steps: nothing is saved until the
+    import."""
+    _staff_only(request)
+    lists = memberimport.rating_lists()
+    if request.method != "POST":
+        return render(request, "players/members_import.html", {"upload": MembersUploadForm()})
+    if "data" not in request.POST:
+        upload = MembersUploadForm(request.POST, request.FILES)
+        text = upload.is_valid() and run_service(
+            request, lambda: _read_upload(upload.cleaned_data["file"]), form=upload
+        )
+        if not text:
+            return render(request, "players/members_import.html", {"upload": upload})
+        signed = signing.dumps(text, salt=IMPORT_SALT, compress=True)
+        if len(signed) > IMPORT_MAX_SIGNED:
+            upload.add_error("file", "The file is too large to preview in one go: split it in parts.")
+            return render(request, "players/members_import.html", {"upload": upload})
+        header = memberimport.read_table(text).header
+        mapping = guess_mapping(header)
+        # A rating column goes on the one list that can take ratings, when there is one; else staff choose.
+        chosen = lists[0][0] if len(lists) == 1 and "rating" in mapping else None
+        initial = {"data": signed, "rating_list": chosen, **{f"col_{k}": v for k, v in mapping.items()}}
+        form = MembersMappingForm(header, lists, initial=initial)
+        found = run_service(
+            request, lambda: memberimport.preview(request.user, text, mapping, rating_list=chosen), form=form
+        )
+        return _preview_page(request, form, found)
+    try:
+        text = signing.loads(request.POST["data"], salt=IMPORT_SALT, max_age=IMPORT_MAX_AGE)
+        header = memberimport.read_table(text).header
+    except (signing.BadSignature, ServiceError, TypeError):
+        messages.error(request, "The file could not be read back (or its preview is over 12 hours old): upload again.")
+        return redirect("players:members_import")
+    form = MembersMappingForm(header, lists, request.POST)
+    if not form.is_valid():
+        return _preview_page(request, form, None)
+    decisions = {
+        int(name[5:]): value
+        for name, value in request.POST.items()
+        if name.startswith("line_") and name[5:].isdigit() and len(name) < 16
+    }
+    options = {"rating_list": form.cleaned_data["rating_list"], "decisions": decisions}
+    if "import" in request.POST:
+        mapping = form.mapping()
+        done = run_service(request, lambda: memberimport.apply(request.user, text, mapping, **options), form=form)
+        if done:
+            messages.success(
+                request,
+                f"Imported: {len(done.created)} new member{'s' if len(done.created) != 1 else ''}, "
+                f"{done.matched} on record already, {done.memberships} membership{'s' if done.memberships != 1 else ''}"
+                f", {done.ratings} rating{'s' if done.ratings != 1 else ''}.",
+            )
+            return redirect("players:members_import")
+    found = run_service(request, lambda: memberimport.preview(request.user, text, form.mapping(), **options), form=form)
+    return _preview_page(request, form, found)
+
+
+def _read_upload(upload) -> str:
+    text = memberimport.decode(upload.read(memberimport.MAX_FILE_BYTES + 1))
+    memberimport.read_table(text)  # a file that cannot be read at all is refused at the upload
+    return text
+
+
+def _preview_page(request, form, found):
+    rows = []
+    if found:
+        plain = 0
+        for row in found.rows:
+            if row.line.errors or row.to_choose or row.found and row.found.is_likely:
+                rows.append(row)
+            elif plain < ROWS_SHOWN:
+                rows.append(row)
+                plain += 1
+    context = {"form": form, "preview": found, "rows": rows, "hidden": len(found.rows) - len(rows) if found else 0}
+    if found:
+        context["counts"] = {k: found.count(k) for k in ("new", "matched", "choose", "memberships", "ratings")}
+    return render(request, "players/members_import.html", context)

@@ -7,7 +7,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 APPS = ("clubsite", "players", "events", "ratings", "outbox", "wordjudge", "money", "bench")
-PURE_CORES = ("events.play.core", "ratings.engine", "wordjudge.core", "money.core", "players.names", "players.matching")
+PURE_CORES = (
+    "events.play.core",
+    "ratings.engine",
+    "wordjudge.core",
+    "money.core",
+    "players.names",
+    "players.matching",
+    "players.memberfile",
+)
 
 
 def _module_name(path: Path) -> str:

@@ -17,7 +17,7 @@ from events.play.services import tsh_io
 from events.services import groups
 from players import admin as players_admin
 from players import forms as players_forms
-from players import services
+from players import memberimport, services
 from players.models import ClaimStatus, Player
 from ratings.models import MatchKind, RatingList
 from ratings.services import imports
@@ -47,6 +47,7 @@ def test_every_door_that_may_make_a_record_asks_the_one_rule():
         "tsh import": tsh_io._found,
         "ratings import": imports.match_names,
         "the admin's add player": players_admin.PlayerAddForm.clean,
+        "the members import": memberimport.preview,
     }
     assert [door for door, function in doors.items() if not _calls_the_rule(function)] == []
     # The command's import, and the preview's offers that the import checks the director's choices against, are what

@@ -79,6 +79,8 @@ MATRIX = {
     "players:renew": row(SIGNED_IN, "login 302 302 302 302 302"),  # each person's own renewal
     "players:renewals": row(STAFF, STAFF),
     "players:renewal_paid": row(POST_ONLY, STAFF_WRITES),
+    # A POST without a file is the upload form again, with its refusal.
+    "players:members_import": row(STAFF, STAFF),
     # Without two records named, the page asks which two (a POST without them merges nothing: the same page).
     "players:merge": row(STAFF, STAFF),
     "players:claim": row(POST_ONLY, SIGNED_IN),

@@ -321,9 +321,8 @@ def test_the_largest_file_is_previewed_on_the_page_within_a_second(client, staff
     client.force_login(staff)
     url = reverse("players:members_import")
     page = []
-    assert (
-        best_of_three(lambda: page.append(client.post(url, {"file": SimpleUploadedFile("m.csv", text.encode())}))) < 1
-    )
+    took = best_of_three(lambda: page.append(client.post(url, {"file": SimpleUploadedFile("m.csv", text.encode())})))
+    assert took < 1
     assert page[0].context["counts"]["new"] == 3000
 
 

@@ -3,6 +3,8 @@
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import ValidationError
+from django.urls import reverse
+from django.utils.html import format_html
 
 from clubsite.kit.admin import ModelAdmin, ReadOnlyAdmin, TabularInline
 from clubsite.kit.errors import ServiceError
@@ -37,10 +39,30 @@ class EventAdmin(ModelAdmin):
     list_filter = ["status", "kind", "club"]
     search_fields = ["title", "slug", "venue"]
     date_hierarchy = "starts_on"
-    readonly_fields = ["status", "published_at", "registration_closed_at", "cancelled_at", "created_at", "updated_at"]
+    readonly_fields = [
+        "status",
+        "published_at",
+        "registration_closed_at",
+        "cancelled_at",
+        "created_at",
+        "updated_at",
+        "tsh_files",
+    ]
     filter_horizontal = ["directors"]
     inlines = [CategoryInline]
     actions = ["publish", "open_registration", "close_registration", "cancel"]
+
+    @admin.display(description="tsh files")
+    def tsh_files(self, obj):
+        """The admin's door to the tsh import is the directors' page: one preview, one import, wherever begun."""
+        if not obj.pk:
+            return "Save the event first."
+        return format_html(
+            '<a href="{}">Import a tsh file</a> · <a href="{}">config.tsh</a> · <a href="{}">tsh archive</a>',
+            reverse("events:play_import_tsh", args=[obj.slug]),
+            reverse("events:play_download_config", args=[obj.slug]),
+            reverse("events:play_download_archive", args=[obj.slug]),
+        )
 
     def save_model(self, request, obj, form, change):
         services.render_texts(obj)  # the pages show the texts as rendered when saved

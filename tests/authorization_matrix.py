@@ -257,6 +257,11 @@ MATRIX = {
     "play-division-live-ratings": row(API_PUBLIC),
     "play-division-lucky-draws": row(API_PUBLIC, "403 403 403 201 201 201", body={"winners": 1}),
     # A draft round is waiting: the directors are told so; nobody else may pair.
+    "play-tsh-import-list": row(  # the preview: nothing saved
+        API_POST_ONLY,
+        "403 403 403 200 200 200",
+        body={"event": "@playing.slug", "file": "One, A 1500\nTwo, B 1400\n", "division": "Imported"},
+    ),
     "play-division-pair": row(PLAY_POST_ONLY, "403 403 403 400 400 400", body={"system": "random"}),
     "play-division-prize-decisions": row(
         PLAY_POST_ONLY, "403 403 403 400 400 400", body={"prize": "nothing", "seat": 1, "reason": "walk"}

@@ -25,6 +25,7 @@ from events.play.services import prizes as prizes_io
 from ratings.services.live import division_live_ratings
 
 from ..permissions import directed_events
+from .import_api import TshImportViewSet
 from .serializers import (
     MAX_ROUNDS,
     DisputeSerializer,
@@ -436,3 +437,4 @@ def register(router) -> None:
     router.register("play/divisions", DivisionViewSet, basename="play-division")
     router.register("play/rounds", RoundViewSet, basename="play-round")
     router.register("play/games", GameViewSet, basename="play-game")
+    router.register("play/tsh-imports", TshImportViewSet, basename="play-tsh-import")

@@ -64,3 +64,42 @@ def test_without_assignment_higher_placed_player_is_listed_first() -> None:
     players = field_of(4)
     result = pair_round("koth", players, [], PairingOptions(round=1, assign_firsts=False))
     assert result.pairs == [(1, 2), (3, 4)]
+
+
+def test_a_forfeit_is_neither_a_start_nor_a_reply() -> None:
+    # Round 1: 1 forfeits to 3 (a start recorded on it all the same); 2 starts against 4.
+    # tsh writes a forfeit as opponent 0 (p12 0), so 1 has no start and 2 has one: 1 starts.
+    history = History(
+        [
+            Game(round=1, player_a=1, player_b=3, kind=GameKind.FORFEIT, first=1),
+            win(1, 2, 4, first=2),
+        ],
+        before_round=2,
+    )
+    assert (history.firsts[1], history.seconds[1]) == (0, 0)
+    assert (history.firsts[3], history.seconds[3]) == (0, 0)
+    for seed in range(10):
+        assert order_for_start(2, 1, history, seed=seed, round_number=2) == (1, 2)
+
+
+def test_unknown_starts_decide_only_beyond_doubt() -> None:
+    # 1 started twice; 2 replied once and has one game with no start recorded (tsh's p12 4).
+    # Even had that game been a start, 2 has 1 start to 1's 2: 2 starts.
+    history = History([win(1, 1, 3, first=1), win(2, 1, 4, first=1), win(1, 2, 5, first=5), win(2, 2, 6)], 3)
+    assert history.unknown_firsts[2] == 1 and history.unknown_firsts[1] == 0
+    assert order_for_start(1, 2, history, seed=0, round_number=3) == (2, 1)
+
+
+def test_unknown_start_that_could_level_is_a_draw() -> None:
+    # 1 started once; 2's one game has no start recorded. Had 2 started it, both have one start and no
+    # reply: tsh cannot tell and draws, where counting recorded starts alone would let 2 start.
+    history = History([win(1, 1, 3, first=1), win(1, 2, 4)], 2)
+    draws = {order_for_start(1, 2, history, seed=s, round_number=2) for s in range(20)}
+    assert draws == {(1, 2), (2, 1)}
+
+
+def test_unknown_starts_then_replies() -> None:
+    # 1: one start. 2: two replies and one unknown game. Starts: 1 - 0 = 1, exactly 2's one unknown game;
+    # replies: 2 has 2 more than 1, more than 1's unknown games (none): 2 starts.
+    history = History([win(1, 1, 3, first=1), win(1, 2, 4, first=4), win(2, 2, 5, first=5), win(3, 2, 6)], 4)
+    assert order_for_start(1, 2, history, seed=0, round_number=4) == (2, 1)

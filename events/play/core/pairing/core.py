@@ -150,8 +150,12 @@ class History:
         # of a field) is two dictionary reads.
         self._met: dict[PlayerId, Counter[PlayerId]] = {}
         self._last_round: dict[PlayerId, set[PlayerId]] = {}
+        # Starts and replies as tsh's SynchFirsts counts them (p1, p2): only games played against an opponent.
+        # A bye, a forfeit or a void game is opponent 0 in tsh (its p12 is 0), so it is neither a start nor
+        # a reply; a game whose start is not recorded is tsh's "indeterminate" (p12 4), counted apart.
         self.firsts: Counter[PlayerId] = Counter()
         self.seconds: Counter[PlayerId] = Counter()
+        self.unknown_firsts: Counter[PlayerId] = Counter()
         self.byes: Counter[PlayerId] = Counter()
         # Rounds without an opponent, as tsh counts them when it gives a bye (Division::CountByes counts
         # every round whose opponent is 0): byes, forfeits and void games (tsh writes all three as
@@ -173,9 +177,12 @@ class History:
                 if g.round == before_round - 1:
                     self._last_round.setdefault(a, set()).add(b)
                     self._last_round.setdefault(b, set()).add(a)
-                if g.first is not None:
+                if g.kind is GameKind.NORMAL and g.first is not None:
                     self.firsts[g.first] += 1
                     self.seconds[b if g.first == a else a] += 1
+                elif g.kind is GameKind.NORMAL:
+                    self.unknown_firsts[a] += 1
+                    self.unknown_firsts[b] += 1
             if g.kind is GameKind.BYE:
                 self.byes[g.player_a] += 1
 

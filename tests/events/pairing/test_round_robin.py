@@ -4,7 +4,7 @@ from itertools import combinations
 import pytest
 
 from events.play.core.pairing import PairingError, PairingOptions, pair_round
-from events.play.core.pairing.schedules import berger_round, circle_round
+from events.play.core.pairing.schedules import berger_round, berger_starts, circle_round
 
 from . import assert_complete, field_of, win
 
@@ -161,3 +161,69 @@ def test_schedule_follows_seed_not_list_order() -> None:
     a = pair_round("round_robin", players, [], PairingOptions(round=2, seed=1))
     b = pair_round("round_robin", shuffled, [], PairingOptions(round=2, seed=1))
     assert set(map(frozenset, a.pairs)) == set(map(frozenset, b.pairs))
+
+
+def test_berger_starts_follow_tsh_s_row() -> None:
+    # Four seeds: tsh's ring is 3, 4, 2. Round 1 (seed 1 meets 4): 4 sits at place 1 (odd), so the row is
+    # 1, 2, 3, 4 and its ends pair inwards, the front starting: 1 v 4, 2 v 3. Round 2 (1 meets 3, place 0):
+    # 3, 4, 2, 1: 3 v 1, 4 v 2. Round 3 (1 meets 2, place 2): 2, 3, 4, 1: 2 v 1, 3 v 4.
+    slots = [1, 2, 3, 4]
+    assert [berger_starts(slots, t, False) for t in range(3)] == [
+        [(1, 4), (2, 3)],
+        [(3, 1), (4, 2)],
+        [(2, 1), (3, 4)],
+    ]
+    # The other way round, every pair starts the other way.
+    assert [berger_starts(slots, t, True) for t in range(3)] == [
+        [(4, 1), (3, 2)],
+        [(1, 3), (2, 4)],
+        [(1, 2), (4, 3)],
+    ]
+
+
+def test_berger_starts_turn_every_other_pair_from_the_third() -> None:
+    # Six seeds, round 1 (1 meets 6): the ring 3, 5, 6, 4, 2 turned to 6 (place 2, even) with 1 at the
+    # back: 6, 4, 2, 3, 5, 1. Pairs 6 v 1, 4 v 5, then 2 v 3 the other way round: 3 starts.
+    assert berger_starts([1, 2, 3, 4, 5, 6], 0, False) == [(6, 1), (4, 5), (3, 2)]
+
+
+@pytest.mark.parametrize("n", [4, 5, 6, 7, 8, 10, 12, 20])
+def test_berger_starts_are_the_berger_pairs_and_balanced_over_the_schedule(n: int) -> None:
+    slots = list(range(1, n + 1)) + ([None] if n % 2 else [])
+    starts: Counter = Counter()
+    for t in range(len(slots) - 1):
+        for flip in (False, True):
+            assert [frozenset(p) for p in berger_starts(slots, t, flip)] == [
+                frozenset(p) for p in berger_round(slots, t)
+            ]
+        starts.update(a for a, b in berger_starts(slots, t, False) if a is not None and b is not None)
+    games = len(slots) - 1 - (n % 2)  # the phantom's opponent sits out once
+    # An even field: starts and replies within one of each other. An odd field loses the game each player
+    # would have had against the phantom, so tsh's schedule leaves them within two (5 seeds: 1 to 3 of 4).
+    slack = 2 if n % 2 else 1
+    assert all(abs(starts[p] - (games - starts[p])) <= slack for p in range(1, n + 1))
+
+
+def test_a_round_robin_keeps_its_schedule_s_way_round() -> None:
+    players = field_of(4)
+    first = pair_round("round_robin", players, [], PairingOptions(round=1, seed=11))
+    flipped = {a for a, _ in first.pairs} == {4, 3}
+    assert {a for a, _ in first.pairs} == ({4, 3} if flipped else {1, 2})
+    games = [win(1, a, b, first=a) for a, b in first.pairs]
+    second = pair_round("round_robin", players, games, PairingOptions(round=2, seed=99))
+    # Round 2 of the schedule is 3 v 1 and 4 v 2: 3 and 4 start unless the block runs the other way.
+    assert {a for a, _ in second.pairs} == ({1, 2} if flipped else {3, 4})
+
+
+def test_earlier_meetings_of_the_first_two_seeds_set_the_way_round() -> None:
+    # Seeds 1 and 2 met before the block and 1 started: tsh's schedule runs the other way round, so
+    # round 1 of the block has 4 starting against 1 and 3 against 2, and its last round 1 against 2.
+    players = field_of(4)
+    before = [win(1, 1, 2, first=1), win(1, 3, 4, first=3)]
+    for seed in range(6):
+        block = pair_round("round_robin", players, before, PairingOptions(round=2, start_round=2, seed=seed))
+        assert sorted(block.pairs) == [(3, 2), (4, 1)]
+    games = before + [win(2, a, b, first=a) for a, b in block.pairs]
+    games += [win(3, 1, 3, first=1), win(3, 2, 4, first=2)]
+    last = pair_round("round_robin", players, games, PairingOptions(round=4, start_round=2, seed=0))
+    assert sorted(last.pairs) == [(1, 2), (4, 3)]

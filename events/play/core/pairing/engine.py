@@ -7,7 +7,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import replace
 
-from events.play.core.results import Game, PlayerId
+from events.play.core.results import Game, GameKind, PlayerId
 from events.play.core.standings import Entrant, Standing, compute_standings, gibsonized, out_of_contention
 
 from .chew import ChewRecord, chew_pairs, competition_ranks, default_prize_bands
@@ -15,7 +15,7 @@ from .core import History, PairingError, PairingOptions, PairingPlayer, PairingR
 from .firsts import assign_firsts
 from .fontes import fontes_round
 from .ranked import choose_bye, closest_pairs, koth_pairs
-from .schedules import Slot, repeat_of_last_round, round_robin_round
+from .schedules import Slot, berger_starts, repeat_of_last_round, round_robin_round
 from .swiss import swiss_pairs
 
 __all__ = ["SYSTEMS", "pair_round"]
@@ -60,12 +60,19 @@ def pair_round(
     chew_gibsons: list[PlayerId] = []
     enforce = options.avoid_repeats and system in ("random", "koth", "swiss")
     replay = False  # a round robin's second game of a pair in a row: the other player starts
+    scheduled = False  # a round robin's starts come from its schedule, not from the players' counts
 
     if system in ("round_robin", "double_round_robin"):
         cycles = 2 if system == "double_round_robin" else options.cycles
-        replay = repeat_of_last_round(options.round - options.start_round, cycles)
+        index = options.round - options.start_round
+        replay = repeat_of_last_round(index, cycles)
         in_seed_order = [p.id for _, p in sorted(enumerate(players), key=lambda ip: (ip[1].seed, ip[0]))]
-        pairs, bye = _split_phantom(round_robin_round(in_seed_order, options.round - options.start_round, cycles))
+        pairs, bye = _split_phantom(round_robin_round(in_seed_order, index, cycles))
+        if options.assign_firsts:
+            slots: list[Slot] = [*in_seed_order, *([None] if len(in_seed_order) % 2 else [])]
+            flip = _berger_flip(slots, past, options, seed)
+            pairs, _ = _split_phantom(berger_starts(slots, index // cycles, flip))
+            scheduled = True
     elif system == "initial_fontes":
         by_rating = [p.id for _, p in sorted(enumerate(players), key=lambda ip: (-ip[1].rating, ip[1].seed, ip[0]))]
         index = options.round - options.start_round
@@ -116,7 +123,8 @@ def pair_round(
 
     pairs.sort(key=lambda pair: min(position[pair[0]], position[pair[1]]))
     if options.assign_firsts:
-        pairs = assign_firsts(pairs, past, seed, options.round)
+        if not scheduled:
+            pairs = assign_firsts(pairs, past, seed, options.round)
         if replay:
             pairs = _swap_last_round_s_firsts(pairs, past, options.round)
     else:
@@ -144,6 +152,43 @@ def pair_round(
                 best=result,
             )
     return result
+
+
+def _berger_flip(slots: Sequence[Slot], past: History, options: PairingOptions, seed: int) -> bool:
+    """Which way round a round robin's schedule of starts runs (`schedules.berger_starts`), the same for
+    every round of the block, as tsh fixes it once for its `rr` command.
+
+    Once the block's first round has recorded starts, the way they ran. Before that, as tsh: if the first
+    two seeds have met before, the way that starts seed 1 against seed 2 when seed 1 has started more of
+    their games and seed 2 when seed 2 has (tsh's documentation means the opposite, but this is what its
+    schedule does); else tsh draws, and the site draws from the round's seed.
+    """
+    if len(slots) < 2:
+        return False
+    first_round = {
+        frozenset(g.players): g.first
+        for g in past.games
+        if g.round == options.start_round and g.kind is GameKind.NORMAL and g.first is not None
+    }
+    if first_round:
+        pairs = [p for p in berger_starts(slots, 0, False) if p[0] is not None and p[1] is not None]
+        recorded = [first_round.get(frozenset(p)) for p in pairs]
+        kept = sum(1 for (a, _), r in zip(pairs, recorded, strict=True) if r == a)
+        turned = sum(1 for (_, b), r in zip(pairs, recorded, strict=True) if r == b)
+        if kept != turned:
+            return turned > kept
+    one, two = slots[0], slots[1]
+    lead = sum(
+        1 if g.first == one else -1
+        for g in past.games
+        if g.round < options.start_round
+        and g.kind is GameKind.NORMAL
+        and g.first is not None
+        and set(g.players) == {one, two}
+    )
+    if lead:
+        return lead > 0
+    return random.Random(f"{seed}:round robin starts").random() < 0.5
 
 
 def _swap_last_round_s_firsts(

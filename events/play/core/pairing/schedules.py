@@ -22,7 +22,7 @@ from events.play.core.results import PlayerId
 
 from .core import PairingError
 
-__all__ = ["berger_round", "circle_round", "repeat_of_last_round", "round_robin_round"]
+__all__ = ["berger_round", "berger_starts", "circle_round", "repeat_of_last_round", "round_robin_round"]
 
 Slot = PlayerId | None  # None: the phantom
 
@@ -56,14 +56,51 @@ def berger_round(slots: Sequence[Slot], index: int) -> list[tuple[Slot, Slot]]:
         raise ValueError("a Berger schedule needs an even number of places")
     if m == 0:
         return []
-    # Slot positions (0-based) round the ring: odd seeds rising from 3, then
-    # the last seed, then even seeds falling to 2.
-    ring = list(range(2, m - 1, 2)) + [m - 1] + list(range(m - 3, 0, -2))
+    ring = _berger_ring(m)
     opponent = m - 1 - index % (m - 1)
     start = ring.index(opponent)
     turned = ring[start:] + ring[:start]
     pairs = [(slots[0], slots[opponent])]
     pairs += [(slots[turned[k]], slots[turned[m - 1 - k]]) for k in range(1, m // 2)]
+    return pairs
+
+
+def _berger_ring(m: int) -> list[int]:
+    """Slot positions (0-based) round tsh's Berger ring: odd seeds rising from 3, the last seed, even seeds
+    falling to 2."""
+    return list(range(2, m - 1, 2)) + [m - 1] + list(range(m - 3, 0, -2))
+
+
+def berger_starts(slots: Sequence[Slot], index: int, flip: bool) -> list[tuple[Slot, Slot]]:
+    """The pairs of `berger_round(slots, index)`, each with the player who starts listed first, as tsh's
+    Berger schedule assigns starts when it pairs a round robin (`assign_firsts`).
+
+    tsh lays the round out as one row: the ring turned to start at the first seed's opponent, with the
+    first seed added at one end (in front when that opponent sits at an odd place of the ring, else at
+    the back), and pairs the row's ends inwards. The player nearer the front starts, except that from the
+    third pair on every other pair is the other way round; `flip` reverses the row, so every pair starts
+    the other way. With one orientation kept for the whole schedule, every player of an even field ends
+    it with starts and replies within one of each other (in a field of 6, 2 starts and 3 replies or 3 and
+    2); in an odd field, within two.
+    """
+    m = len(slots)
+    if m % 2:
+        raise ValueError("a Berger schedule needs an even number of places")
+    if m == 0:
+        return []
+    ring = _berger_ring(m)
+    opponent = m - 1 - index % (m - 1)
+    start = ring.index(opponent)
+    turned = ring[start:] + ring[:start]
+    row = [0, *turned[1:], turned[0]] if start % 2 else [*turned, 0]
+    if flip:
+        row.reverse()
+    pairs: list[tuple[Slot, Slot]] = []
+    for k in range(m // 2):
+        front, back = row[k], row[m - 1 - k]
+        if k >= 2 and k % 2 == 0:
+            front, back = back, front
+        pairs.append((slots[front], slots[back]))
     return pairs
 
 

@@ -227,3 +227,17 @@ def test_earlier_meetings_of_the_first_two_seeds_set_the_way_round() -> None:
     games += [win(3, 1, 3, first=1), win(3, 2, 4, first=2)]
     last = pair_round("round_robin", players, games, PairingOptions(round=4, start_round=2, seed=0))
     assert sorted(last.pairs) == [(1, 2), (4, 3)]
+
+
+def test_boards_go_by_the_higher_placed_player_of_each_pair() -> None:
+    # Round 1 (1 v 6, 4 v 5, 2 v 3): 6 beat 1 by 100, 5 beat 4 by 50, 3 beat 2 by 10: standings 6, 5, 3,
+    # 2, 4, 1. Round 2 of the Berger schedule is 1 v 5, 6 v 3, 4 v 2; their higher-placed players stand
+    # 2nd, 1st and 4th, so the boards are 6 v 3, then 1 v 5, then 4 v 2 (tsh's pairings list numbers
+    # them the same way).
+    players = field_of(6)
+    games = [win(1, 6, 1, 100, first=6), win(1, 5, 4, 50, first=4), win(1, 3, 2, 10, first=3)]
+    result = pair_round("round_robin", players, games, PairingOptions(round=2, seed=0))
+    assert [frozenset(p) for p in result.pairs] == [frozenset({6, 3}), frozenset({1, 5}), frozenset({4, 2})]
+    # Round 1 started as the schedule's row runs (6, 4 and 3), so round 2 does too: the row is 1, 6, 4, 2,
+    # 3, 5, giving 1 v 5 and 6 v 3 front first, and the third pair the other way round: 2 starts against 4.
+    assert result.pairs == [(6, 3), (1, 5), (2, 4)]

@@ -43,8 +43,12 @@ def pair_round(
     lowest-placed of the players with the fewest rounds without an opponent
     (as tsh counts byes); in a round robin meeting the phantom is the bye,
     and in initial Fontes the member of the odd group without a game that
-    round. Raises PairingError when the pairing breaks the repeat limit
-    (with the least-repeat pairing attached) or the schedule has no such round.
+    round. Pairs come in board order, by the higher-placed player of each
+    pair (as tsh numbers boards), the player who starts listed first: by
+    `firsts` (tsh's counts of starts and replies), in a round robin by
+    tsh's Berger schedule of starts. Raises PairingError when the pairing
+    breaks the repeat limit (with the least-repeat pairing attached) or the
+    schedule has no such round.
     """
     if system not in SYSTEMS:
         raise ValueError(f"unknown pairing system {system!r}; expected one of {', '.join(SYSTEMS)}")

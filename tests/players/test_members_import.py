@@ -13,14 +13,17 @@ from django.core.management.base import CommandError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from clubsite.kit.csv import safe_cell
-from clubsite.kit.errors import NotAllowed
+from clubsite.kit.errors import NotAllowed, ServiceError
 from players import memberfile, memberimport
 from players.memberimport import NEW, MembersFileError
 from players.models import Membership, MembershipType, Player
-from ratings.models import PlayerRating, RatingList
+from ratings.models import PlayerRating, RatedEvent, RatingList
+from ratings.services import seed_from_members_import
 from tests.factories import AssociationFactory, PlayerFactory, UserFactory
+from tests.ratings.factories import RatedEventFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -229,8 +232,22 @@ def test_one_refused_line_saves_nothing_of_the_file(staff, world):
 
 
 def test_the_ratings_list_must_be_one_that_can_take_ratings(staff, world):
-    found = memberimport.preview(staff, world["text"], rating_list=world["list"].pk + 99)
-    assert found.errors == ["That rating list cannot take ratings (it has rated events already): choose another."]
+    refused = ["That rating list cannot take ratings (it has rated events already): choose another."]
+    assert memberimport.preview(staff, world["text"], rating_list=world["list"].pk + 99).errors == refused
+    # A list with a rated event is seeded no more, by a ratings file or by a members import.
+    event = RatedEventFactory()
+    rated = {"starts_on": event.starts_on, "rated_at": timezone.now()}
+    RatedEvent.objects.create(rating_list=world["list"], event=event, **rated)
+    assert world["list"].pk not in dict(memberimport.rating_lists())
+    assert memberimport.preview(staff, world["text"], rating_list=world["list"].pk).errors == refused
+    counts = (Player.objects.count(), Membership.objects.count())
+    with pytest.raises(MembersFileError):
+        memberimport.apply(staff, world["text"], rating_list=world["list"].pk, decisions={4: NEW})
+    assert (Player.objects.count(), Membership.objects.count()) == counts
+    # Had it got its rated event after the preview, the ratings app refuses it in the import's transaction.
+    with pytest.raises(ServiceError, match="already has rated events"):
+        seed_from_members_import(staff, world["list"].pk, [(world["tan"].pk, 1500)], date(2026, 1, 1))
+    assert not PlayerRating.objects.exists()
 
 
 def test_only_staff_import(world):

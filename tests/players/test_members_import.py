@@ -433,3 +433,10 @@ def test_the_command_previews_then_imports(tmp_path, staff, world):
     # Without the member number column, line 5 is only likely (the name alone on record): chosen here.
     assert "Imported: 3 new members, 2 on record already, 0 memberships, 0 ratings." in out.getvalue()
     assert Player.objects.count() == 6
+
+
+def test_the_admins_list_of_players_links_to_the_import(client):
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    page = client.get(reverse("admin:players_player_changelist"))
+    assert page.status_code == 200
+    assert reverse("players:members_import") in page.content.decode()

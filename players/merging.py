@@ -46,9 +46,17 @@ def _relations():
     ]
 
 
+# What staff call what a record holds, where the model's name is not it.
+_PLAIN_NAMES = {"division players": "seats in divisions", "player ratings": "ratings on lists"}
+
+
 def _label(rel) -> str:
     name = str(rel.related_model._meta.verbose_name_plural)
-    return name if rel.field.name == "player" else f"{name} ({rel.field.name.replace('_', ' ')})"
+    name = _PLAIN_NAMES.get(name, name)
+    # A game names its two players in two fields: counted together, "games".
+    return (
+        name if rel.field.name in ("player", "player_a", "player_b") else f"{name} ({rel.field.name.replace('_', ' ')})"
+    )
 
 
 def holdings(player: Player) -> list[tuple[str, int]]:
@@ -61,7 +69,10 @@ def holdings(player: Player) -> list[tuple[str, int]]:
         count = rel.related_model._base_manager.filter(**{rel.field.name: player}).count()
         if count:
             counts.append((_label(rel), count))
-    return counts
+    merged: dict[str, int] = {}
+    for label, count in counts:
+        merged[label] = merged.get(label, 0) + count
+    return list(merged.items())
 
 
 def paid(player: Player) -> dict[str, object]:

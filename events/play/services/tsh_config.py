@@ -41,7 +41,7 @@ def event_config(event: Event) -> tsh.TshConfig:
     """The event's config.tsh. Four queries, and two a division."""
     divisions = list(event.divisions.all())
     autopair, pairing_settings = tsh_autopair.autopair_lines(event, divisions)
-    rating_list = event.rating_list if event.rated and event.rating_list_id else None
+    rating_list = event.rating_list if event.rating_list_id else None  # an imported event names it, unrated
     config = tsh.TshConfig(
         divisions={tsh_division_name(d.name): tsh_file_name(d.name) for d in divisions},
         max_rounds=event.number_of_games or None,

@@ -1,6 +1,7 @@
 """tsh import refuses a bad file with a report naming the line (never a traceback), saves nothing of it,
 and reads a large file in seconds; the export stays a valid file whatever the names hold."""
 
+import io
 import time
 
 import pytest
@@ -10,6 +11,7 @@ from events.models import Event
 from events.play.core import tsh
 from events.play.models import Division, DivisionPlayer, Game, Round
 from events.play.services import tsh_io
+from events.play.services.tsh_archive import import_archive
 from players.models import Player
 from tests.factories import AssociationFactory, UserFactory
 
@@ -145,3 +147,92 @@ def test_export_is_safe_whatever_the_names_hold(staff):
     assert [p.rating for p in parsed.players] == [1500, 1500] and parsed.players[1].opponents == [1]
     config, files = tsh.parse_archive(tsh_io.export_archive(report.event))
     assert list(files) == ["open_division_2.t"]
+
+
+@pytest.mark.parametrize(
+    "data,match",
+    [
+        (GOOD.encode()[:30], "Line 2: expected a rating after the name"),  # cut off in the second line's name
+        (GOOD.encode()[:24], "Line 1: expected an opponent number from 1 to 1, found 2"),  # cut after line 1
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)), "Line 1: expected a rating after the name"),
+        (bytes(range(256)) * 4, "Line 1: contains a control character"),
+        (GOOD.encode("utf-16"), "Line 1: contains a control character"),  # UTF-16: every other byte is NUL
+    ],
+    ids=["truncated-mid-line", "truncated-after-a-line", "png", "binary", "utf-16"],
+)
+def test_damaged_bytes_are_refused_by_the_command_naming_the_line(staff, tmp_path, data, match):
+    path = tmp_path / "damaged.t"
+    path.write_bytes(data)
+    with pytest.raises(CommandError, match=match + ".*Nothing was imported"):
+        call_command("tsh_import", str(path), "--event", "damaged")
+    assert not Event.objects.filter(slug="damaged").exists() and not Player.objects.exists()
+
+
+def test_a_latin_1_file_is_read_as_latin_1(staff, tmp_path):
+    path = tmp_path / "latin.t"
+    path.write_bytes("Müller, Jürgen 1500 2; 400\nSé, Zoë 1500 1; 350\n".encode("latin-1"))
+    call_command("tsh_import", str(path), "--event", "latin")
+    names = list(DivisionPlayer.objects.order_by("number").values_list("player__full_name", flat=True))
+    assert names == ["Jürgen Müller", "Zoë Sé"]
+
+
+def test_a_10_mb_file_is_refused_by_every_door(staff, tmp_path):
+    text = GOOD * (10_000_000 // len(GOOD))
+    refused(staff, text, "over 2 MB")
+    path = tmp_path / "huge.t"
+    path.write_text(text)
+    with pytest.raises(CommandError, match="over 2 MB"):
+        call_command("tsh_import", str(path), "--event", "huge")
+    with pytest.raises(tsh_io.PlayError, match="archive is over 2 MB"):
+        import_archive(staff, "division A a.t\n#begin_file name=a.t\n" + text + "#end_file\n", event_slug="huge")
+    assert not Event.objects.exists()
+
+
+ARCHIVE = (
+    "division A a.t\ndivision B b.t\n#begin_file name=a.t\n{a}#end_file name=a.t\n#begin_file name=b.t\n{b}#end_file\n"
+)
+
+
+@pytest.mark.parametrize(
+    "text,match",
+    [
+        (
+            ARCHIVE.format(a=GOOD, b="One, Player 1500 2; 400\nTwo, Player notarating 1; 350\n"),
+            "Line 9: expected at most 0 scores",
+        ),
+        (
+            ARCHIVE.format(a=GOOD, b="One, Player 1500 2; 400\nTwo, Player 1500 0; 350\n"),
+            "Line 8: round 1 pairs 1 with 2, but line 9",
+        ),
+        (ARCHIVE.format(a=GOOD, b=GOOD).replace("#end_file\n", ""), "Line 7: expected #end_file name=b.t"),
+        (ARCHIVE.format(a=GOOD, b=GOOD) + "config max_rounds = many\n", "Line 11: expected an integer max_rounds"),
+        (ARCHIVE.format(a=GOOD, b=GOOD).replace("b.t", "a.t"), "Line 7: a second file named a.t"),
+        ("division A a.t\nconfig max_rounds = 3\n", "holds no .t file"),
+        (ARCHIVE.format(a=GOOD, b="One,\x00 Player 1500 2; 400\n"), "Line 8: contains a control character"),
+    ],
+    ids=["bad-line", "pairing", "unclosed", "config", "same-name", "no-files", "nul"],
+)
+def test_a_bad_archive_is_refused_naming_its_line_and_saves_nothing(staff, text, match):
+    """Division A is good: its players, rounds and games are not kept when division B is refused."""
+    players_before = Player.objects.count()
+    with pytest.raises(tsh_io.PlayError, match=match):
+        import_archive(staff, text, event_slug="bad-archive")
+    assert not Event.objects.filter(slug="bad-archive").exists() and not Division.objects.exists()
+    assert not Game.objects.exists() and Player.objects.count() == players_before
+
+
+def test_a_good_archive_imports_every_division(staff):
+    reports = import_archive(staff, ARCHIVE.format(a=GOOD, b=GOOD.replace("Player", "Other")), event_slug="both")
+    assert [(r.division.name, r.games) for r in reports] == [("A", 1), ("B", 1)]
+
+
+def test_the_command_imports_an_archive_or_refuses_it_naming_the_line(staff, tmp_path):
+    path = tmp_path / "event.tsh"
+    path.write_text(ARCHIVE.format(a=GOOD, b="One, Player 1500 2; 400\nTwo, Player 1500 0; 350\n"))
+    with pytest.raises(CommandError, match="event.tsh: Line 8: round 1 pairs .*Nothing was imported"):
+        call_command("tsh_import", str(path), "--event", "archived")
+    assert not Event.objects.filter(slug="archived").exists()
+    path.write_text(ARCHIVE.format(a=GOOD, b=GOOD.replace("Player", "Other")))
+    out = io.StringIO()
+    call_command("tsh_import", str(path), "--event", "archived", stdout=out)
+    assert "Imported 2 players, 1 rounds and 1 games into archived division B." in out.getvalue()

@@ -5,12 +5,16 @@ from django.core.management.base import BaseCommand, CommandError
 from clubsite.kit.errors import ServiceError
 from events.play.core import tsh
 from events.play.services import tsh_io
+from events.play.services.tsh_archive import import_archive
 
 from ._common import command_user
 
 
 class Command(BaseCommand):
-    help = "Imports a tsh .t file into an event (created when missing): players, rounds and results."
+    help = (
+        "Imports a tsh .t file, or a tsh archive (config.tsh and every .t in one file), into an event (created "
+        "when missing): players, rounds and results."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("file", type=Path)
@@ -42,6 +46,9 @@ class Command(BaseCommand):
             config = tsh.decode_tsh_bytes(options["config"].read_bytes()) if options["config"] else None
         except OSError as error:
             raise CommandError(str(error)) from None
+        if "#begin_file" in text:
+            self._archive(text, options)
+            return
         try:
             report = tsh_io.import_tsh(
                 command_user(options["as_email"]),
@@ -65,3 +72,16 @@ class Command(BaseCommand):
             self.stdout.write("New players (review them: they may be members under another name):")
             for number, name, player in report.created:
                 self.stdout.write(f"  new      #{number} {name} -> member {player.member_number}")
+
+    def _archive(self, text: str, options) -> None:
+        try:
+            reports = import_archive(
+                command_user(options["as_email"]), text, event_slug=options["event_slug"], title=options["title"]
+            )
+        except ServiceError as error:
+            raise CommandError(f"{options['file']}: {error.message} Nothing was imported.") from None
+        for report in reports:
+            self.stdout.write(
+                f"Imported {len(report.matched) + len(report.created)} players, {report.rounds} rounds and "
+                f"{report.games} games into {report.event.slug} division {report.division.name}."
+            )

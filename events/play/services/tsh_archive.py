@@ -1,0 +1,54 @@
+"""A tsh archive (config.tsh and every division's `.t` file in one text, as tsh's archive command and other
+programs write it) into one event, all or nothing."""
+
+from __future__ import annotations
+
+from pathlib import PurePosixPath
+
+from django.db import transaction
+
+from events.models import Event
+from events.play.core import tsh
+from events.play.core.tsh_archive import archive_texts
+
+from .common import PlayError
+from .tsh_io import ImportReport, import_tsh
+
+
+@transaction.atomic
+def import_archive(
+    actor, text: str, *, event: Event | None = None, event_slug: str | None = None, title: str | None = None
+) -> list[ImportReport]:
+    """Every division of the archive into the event (created when missing), each as `import_tsh` imports a
+    `.t` file with the archive's config lines. A refusal names the archive's line and saves nothing, not even
+    the divisions before the one refused."""
+    if len(text) > tsh.MAX_FILE_BYTES:
+        raise PlayError(
+            f"The archive is over {tsh.MAX_FILE_BYTES // 1_000_000} MB: an event's tsh files are far smaller. "
+            "Is it the right file?",
+            field="file",
+        )
+    try:
+        config_text, files = archive_texts(text)
+        config = tsh.parse_config(config_text)
+    except tsh.TshParseError as error:
+        raise PlayError(f"Line {error.line}: {error.reason}", field="file") from None
+    if not files:
+        raise PlayError("The archive holds no .t file (#begin_file name=... lines).", field="file")
+    division_of = {file: name for name, file in config.divisions.items()}
+    reports = []
+    for file, body in files.items():
+        name = division_of.get(file) or PurePosixPath(file).stem
+        reports.append(
+            import_tsh(
+                actor,
+                body,
+                config_text=config_text,
+                event=event,
+                event_slug=event_slug,
+                division_name=name,
+                title=title,
+            )  # fmt: skip
+        )
+        event = reports[-1].event
+    return reports

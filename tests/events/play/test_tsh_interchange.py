@@ -2,6 +2,7 @@
 
 import csv
 import io
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -39,12 +40,43 @@ def meaning(f: tsh.TshFile):
     return [(p.name, p.member_id, p.rating, p.opponents, p.scores, p.extras) for p in f.players]
 
 
+def seats_of(division) -> list[tuple]:
+    """Each seat as a .t line gives it: number, name as written, member id, rating, withdrawal, tsh's own fields."""
+    return [
+        (s.number, s.tsh_extras.get("_name"), s.tsh_extras.get("_member_id"), s.rating, s.withdrawn_after_round,
+         {k: v for k, v in s.tsh_extras.items() if not k.startswith("_")})
+        for s in division.seats.order_by("number")
+    ]  # fmt: skip
+
+
+def kinds(division) -> dict[str, int]:
+    return dict(Counter(Game.objects.filter(division=division).values_list("kind", flat=True)))
+
+
+# Per real file: its games by kind (a bye: opponent 0 and a spread above 0; a forfeit: below 0; void: 0), counted
+# from the file's opponents and scores apart from the site's reader, and the withdrawals its `off` fields mark.
+REAL_FIGURES = {
+    "jvc56_tpa_86aeb79_test_data_a.t": ({"normal": 276}, 0),
+    "e4c5_team_pairings_api_tests_anon1.t": ({"normal": 126}, 0),
+    # 11 byes of 50 or 1, 2 forfeits of -1 or -50, 95 rounds scored 0 (most of them after a withdrawal, off 0)
+    "e4c5_team_pairings_tournament1_a.t": ({"normal": 288, "bye": 11, "forfeit": 2, "void": 95}, 7),
+}
+
+
 @pytest.mark.parametrize("name", REAL_FILES)
 def test_real_file_survives_import_then_export(staff, name):
+    """Import, export, import again: the same .t meaning, the same seats and the same games field by field."""
     text = shared(name)
     report = tsh_io.import_tsh(staff, text, event_slug="roundtrip")
     exported = tsh_io.export_tsh(report.division)
     assert meaning(tsh.parse_t(exported)) == meaning(tsh.parse_t(text))
+    again = tsh_io.import_tsh(staff, exported, event_slug="roundtrip-again")
+    assert seats_of(again.division) == seats_of(report.division)
+    assert games_of(again.division) == games_of(report.division)
+    by_kind, withdrawn = REAL_FIGURES[name]
+    assert kinds(report.division) == by_kind
+    assert report.division.seats.exclude(withdrawn_after_round=None).count() == withdrawn
+    assert tsh_io.export_tsh(again.division) == exported
 
 
 def test_import_matches_members_by_id_then_exact_name(staff):
@@ -375,3 +407,31 @@ def test_the_real_config_survives_import_then_export(staff):
     assert exported.settings["gibson"] == "1"
     assert len(exported.autopair) == len(original.autopair) == 18
     assert any("'aus'" in note for note in report.notes)
+
+
+def test_the_real_archive_survives_import_then_export(staff):
+    """liwords' archive (two divisions and its config lines) into one event, out again as an archive, and in again:
+    the same divisions, rating system, players and games."""
+    from events.play.services.tsh_archive import import_archive
+    from players.models import Association
+    from ratings.models import RatingList
+
+    text = shared("liwords_wtf5-tsh.golden.tsh")
+    naspa = RatingList.objects.create(association=Association.objects.order_by("pk").first(), name="N", slug="n")
+    reports = import_archive(staff, text, event_slug="woogles")
+    assert [(r.division.name, len(r.created), r.games) for r in reports] == [("CSW", 4, 8), ("NWL", 8, 16)]
+    event = reports[0].event
+    assert event.rating_list == naspa  # config rating_system = "nsa2008"
+    opening = Game.objects.get(division=reports[0].division, round_number=1, board=None, score_a=473)
+    assert (opening.score_b, opening.player_b.full_name) == (309, "nchagti")  # jellomochas 4 ...; 473 v nchagti's 309
+
+    config, files = tsh.parse_archive(tsh_io.export_archive(event))
+    original_config, original = tsh.parse_archive(text)
+    assert list(config.divisions) == list(original_config.divisions) == ["CSW", "NWL"]
+    assert config.rating_system == original_config.rating_system == "nsa2008"
+    assert [meaning(f) for f in files.values()] == [meaning(f) for f in original.values()]
+
+    again = import_archive(staff, tsh_io.export_archive(event), event_slug="woogles-again")
+    for first, second in zip(reports, again, strict=True):
+        assert seats_of(second.division) == seats_of(first.division)
+        assert games_of(second.division) == games_of(first.division)

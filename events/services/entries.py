@@ -13,6 +13,7 @@ from clubsite.kit.errors import NotAllowed
 from clubsite.kit.prepared import Prepared
 from clubsite.kit.status import move
 from clubsite.kit.text import NOTE_TEXT, check_free_text
+from players.matching import same_name
 from players.models import Player
 from players.services import ensure_own_player
 
@@ -125,13 +126,17 @@ def clean_choice(event: Event, category, fee, concession_proof: str, *, proof_ne
     return category, fee, proof
 
 
-def prove_member_link(player: Player, date_of_birth, who: str) -> None:
+def prove_member_link(player: Player, date_of_birth, who: str, full_name: str = "") -> None:
     """Entering an existing member for someone else needs more than the (public) member number: the
-    member's date of birth, as on their record."""
+    member's date of birth, as on their record. A record without a date of birth (one a tsh file or an
+    older list brought in) is proved by the same name instead, by the one matching rule's reading of names;
+    the caller then records the date of birth given, so the next entry is proved by it."""
     if not date_of_birth:
         raise RegistrationError(
             f"{who}: give member {player.member_number}'s date of birth as well as the number.", field="date_of_birth"
         )
+    if player.date_of_birth is None and full_name and same_name(full_name, player.full_name):
+        return
     if player.date_of_birth is None or player.date_of_birth != date_of_birth:
         raise RegistrationError(
             f"{who}: the date of birth does not match member {player.member_number}'s record. "

@@ -303,9 +303,12 @@ def _student_player(event: Event, category: Category, student: dict, prefix: str
                 field="students",
             ) from None
         try:
-            prove_member_link(player, student.get("date_of_birth"), prefix)
+            prove_member_link(player, student.get("date_of_birth"), prefix, (student.get("full_name") or "").strip())
         except RegistrationError as refusal:
             raise RegistrationError(refusal.message, field="students") from None
+        if player.date_of_birth is None:  # proved by the name: the record learns the date of birth
+            player.date_of_birth = student.get("date_of_birth")
+            player.save(update_fields=["date_of_birth"])
         return player
     name = (student.get("full_name") or "").strip()
     if not name:

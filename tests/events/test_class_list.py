@@ -117,3 +117,24 @@ def test_a_good_list_still_enters_everyone_named_by_line_in_refusals(client, eve
     assert "Line 3 (Old Hand): Category B – Primary School Student is for primary school students" in page
     response = paste(client, event, text.replace(born(event, 21), born(event, 11)))
     assert "2 students entered." in response.content.decode()
+
+
+def test_a_record_without_a_date_of_birth_is_proved_by_its_name_and_learns_the_date(client, event):
+    """The site offers such a record as likely (a tsh file or an old list brought it in without a birthday); the
+    teacher writes its member number, and the entry must then be possible: the same name proves it, a different
+    name does not."""
+    from tests.factories import PlayerFactory
+
+    mei = PlayerFactory(full_name="Lim Mei Ling", family_name="Lim", date_of_birth=None, email="")
+    wrong = paste(
+        client, event, f"Name\tDate of birth\tLevel\tMember no.\nLim Mei\t{born(event)}\tP4\t{mei.member_number}"
+    )
+    assert "does not match member" in wrong.content.decode() and not Entry.objects.exists()
+    right = paste(
+        client, event, f"Name\tDate of birth\tLevel\tMember no.\nMei Ling Lim\t{born(event)}\tP4\t{mei.member_number}"
+    )
+    assert "1 student entered." in right.content.decode()
+    assert Entry.objects.get().player == mei
+    mei.refresh_from_db()
+    assert mei.date_of_birth == date(event.starts_on.year - 9, 5, 4)
+    assert Player.objects.filter(full_name__icontains="mei").count() == 1

@@ -7,7 +7,7 @@ from itertools import combinations
 import pytest
 
 from events.play.core.pairing import PairingError, PairingOptions, pair_round
-from events.play.core.pairing.fontes import _random, fontes_groups, fontes_round
+from events.play.core.pairing.fontes import _random, fontes_groups, fontes_round, fontes_starts
 from events.play.core.results import Game
 
 from . import assert_complete, field_of, win
@@ -222,3 +222,31 @@ def test_fontes_pairing_from_two_rounds_back() -> None:
     # Order after round 1: 4, 3, 2, 1. 4v3 and 1v2 are round 2's (pending) games,
     # so not again: the closest is 4v2, 3v1.
     assert {frozenset(p) for p in result.pairs} == {frozenset((4, 2)), frozenset((3, 1))}
+
+
+def test_a_full_group_of_a_five_round_block_starts_by_tsh_s_berger_rows() -> None:
+    # Six players, five rounds: one group, 1 to 6, a whole Berger round robin. Round 1 (1 meets 6): the
+    # row 6, 4, 2, 3, 5, 1 gives 6 v 1 and 4 v 5 front first and the third pair the other way round, 3
+    # starting against 2; round 5 (1 meets 2): the row 2, 3, 5, 6, 4, 1 gives 2 v 1, 3 v 4 and 6 v 5.
+    # tsh runs the whole block one way round or the other, drawn once: the site draws it from the seed.
+    players = field_of(6)
+    ways = set()
+    for seed in range(8):
+        games: list[Game] = []
+        starters = []
+        for r in range(1, 6):
+            result = pair_round("initial_fontes", players, games, PairingOptions(round=r, seed=seed, fontes_rounds=5))
+            starters.append({a for a, _ in result.pairs})
+            games += [win(r, a, b, first=a) for a, b in result.pairs]
+        way = starters[0] == {6, 4, 3}
+        assert starters[0] == ({6, 4, 3} if way else {1, 5, 2})
+        assert starters[4] == ({2, 3, 6} if way else {1, 4, 5})
+        ways.add(way)
+        started = Counter(g.first for g in games)
+        assert sorted(started.values()) == [2, 2, 2, 3, 3, 3]
+    assert ways == {True, False}
+
+
+def test_a_three_round_block_leaves_starts_to_the_counts() -> None:
+    # tsh's three-round tables assign no starts: its counts decide, as for any pairing.
+    assert fontes_starts(list(range(1, 13)), 3, 0, seed=1) == {}

@@ -13,7 +13,7 @@ from events.play.core.standings import Entrant, Standing, compute_standings, gib
 from .chew import ChewRecord, chew_pairs, competition_ranks, default_prize_bands
 from .core import History, PairingError, PairingOptions, PairingPlayer, PairingResult, count_repeats
 from .firsts import assign_firsts
-from .fontes import fontes_round
+from .fontes import fontes_round, fontes_starts
 from .ranked import choose_bye, closest_pairs, koth_pairs
 from .schedules import Slot, berger_starts, repeat_of_last_round, round_robin_round
 from .swiss import swiss_pairs
@@ -45,8 +45,9 @@ def pair_round(
     and in initial Fontes the member of the odd group without a game that
     round. Pairs come in board order, by the higher-placed player of each
     pair (as tsh numbers boards), the player who starts listed first: by
-    `firsts` (tsh's counts of starts and replies), in a round robin by
-    tsh's Berger schedule of starts. Raises PairingError when the pairing
+    `firsts` (tsh's counts of starts and replies), in a round robin and an
+    initial Fontes block's full groups of five or more rounds by tsh's
+    Berger schedule of starts. Raises PairingError when the pairing
     breaks the repeat limit (with the least-repeat pairing attached) or the
     schedule has no such round.
     """
@@ -65,6 +66,7 @@ def pair_round(
     enforce = options.avoid_repeats and system in ("random", "koth", "swiss")
     replay = False  # a round robin's second game of a pair in a row: the other player starts
     scheduled = False  # a round robin's starts come from its schedule, not from the players' counts
+    fixed_starts: dict[frozenset[PlayerId], PlayerId] = {}  # initial Fontes pairs whose schedule says who starts
 
     if system in ("round_robin", "double_round_robin"):
         cycles = 2 if system == "double_round_robin" else options.cycles
@@ -82,6 +84,7 @@ def pair_round(
         index = options.round - options.start_round
         block = {"snaked": options.initial_snaked, "seed": seed}
         pairs, bye = fontes_round(by_rating, options.fontes_rounds, index, **block)
+        fixed_starts = fontes_starts(by_rating, options.fontes_rounds, index, **block)
         # The groups must be those of the block's earlier rounds: the same field, grouping and seed.
         for k in range(index):
             earlier, _ = fontes_round(by_rating, options.fontes_rounds, k, **block)
@@ -129,6 +132,8 @@ def pair_round(
     if options.assign_firsts:
         if not scheduled:
             pairs = assign_firsts(pairs, past, seed, options.round)
+        if fixed_starts:
+            pairs = [(a, b) if fixed_starts.get(frozenset((a, b)), a) == a else (b, a) for a, b in pairs]
         if replay:
             pairs = _swap_last_round_s_firsts(pairs, past, options.round)
     else:

@@ -17,8 +17,9 @@ unknown games; on exactly that many, more replies by more than the player's own)
 otherwise; the site does the same.
 
 tsh's optional refinements (`avoid_sr_runs`, `account_for_h2h_sr`, `final_draw`, `bye_firsts`) are
-not offered: the site plays tsh's defaults. A round robin schedules its starts itself (see
-`engine.pair_round`).
+not offered: the site plays tsh's defaults. A round robin, and the full groups of an initial Fontes
+block of five or more rounds, take their starts from tsh's Berger schedule instead
+(`schedules.berger_starts`).
 """
 
 from __future__ import annotations

@@ -32,9 +32,9 @@ from collections.abc import Sequence
 from events.play.core.results import PlayerId
 
 from .core import PairingError
-from .schedules import Slot, berger_round
+from .schedules import Slot, berger_round, berger_starts
 
-__all__ = ["fontes_groups", "fontes_round", "group_schedule"]
+__all__ = ["fontes_groups", "fontes_round", "fontes_starts", "group_schedule"]
 
 # tsh's fixed tables for three rounds, by group size: for each round, each
 # member's opponent as a position in the group (None: no game, the bye).
@@ -165,3 +165,27 @@ def fontes_round(
     if len(idle) > 1:  # never for tsh's groups: at most one group has an odd size
         raise PairingError("initial Fontes left more than one player without a game this round")
     return pairs, (idle[0] if idle else None)
+
+
+def fontes_starts(
+    ids_by_rating: Sequence[PlayerId], rounds: int, index: int, *, snaked: bool = False, seed: int = 0
+) -> dict[frozenset[PlayerId], PlayerId]:
+    """Who starts in round `index` of the block where tsh's schedule says, pair by pair.
+
+    tsh's `if` assigns starts itself only in a block of five or more rounds, and only in full groups
+    (N+1 players, who play a whole Berger round robin): there, as in a round robin, by its Berger rows
+    (`schedules.berger_starts`), every group of the block the same way round. Which way tsh draws once
+    for the tournament; the site draws it from the block's seed. Other pairs (three-round blocks, odd
+    or short groups) are left to the players' counts, as tsh leaves them.
+    """
+    if rounds < 5:
+        return {}
+    flip = random.Random(f"{seed}:initial fontes starts").random() < 0.5
+    starts: dict[frozenset[PlayerId], PlayerId] = {}
+    for group in fontes_groups(ids_by_rating, rounds, snaked=snaked, seed=seed):
+        if len(group) == rounds + 1:
+            slots: list[Slot] = list(group)
+            for a, b in berger_starts(slots, len(group) - (rounds + 1 - index), flip):
+                assert a is not None and b is not None  # a full group is even: no phantom
+                starts[frozenset((a, b))] = a
+    return starts

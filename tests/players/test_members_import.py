@@ -440,3 +440,22 @@ def test_the_admins_list_of_players_links_to_the_import(client):
     page = client.get(reverse("admin:players_player_changelist"))
     assert page.status_code == 200
     assert reverse("players:members_import") in page.content.decode()
+
+
+HOSTILE = ("x" * 100_000, "", "\x00", "\u202egnp.exe\x07", "(" * 6000, '=HYPERLINK("http://evil.example/")', "1e309")
+
+
+def test_hostile_values_in_every_field_of_the_preview_are_refusals_not_errors(client, staff, world):
+    client.force_login(staff)
+    url = reverse("players:members_import")
+    page = client.post(url, {"file": SimpleUploadedFile("members.csv", world["text"].encode())})
+    form = page.context["form"]
+    valid = {name: "" if form[name].value() is None else str(form[name].value()) for name in form.fields}
+    for name in [*valid, "line_4", "line_" + "9" * 40]:
+        for value in HOSTILE:
+            start = time.perf_counter()
+            answer = client.post(url, {**valid, name: value, "import": "1"})
+            assert answer.status_code in (200, 302), (name, value[:20])
+            sent = {**valid, name: value}
+            assert time.perf_counter() - start < 1 or best_of_three(lambda sent=sent: client.post(url, sent)) < 1
+    assert Player.objects.count() == 3  # line 4 was never chosen: nothing was imported

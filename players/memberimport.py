@@ -126,14 +126,21 @@ class Preview:
         return [row.line.number for row in self.rows if row.to_choose]
 
     def count(self, what: str) -> int:
-        rows = [r for r in self.rows if not r.line.errors]
-        return {
-            "new": sum(r.is_new for r in rows),
-            "matched": sum(r.player_id is not None for r in rows),
-            "choose": sum(r.to_choose for r in rows),
-            "memberships": sum(r.has_membership and not r.membership_on_record for r in rows),
-            "ratings": sum("rating" in r.line.values for r in rows) if self.rating_list else 0,
-        }[what]
+        return self.counts[what]
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """How many lines make a new member, are on record, are to choose; memberships and ratings to add."""
+        if getattr(self, "_counts", None) is None:
+            rows = [r for r in self.rows if not r.line.errors]
+            self._counts = {
+                "new": sum(r.is_new for r in rows),
+                "matched": sum(r.player_id is not None for r in rows),
+                "choose": sum(r.to_choose for r in rows),
+                "memberships": sum(r.has_membership and not r.membership_on_record for r in rows),
+                "ratings": sum("rating" in r.line.values for r in rows) if self.rating_list else 0,
+            }
+        return self._counts
 
 
 def check_mapping(table: Table, mapping: dict[str, int], rating_list: int | None) -> list[str]:

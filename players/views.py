@@ -258,7 +258,7 @@ def merge(request):
 IMPORT_SALT = "players.members-import"
 IMPORT_MAX_AGE = 12 * 3600  # a preview left overnight is uploaded again
 IMPORT_MAX_SIGNED = 2_000_000  # the file as the page carries it, under the site's limit for a form's fields
-ROWS_SHOWN = 200  # lines shown as they are; a line to choose or refused is always shown
+ROWS_SHOWN = 100  # lines shown as they are; a line to choose or refused is always shown
 
 
 @login_required
@@ -339,5 +339,5 @@ def _preview_page(request, form, found):
                 plain += 1
     context = {"form": form, "preview": found, "rows": rows, "hidden": len(found.rows) - len(rows) if found else 0}
     if found:
-        context["counts"] = {k: found.count(k) for k in ("new", "matched", "choose", "memberships", "ratings")}
+        context["counts"] = found.counts
     return render(request, "players/members_import.html", context)

@@ -109,7 +109,7 @@ class Command(BaseCommand):
             if row.to_choose:
                 offered = "; or ".join(described(r) for r in row.found.likely)
                 self.stdout.write(f"line {row.line.number}: may be {offered} (--choose {row.line.number}=NUMBER|new)")
-        counts = {k: found.count(k) for k in ("new", "matched", "choose", "memberships", "ratings")}
+        counts = found.counts
         self.stdout.write(
             f"{len(found.rows)} lines: {counts['new']} new members, {counts['matched']} on record, {counts['choose']} "
             f"to choose, {counts['memberships']} memberships, {counts['ratings']} ratings; "

@@ -4,6 +4,7 @@ from crispy_forms.layout import Hidden, Submit
 from django import forms
 
 from clubsite.kit.errors import ServiceError
+from clubsite.kit.money import format_money
 from clubsite.kit.ui import QuickSelect, ServiceFormMixin, date_input
 
 from . import services
@@ -226,3 +227,44 @@ class MembersMappingForm(ServiceFormMixin, forms.Form):
             for name, value in self.cleaned_data.items()
             if name.startswith("col_") and value is not None
         }
+
+
+class OfferChoice(forms.ModelChoiceField):
+    def label_from_instance(self, offer):
+        # Each type says what joining it asks for, so nobody learns it from a refusal.
+        needs = [
+            "date of birth" if offer.asks_date_of_birth else "",
+            f"aged {offer.min_age} or over" if offer.min_age is not None else "",
+            f"aged {offer.max_age} or under" if offer.max_age is not None else "",
+            offer.proof_label.lower(),
+        ]
+        needs = ", ".join(n for n in needs if n)
+        described = f" ({offer.description})" if offer.description else ""
+        label = f"{offer.get_type_display()}{described}: {format_money(offer.fee)} a year"
+        return f"{label}; needs {needs}" if needs else label
+
+
+class JoinForm(ServiceFormMixin, forms.Form):
+    """Joining online (players.joining.join checks what each type needs and says which field is wrong)."""
+
+    offer = OfferChoice(label="Membership type", queryset=None, widget=forms.RadioSelect, empty_label=None)
+    full_name = forms.CharField(label="Full name as on ID", max_length=200)
+    family_name = forms.CharField(
+        label="Family name (surname)", required=False, max_length=100, help_text=FAMILY_NAME_HELP
+    )
+    date_of_birth = forms.DateField(
+        required=False, widget=date_input(), help_text="Needed for the types with an age limit or asking for it."
+    )
+    proof = forms.CharField(
+        label="Proof the type asks for",
+        required=False,
+        max_length=100,
+        help_text="For example your student card's number, for the types that need one. Never a whole ID number.",
+    )
+
+    def __init__(self, *args, offers, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["offer"].queryset = offers
+        self.helper = FormHelper()
+        self.helper.form_id = "join-form"
+        self.helper.add_input(Submit("join", "Join"))

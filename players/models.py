@@ -1,10 +1,10 @@
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
-from django.core.validators import RegexValidator
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import F, Q, Value
 from django.db.models.functions import Coalesce, Lower, NullIf
@@ -38,6 +38,11 @@ class Association(models.Model):
         blank=True,
         validators=[TextLimit(SHORT_TEXT, "renewal payment instructions")],
         help_text="Shown to members who ask to renew: how to pay (bank account, PayNow, in person).",
+    )
+    joins_need_approval = models.BooleanField(
+        "joins need staff approval",
+        default=False,
+        help_text="A person joining online becomes a member only once staff approve, even when paid in full.",
     )
 
     def __str__(self):
@@ -193,6 +198,7 @@ class Player(models.Model):
 class MembershipType(models.TextChoices):
     ORDINARY = "ordinary", "Ordinary"
     STUDENT = "student", "Student"
+    JUNIOR = "junior", "Junior"
     SENIOR = "senior", "Senior"
     FAMILY = "family", "Family"
     LIFE = "life", "Life"
@@ -205,6 +211,15 @@ class PaymentMethod(models.TextChoices):
     BANK_TRANSFER = "bank_transfer", "Bank transfer"
     ONLINE = "online", "Online"
     WAIVED = "waived", "Waived"
+
+
+def year_end(starts_on: date) -> date:
+    """The last day of a year's membership from `starts_on` (from 29 February, to 28 February)."""
+    try:
+        next_year = starts_on.replace(year=starts_on.year + 1)
+    except ValueError:  # 29 February
+        next_year = starts_on.replace(year=starts_on.year + 1, day=28) + timedelta(days=1)
+    return next_year - timedelta(days=1)
 
 
 class MembershipQuerySet(models.QuerySet):
@@ -251,6 +266,50 @@ class Membership(models.Model):
     @property
     def is_paid(self) -> bool:
         return self.paid_on is not None or self.fee == 0
+
+
+class MembershipOffer(models.Model):
+    """A membership type as the association offers it to people joining: its fee, whether it can be joined online,
+    and the proof it needs (a date of birth within an age range, a document's number such as a student card's).
+    The one rule of what a join must give: players.joining.join_problems."""
+
+    association = models.ForeignKey(Association, on_delete=models.CASCADE, related_name="offers")
+    type = models.CharField(max_length=10, choices=MembershipType.choices)
+    fee = models.DecimalField(max_digits=8, decimal_places=2, validators=[MinValueValidator(0)])
+    joinable_online = models.BooleanField("can be joined online", default=True)
+    description = models.CharField(max_length=200, blank=True, help_text="Who the type is for, shown on Join.")
+    needs_date_of_birth = models.BooleanField(default=False)
+    min_age = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MaxValueValidator(OLDEST_AGE)], help_text="At least this age on joining"
+    )
+    max_age = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MaxValueValidator(OLDEST_AGE)], help_text="At most this age on joining"
+    )
+    proof_label = models.CharField(
+        max_length=100,
+        blank=True,
+        help_text='A document the person must name to join, e.g. "Student card number"; empty for none.',
+    )
+
+    class Meta:
+        ordering = ["association", "fee", "type"]
+        constraints = [
+            models.UniqueConstraint(fields=["association", "type"], name="one_offer_per_type"),
+            models.CheckConstraint(condition=Q(fee__gte=0), name="offer_fee_not_negative"),
+        ]
+
+    def __str__(self):
+        return f"{self.get_type_display()} membership"
+
+    @property
+    def asks_date_of_birth(self) -> bool:
+        """An age limit is checked against the date of birth, so it needs one too."""
+        return self.needs_date_of_birth or self.min_age is not None or self.max_age is not None
+
+    def clean(self):
+        super().clean()
+        if self.min_age is not None and self.max_age is not None and self.min_age > self.max_age:
+            raise ValidationError({"max_age": "The highest age cannot be below the lowest."})
 
 
 class ClaimStatus(models.TextChoices):
@@ -321,6 +380,15 @@ class RenewalRequest(models.Model):
     membership = models.OneToOneField(
         Membership, null=True, blank=True, on_delete=models.SET_NULL, related_name="renewal"
     )
+    # A join is a first membership asked for online (players.joining): paid like a renewal, it may also wait for
+    # staff approval, as the association said when it was asked.
+    is_join = models.BooleanField(default=False)
+    needs_approval = models.BooleanField(default=False)
+    approved_at = models.DateTimeField(null=True, blank=True)
+    approved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    proof = models.CharField(max_length=100, blank=True, help_text="The document the type needs, as given")
 
     class Meta:
         ordering = ["-requested_at"]
@@ -338,6 +406,10 @@ class RenewalRequest(models.Model):
     def balance(self) -> Decimal:
         """What is left to pay of the renewal's fee (money.balances.balance)."""
         return balance(self.amount, self.amount_paid)
+
+    @property
+    def waits_for_approval(self) -> bool:
+        return self.needs_approval and self.approved_at is None
 
 
 class PlayerMerge(models.Model):

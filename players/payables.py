@@ -26,7 +26,8 @@ class RenewalKind(Kind):
         renewal = rows.filter(pk=target_id).first()
         if renewal is None:
             return None
-        title = f"{renewal.get_type_display()} membership renewal: {renewal.player.full_name}"
+        what = "joining" if renewal.is_join else "renewal"
+        title = f"{renewal.get_type_display()} membership {what}: {renewal.player.full_name}"
         return Due(
             kind=self.code,
             target_id=renewal.pk,

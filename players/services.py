@@ -35,6 +35,7 @@ from .models import (
     RenewalRequest,
     RenewalStatus,
     birth_date_problem,
+    year_end,
 )
 
 MEMBER_NUMBER_COUNTER = "member_number"
@@ -415,14 +416,10 @@ def renewal_quote(player: Player, day: date | None = None) -> RenewalQuote:
         raise MemberError("Your membership does not expire, so there is nothing to renew.")
     dated = [m for m in memberships if m.expires_on is not None]
     if not dated:
-        raise MemberError("There is no membership to renew yet. To join, ask association staff.")
+        raise MemberError("There is no membership to renew yet: join the association first.")
     last = max(dated, key=lambda m: (m.expires_on, m.pk))
     starts_on = max(last.expires_on + timedelta(days=1), day)
-    try:
-        next_year = starts_on.replace(year=starts_on.year + 1)
-    except ValueError:  # 29 February
-        next_year = starts_on.replace(year=starts_on.year + 1, day=28) + timedelta(days=1)
-    return RenewalQuote(last.association, last.type, last.fee, starts_on, next_year - timedelta(days=1))
+    return RenewalQuote(last.association, last.type, last.fee, starts_on, year_end(starts_on))
 
 
 def _own_or_staff(actor, player: Player, message: str) -> None:
@@ -476,6 +473,8 @@ def record_renewal_payment(
     if paid_on > timezone.localdate():
         raise MemberError("The payment date cannot be in the future.", field="paid_on")
     left = renewal.balance
+    if (method == PaymentMethod.WAIVED or left <= 0) and renewal.waits_for_approval:
+        raise MemberError("This join waits for approval: approve it first.", field="method")
     if method == PaymentMethod.WAIVED or left <= 0:
         return complete_renewal(actor, renewal, method=method, reference=reference, paid_on=paid_on)
     from money.models import money_method
@@ -494,9 +493,9 @@ def record_renewal_payment(
     except MoneyError as error:
         raise MemberError(error.message, field=error.field) from None
     renewal.refresh_from_db()
-    if renewal.membership_id is None:
+    if renewal.membership_id is None and not renewal.waits_for_approval:
         raise MemberError("The renewal is not fully paid yet.")
-    return renewal.membership
+    return renewal.membership  # None: a join paid in full, waiting for staff approval
 
 
 def credit_renewal(actor, renewal: RenewalRequest, payment, amount: Decimal) -> None:
@@ -507,24 +506,30 @@ def credit_renewal(actor, renewal: RenewalRequest, payment, amount: Decimal) -> 
         from money.models import recorded_method
 
         method = recorded_method(payment.method, PaymentMethod.values)
-        complete_renewal(
-            actor,
-            renewal,
-            method=method,
-            reference=payment.payer_reference or payment.number,
-            paid_on=payment.received_on,
-        )
+        reference = payment.payer_reference or payment.number
+        if renewal.waits_for_approval:  # kept for the approval, which completes the join (players.joining)
+            renewal.paid_on, renewal.payment_method = payment.received_on, method
+            renewal.payment_reference = reference.strip()[:100]
+            renewal.save(update_fields=["paid_on", "payment_method", "payment_reference"])
+            return
+        complete_renewal(actor, renewal, method=method, reference=reference, paid_on=payment.received_on)
 
 
 def complete_renewal(actor, renewal: RenewalRequest, *, method: str, reference: str, paid_on: date) -> Membership:
     renewal = _move(renewal, RenewalStatus.PAID)
-    quote = renewal_quote(Player.objects.select_for_update().get(pk=renewal.player_id))
+    player = Player.objects.select_for_update().get(pk=renewal.player_id)
+    if renewal.is_join:  # a first membership: a year from the day it is complete (life: no end)
+        starts_on = timezone.localdate()
+        expires_on = None if renewal.type == MembershipType.LIFE else year_end(starts_on)
+    else:
+        quote = renewal_quote(player)
+        starts_on, expires_on = quote.starts_on, quote.expires_on
     membership = Membership.objects.create(
         player_id=renewal.player_id,
         association=renewal.association,
         type=renewal.type,
-        starts_on=quote.starts_on,
-        expires_on=quote.expires_on,
+        starts_on=starts_on,
+        expires_on=expires_on,
         fee=renewal.amount,
         paid_on=paid_on,
         payment_method=method,

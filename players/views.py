@@ -5,6 +5,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_POST, require_safe
 
@@ -14,10 +15,11 @@ from clubsite.kit.paging import BoundedPaginator
 from clubsite.kit.roles import is_association_staff
 from clubsite.kit.ui import run_service, safe_next
 
-from . import memberimport, merging, services, visibility
+from . import joining, memberimport, merging, services, visibility
 from .forms import (
     ClaimForm,
     DirectorySearchForm,
+    JoinForm,
     MembersMappingForm,
     MembersUploadForm,
     MergeForm,
@@ -116,6 +118,7 @@ def _account_page(request, player: Player, claim_form: ClaimForm | None = None):
         # The records the matching rule finds may be this person's, each with a button to claim it.
         "maybe_theirs": services.records_maybe_theirs(request.user, player) if may_claim else [],
         "open_renewal": open_renewal,
+        "membership": Membership.objects.filter(player=player).current().order_by("-expires_on").first(),
     }
     context.update(collect("account_page_context", request, player))
     return render(request, "players/me.html", context)
@@ -158,6 +161,8 @@ def claim_confirm(request, token: str):
 def renew(request):
     """The member's own renewal: the amount due and how to pay; staff then record the payment."""
     player = services.ensure_own_player(request.user)
+    if not player.memberships.exists():
+        return redirect("players:join")  # nothing to renew: a first membership is joined
     if request.method == "POST":
         try:
             if "cancel" in request.POST:
@@ -192,6 +197,58 @@ def renew(request):
     return render(request, "players/renew.html", context)
 
 
+def join(request):
+    """Joining the association: the types open online and their fees; signed in, the form, then what is due and how
+    to pay it (as a renewal is paid). Someone who has had a membership renews instead."""
+    offers = joining.offers().order_by("fee", "type")
+    user = request.user
+    player = Player.objects.filter(user=user).first() if user.is_authenticated else None
+    if player and player.memberships.exists():
+        return redirect("players:renew")
+    open_join = joining.open_join(user) if player else None
+    if open_join and request.method == "POST" and "cancel" in request.POST:
+        if run_service(request, lambda: services.cancel_renewal(user, open_join), "Your request to join is cancelled."):
+            return redirect("players:join")
+    form = None
+    if user.is_authenticated and open_join is None:
+        initial = {"full_name": player.full_name, "family_name": player.family_name} if player else {}
+        if player and player.date_of_birth:
+            initial["date_of_birth"] = player.date_of_birth
+        form = JoinForm(request.POST or None, offers=offers, initial=initial)
+        if request.method == "POST" and form.is_valid():
+            try:
+                joined = joining.join(user, **form.cleaned_data)
+            except joining.AlreadyMember as error:
+                messages.info(request, error.message)
+                return redirect("players:renew")
+            except ServiceError as error:
+                form.add_service_error(error)
+            else:
+                if joined.membership_id:
+                    messages.success(request, f"Welcome: you are member {joined.player.member_number}.")
+                    return redirect("players:me")
+                messages.success(request, "Your membership is noted. Pay the amount below to complete it.")
+                return redirect("players:join")
+    elif request.method == "POST":
+        return redirect(f"{reverse('account_login')}?next={reverse('players:join')}")
+    return render(request, "players/join.html", {"offers": offers, "form": form, "open_join": open_join})
+
+
+@login_required
+@require_POST
+def join_approve(request, pk: int):
+    _staff_only(request)
+    renewal = get_object_or_404(RenewalRequest, pk=pk)
+    try:
+        joined = joining.approve_join(request.user, renewal)
+    except ServiceError as error:
+        messages.error(request, f"{renewal.player}: {error.message}")
+    else:
+        done = "is a member now" if joined.membership_id else "becomes a member once paid in full"
+        messages.success(request, f"{renewal.player}'s join is approved: {done}.")
+    return redirect("players:renewals")
+
+
 def _staff_only(request):
     if not is_association_staff(request.user):
         raise PermissionDenied("Only association staff can do this.")
@@ -220,7 +277,12 @@ def renewal_paid(request, pk: int):
     except ServiceError as error:
         messages.error(request, f"{renewal.player}: {error.message}")
     else:
-        messages.success(request, f"{renewal.player} is a member until {membership.expires_on:%d %B %Y}.")
+        if membership is None:  # a join paid in full, waiting for approval
+            messages.success(request, f"{renewal.player}'s payment is recorded: approve the join to make them member.")
+        elif membership.expires_on is None:
+            messages.success(request, f"{renewal.player} is a member for life.")
+        else:
+            messages.success(request, f"{renewal.player} is a member until {membership.expires_on:%d %B %Y}.")
     return redirect("players:renewals")
 
 

@@ -110,9 +110,12 @@ def test_bad_payment_details_are_refused(member):
 def test_nothing_to_renew_is_explained(client):
     user = UserFactory()
     client.force_login(user)
-    assert "ask association staff" in client.get(reverse("players:renew")).content.decode()
+    # Without a membership there is nothing to renew: the page sends the person to join.
+    assert client.get(reverse("players:renew"))["Location"] == reverse("players:join")
     client.post(reverse("players:renew"), {"renew": "1"})
     assert not RenewalRequest.objects.exists()
+    with pytest.raises(services.MemberError, match="join the association first"):
+        services.request_renewal(user, services.ensure_own_player(user))
     life = PlayerFactory(user=UserFactory())
     MembershipFactory(player=life, type="life", expires_on=None)
     with pytest.raises(services.MemberError, match="does not expire"):

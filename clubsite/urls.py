@@ -42,6 +42,7 @@ router.APIRootView = RootView
 router.register("players", players_api.PlayerViewSet, basename="player")
 router.register("clubs", players_api.ClubViewSet, basename="club")
 router.register("my/renewals", players_api.MyRenewalViewSet, basename="my-renewal")
+router.register("membership-types", players_api.MembershipOfferViewSet, basename="membership-type")
 
 events_api.register(router)
 play_api.register(router)

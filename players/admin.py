@@ -7,12 +7,13 @@ from django.urls import reverse
 from clubsite.kit.admin import ModelAdmin, ReadOnlyAdmin, TabularInline
 from clubsite.kit.errors import ServiceError
 
-from . import lookup, services
+from . import joining, lookup, services
 from .matching import Person
 from .models import (
     Association,
     Club,
     Membership,
+    MembershipOffer,
     PaymentMethod,
     Player,
     PlayerClaim,
@@ -29,9 +30,17 @@ class UserAdmin(BaseUserAdmin):
     search_fields = ["email", "username", "first_name", "last_name"]
 
 
+class MembershipOfferInline(TabularInline):
+    """The membership types people may join, with their fees and proof (the Join page offers those online)."""
+
+    model = MembershipOffer
+    extra = 0
+
+
 @admin.register(Association)
 class AssociationAdmin(ModelAdmin):
-    list_display = ["name", "short_name", "country"]
+    inlines = [MembershipOfferInline]
+    list_display = ["name", "short_name", "country", "joins_need_approval"]
     search_fields = ["name", "short_name"]
     prepopulated_fields = {"slug": ["name"]}
 
@@ -150,11 +159,22 @@ class RenewalRequestAdmin(ReadOnlyAdmin):
     """Members ask to renew from their account; staff record payments here or on the renewals page
     (/members/renewals/, with method, reference and date). Both go through the same service."""
 
-    list_display = ["player", "type", "amount", "status", "requested_at", "paid_on", "payment_method", "recorded_by"]
-    list_filter = ["status", "type", "association"]
+    list_display = [
+        "player",
+        "type",
+        "is_join",
+        "amount",
+        "status",
+        "requested_at",
+        "paid_on",
+        "payment_method",
+        "recorded_by",
+        "approved_at",
+    ]
+    list_filter = ["status", "is_join", "type", "association"]
     search_fields = ["player__full_name", "=player__member_number", "payment_reference"]
     list_select_related = ["player", "recorded_by"]
-    actions = ["paid_in_person", "paid_by_bank_transfer", "cancel"]
+    actions = ["paid_in_person", "paid_by_bank_transfer", "approve_joins", "cancel"]
 
     def _paid(self, request, queryset, method):
         for renewal in queryset.filter(status=RenewalStatus.REQUESTED):
@@ -162,8 +182,22 @@ class RenewalRequestAdmin(ReadOnlyAdmin):
                 membership = services.record_renewal_payment(request.user, renewal, method=method)
             except ServiceError as error:
                 self.message_user(request, f"{renewal.player}: {error.message}", messages.ERROR)
+                continue
+            if membership is None:
+                self.message_user(request, f"{renewal.player}: paid; the join waits for approval.")
             else:
-                self.message_user(request, f"{renewal.player}: member until {membership.expires_on}.")
+                self.message_user(request, f"{renewal.player}: member until {membership.expires_on or 'life'}.")
+
+    @admin.action(description="Approve selected joins")
+    def approve_joins(self, request, queryset):
+        for renewal in queryset:
+            try:
+                joined = joining.approve_join(request.user, renewal)
+            except ServiceError as error:
+                self.message_user(request, f"{renewal.player}: {error.message}", messages.ERROR)
+            else:
+                done = "a member now" if joined.membership_id else "a member once paid in full"
+                self.message_user(request, f"{renewal.player}: approved, {done}.")
 
     @admin.action(description="Record payment received today in person")
     def paid_in_person(self, request, queryset):

@@ -5,15 +5,16 @@ from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import generics, permissions, serializers, status, viewsets
 from rest_framework.authtoken.models import Token
+from rest_framework.decorators import action
 from rest_framework.response import Response
 
-from clubsite.kit.api import ApiView, ModelSerializer
+from clubsite.kit.api import ApiView, Id, ModelSerializer
 from clubsite.kit.errors import ServiceError
 from money.core.references import RENEWAL
 from money.serializers import PAYNOW_PAYLOAD_HELP, paynow_payload, simple_due
 
-from . import access, services, visibility
-from .models import Club, Player, RenewalRequest, RenewalStatus
+from . import access, joining, services, visibility
+from .models import Club, MembershipOffer, Player, RenewalRequest, RenewalStatus
 
 
 class ClubSerializer(ModelSerializer):
@@ -67,6 +68,10 @@ class RenewalSerializer(ModelSerializer):
     expires_on = serializers.DateField(
         source="membership.expires_on", read_only=True, allow_null=True, help_text="Once paid: the new expiry"
     )
+    is_join = serializers.BooleanField(read_only=True, help_text="A first membership (joining), not a renewal")
+    waits_for_approval = serializers.BooleanField(
+        read_only=True, help_text="A join that becomes a membership only once association staff approve it"
+    )
 
     class Meta:
         model = RenewalRequest
@@ -83,6 +88,8 @@ class RenewalSerializer(ModelSerializer):
             "requested_at",
             "paid_on",
             "expires_on",
+            "is_join",
+            "waits_for_approval",
         ]
         read_only_fields = fields
 
@@ -101,6 +108,46 @@ class RenewalSerializer(ModelSerializer):
         return paynow_payload(self._due(renewal), self.context)
 
 
+class MembershipOfferSerializer(ModelSerializer):
+    """A membership type open to people joining online: its yearly fee and what joining it asks for."""
+
+    association = serializers.CharField(source="association.name", read_only=True)
+    needs_date_of_birth = serializers.BooleanField(source="asks_date_of_birth", read_only=True)
+
+    class Meta:
+        model = MembershipOffer
+        fields = [
+            "id",
+            "association",
+            "type",
+            "fee",
+            "description",
+            "needs_date_of_birth",
+            "min_age",
+            "max_age",
+            "proof_label",
+        ]
+        read_only_fields = fields
+
+
+class JoinSerializer(serializers.Serializer):
+    offer = Id(help_text="The membership type's id (GET /api/membership-types/)")
+    full_name = serializers.CharField(max_length=200, help_text="Full name as on ID")
+    family_name = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+    date_of_birth = serializers.DateField(required=False, allow_null=True, default=None)
+    proof = serializers.CharField(max_length=100, required=False, allow_blank=True, default="")
+
+
+class MembershipOfferViewSet(ApiView, viewsets.ReadOnlyModelViewSet):
+    """The membership types that can be joined online, cheapest first (join with POST /api/my/renewals/join/)."""
+
+    permission_classes = [permissions.AllowAny]
+    serializer_class = MembershipOfferSerializer
+
+    def get_queryset(self):
+        return joining.offers().order_by("fee", "type", "pk")
+
+
 class MyRenewalViewSet(ApiView, viewsets.ReadOnlyModelViewSet):
     """Your membership renewals (asked for on your account page), newest first, each with what is due on it."""
 
@@ -115,6 +162,17 @@ class MyRenewalViewSet(ApiView, viewsets.ReadOnlyModelViewSet):
             .select_related("association", "membership")
             .order_by("-requested_at", "-pk")
         )
+
+    @extend_schema(request=JoinSerializer, responses={201: RenewalSerializer})
+    @action(detail=False, methods=["post"])
+    def join(self, request):
+        """Join the association as a membership type that can be joined online, with what that type asks for (a
+        date of birth, a document's number): answers the request with the fee due and how to pay it, as the Join
+        page does; asking again answers the open request. A member is refused: they renew instead."""
+        data = JoinSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        joined = joining.join(request.user, **data.validated_data)
+        return Response(RenewalSerializer(joined, context={"request": request}).data, status=status.HTTP_201_CREATED)
 
 
 class PlayerFilter(filters.FilterSet):

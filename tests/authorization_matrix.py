@@ -76,7 +76,11 @@ MATRIX = {
     "players:directory": row(EVERYONE),
     "players:me": row(SIGNED_IN),
     "players:profile": row(SIGNED_IN, SIGNED_IN),  # each person's own profile
-    "players:renew": row(SIGNED_IN, "login 302 302 302 302 302"),  # each person's own renewal
+    # Each person's own renewal; someone who never was a member is sent to join.
+    "players:renew": row("login 200 302 302 302 302", "login 302 302 302 302 302"),
+    # Joining: the player, a member, is sent to renew; the others see the form (sent empty: refused on the page).
+    "players:join": row("200 302 200 200 200 200", "login 302 200 200 200 200"),
+    "players:join_approve": row(POST_ONLY, STAFF_WRITES),
     "players:renewals": row(STAFF, STAFF),
     "players:renewal_paid": row(POST_ONLY, STAFF_WRITES),
     # A POST without a file is the upload form again, with its refusal.
@@ -232,6 +236,12 @@ MATRIX = {
     "club-detail": row(API_PUBLIC),
     "my-renewal-list": row(API_SIGNED_IN),
     "my-renewal-detail": row("403 200 404 404 404 404"),  # "my": the player's own, nobody else's
+    # Joining: anyone signed in but the player, a member already (who renews instead).
+    "my-renewal-join": row(
+        API_POST_ONLY, "403 400 201 201 201 201", body={"offer": "@offer", "full_name": "Jo Newcomer"}
+    ),
+    "membership-type-list": row(API_PUBLIC),
+    "membership-type-detail": row(API_PUBLIC),
     "event-list": row(API_PUBLIC),
     "event-detail": row(API_PUBLIC),
     # Entering the open event: the player is entered already; anyone else signed in may enter.

@@ -41,7 +41,7 @@ from money.models import PaymentSettings, Refund
 from money.services import ledger
 from money.services import statements as statement_service
 from players import services as player_services
-from players.models import Membership, MembershipType
+from players.models import Membership, MembershipOffer, MembershipType
 from ratings import services as rating_services
 from ratings.models import RatingRun
 from tests.events.factories import EventFactory
@@ -289,6 +289,7 @@ def build() -> World:
         f"date,amount,description\n{today.isoformat()},10.00,PAYNOW {entry_reference(my_open_entry)}\n",
     )
     renewal = player_services.request_renewal(me.user, me)
+    offer = MembershipOffer.objects.create(association=association, type=MembershipType.ORDINARY, fee=20)
     unclaimed = PlayerFactory(full_name="Unclaimed Record", email=teacher.email)
     claim = player_services.request_claim(teacher, unclaimed.member_number, "It is me")
     claim_token = signing.dumps({"claim": claim.pk}, salt=player_services.CLAIM_SALT)
@@ -332,6 +333,7 @@ def build() -> World:
         "rating_import": rating_import,
         "statement": statement,
         "renewal": renewal,
+        "offer": offer,
         "claim_token": claim_token,
     }
     # One record of each kind the admin lists, so each of its pages has one to show.
@@ -389,6 +391,7 @@ def _by_name(world: World) -> dict[str, dict]:
     kwargs = {
         "help": {"slug": "pairing-and-ratings"},
         "players:renewal_paid": {"pk": o["renewal"].pk},
+        "players:join_approve": {"pk": o["renewal"].pk},
         "players:claim_confirm": {"token": o["claim_token"]},
         "account_confirm_email": {"key": "not-a-key"},
         "account_reset_password_from_key": {"uidb36": "1", "key": "not-a-key"},
@@ -468,6 +471,7 @@ def _api_kwargs(world: World) -> dict[str, dict]:
         "player-detail": {"member_number": o["me"].member_number},
         "club-detail": {"slug": o["club"].slug},
         "my-renewal-detail": {"pk": o["renewal"].pk},
+        "membership-type-detail": {"pk": o["offer"].pk},
         "event-detail": {"slug": o["open_event"].slug},
         "rating-list-detail": {"slug": o["rating_list"].slug},
         "rating-list-history": {"slug": o["rating_list"].slug, "member_number": o["me"].member_number},

@@ -258,3 +258,32 @@ def test_staff_see_joins_waiting_and_approve_them(client, association, adult):
     pay(joined, "20.00")
     joined.refresh_from_db()
     assert joined.membership.type == "ordinary"
+
+
+# --- the API --------------------------------------------------------------------------------------
+
+
+def test_join_through_the_api(adult, student):
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    types = api.get("/api/membership-types/").json()["results"]
+    assert [(t["type"], t["fee"], t["proof_label"]) for t in types] == [
+        ("student", "10.00", "Student card number"),
+        ("ordinary", "20.00", ""),
+    ]
+    assert api.post("/api/my/renewals/join/", {"offer": adult.pk, "full_name": "Wong Lee"}).status_code in (401, 403)
+    user = UserFactory()
+    api.force_authenticate(user)
+    refused = api.post("/api/my/renewals/join/", {"offer": student.pk, "full_name": "Wong Lee"}, format="json")
+    assert refused.status_code == 400 and "student card number" in refused.json()["proof"][0]
+    huge = api.post("/api/my/renewals/join/", {"offer": 10**30, "full_name": "Wong Lee"}, format="json")
+    assert huge.status_code == 400 and "offer" in huge.json()
+    body = {"offer": adult.pk, "full_name": "Wong Lee", "family_name": "Wong"}
+    joined = api.post("/api/my/renewals/join/", body, format="json")
+    assert joined.status_code == 201
+    data = joined.json()
+    assert data["is_join"] and data["amount_due"] == "20.00" and data["balance"] == "20.00"
+    assert data["payment_reference"] == services.renewal_reference(RenewalRequest.objects.get(player__user=user))
+    assert api.post("/api/my/renewals/join/", body, format="json").json()["id"] == data["id"]  # asked twice: one
+    assert [r["id"] for r in api.get("/api/my/renewals/").json()["results"]] == [data["id"]]

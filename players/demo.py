@@ -11,7 +11,7 @@ from clubsite.kit.roles import ORGANISERS_GROUP
 from money.models import PaymentSettings
 
 from . import services
-from .models import Association, Club, Membership, MembershipType, SchoolLevel, User
+from .models import Association, Club, Membership, MembershipOffer, MembershipType, SchoolLevel, User
 
 DEMO_PASSWORD = "scrabble-demo-2026"
 ACCOUNTS = [
@@ -46,6 +46,15 @@ def load(stdout) -> bool:
         paynow_name="Scrabble Association",
         gst_registration="M90000001A",
     )
+    # The types the Join page offers, with the fees the demo members paid (students 10, others 20).
+    for offer in (
+        {"type": MembershipType.ORDINARY, "fee": 20, "description": "adults"},
+        {"type": MembershipType.STUDENT, "fee": 10, "description": "students", "proof_label": "Student card number"},
+        {"type": MembershipType.JUNIOR, "fee": 10, "description": "under 18", "max_age": 17},
+        {"type": MembershipType.SENIOR, "fee": 10, "description": "60 and over", "min_age": 60},
+        {"type": MembershipType.LIFE, "fee": 300, "joinable_online": False},
+    ):
+        MembershipOffer.objects.create(association=sa, **offer)
     clubs = [
         Club.objects.create(
             association=sa,

@@ -266,5 +266,6 @@ class JoinForm(ServiceFormMixin, forms.Form):
         super().__init__(*args, **kwargs)
         self.fields["offer"].queryset = offers
         self.helper = FormHelper()
-        self.helper.form_id = "join-form"
+        # No form_id: crispy's radio buttons take the helper's attributes too, which would give the id twice (the
+        # page wraps the form in an element with the id instead).
         self.helper.add_input(Submit("join", "Join"))

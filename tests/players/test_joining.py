@@ -287,3 +287,22 @@ def test_join_through_the_api(adult, student):
     assert data["payment_reference"] == services.renewal_reference(RenewalRequest.objects.get(player__user=user))
     assert api.post("/api/my/renewals/join/", body, format="json").json()["id"] == data["id"]  # asked twice: one
     assert [r["id"] for r in api.get("/api/my/renewals/").json()["results"]] == [data["id"]]
+
+
+def test_the_demo_offers_its_types_on_the_join_page(client):
+    import io
+
+    from players import demo
+
+    demo.load(io.StringIO())
+    page = client.get(reverse("players:join")).content.decode()
+    # Ordinary S$20 (what the demo's members paid), students S$10 with their card, juniors and seniors by age; life
+    # membership is not joined online.
+    assert [(o.type, o.fee) for o in joining.offers().order_by("fee", "type")] == [
+        ("junior", 10),
+        ("senior", 10),
+        ("student", 10),
+        ("ordinary", 20),
+    ]
+    assert "Ordinary (adults): S$20.00 a year" in page
+    assert "Life" not in page

@@ -3,16 +3,21 @@ programs write it) into one event, all or nothing."""
 
 from __future__ import annotations
 
+import itertools
+import re
 from pathlib import PurePosixPath
 
 from django.db import transaction
 
 from events.models import Event
 from events.play.core import tsh
-from events.play.core.tsh_archive import archive_texts
 
 from .common import PlayError
 from .tsh_io import ImportReport, import_tsh
+
+# More divisions than any event has. Each embedded file is kept on the archive's line numbers (blank lines before
+# it), so an archive of thousands of tiny blocks would cost their number times its length: it is refused unread.
+MAX_FILES = 100
 
 
 @transaction.atomic
@@ -28,8 +33,13 @@ def import_archive(
             "Is it the right file?",
             field="file",
         )
+    blocks = re.finditer(r"^[ \t]*#begin_file", text, re.MULTILINE)
+    too_many = next(itertools.islice(blocks, MAX_FILES, None), None)
+    if too_many is not None:
+        line = text.count("\n", 0, too_many.start()) + 1
+        raise PlayError(f"Line {line}: more than {MAX_FILES} files in one archive: is it a tsh archive?", field="file")
     try:
-        config_text, files = archive_texts(text)
+        config_text, files = tsh.split_archive(text)
         config = tsh.parse_config(config_text)
     except tsh.TshParseError as error:
         raise PlayError(f"Line {error.line}: {error.reason}", field="file") from None

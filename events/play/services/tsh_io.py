@@ -329,6 +329,12 @@ def import_tsh(
                 withdrawn_after_round=p.withdrawn_after,
             )
         )
+    penalised = [str(p.number) for p in f.players if any(v not in (0, tsh.UNSET) for v in p.extra_ints("penalty"))]
+    if penalised:
+        report.notes.append(
+            "tsh's spread penalties (the penalty field) of players " + ", ".join(penalised) + " are kept for the "
+            "way back to tsh but not counted here: the site takes a time penalty off the score instead."
+        )
     if len({s.player_id for s in seats}) != len(seats):
         raise PlayError("Two lines of the file match the same member; give them member ids.", field="file")
     DivisionPlayer.objects.bulk_create(seats)
@@ -466,7 +472,8 @@ def export_tsh(division: Division) -> str:
             scores[na][r] = spread if status == GameStatus.CONFIRMED else None
             if nb is not None:  # a forfeit against a present opponent: they get the win
                 opponents[nb][r], p12[nb][r], scores[nb][r] = 0, 0, (-spread if spread is not None else None)
-                games.forfeit(r, na, nb, kind)
+                if scores[na][r] is not None:  # the import reads the pair back from the two scored lines
+                    games.forfeit(r, na, nb, kind)
             continue
         opponents[na][r], opponents[nb][r] = nb, na
         p12[na][r], p12[nb][r] = {"a": (1, 2), "b": (2, 1)}.get(g["first"], (3, 3))

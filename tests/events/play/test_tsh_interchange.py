@@ -435,3 +435,13 @@ def test_the_real_archive_survives_import_then_export(staff):
     for first, second in zip(reports, again, strict=True):
         assert seats_of(second.division) == seats_of(first.division)
         assert games_of(second.division) == games_of(first.division)
+
+
+def test_tsh_spread_penalties_are_kept_and_named_not_counted(staff):
+    """tsh's `penalty` field takes spread from one side only (tsh adds it to the player's spread, the opponent's
+    unchanged): the site has no such thing, so it is written back as it came and the director is told."""
+    text = "A, One 1500 2; 400; penalty -10\nB, Two 1500 1; 350\n"
+    report = tsh_io.import_tsh(staff, text, event_slug="penalty")
+    assert any("penalty field) of players 1 are kept" in note for note in report.notes)
+    assert tsh.parse_t(tsh_io.export_tsh(report.division)).players[0].extras == {"penalty": ["-10"]}
+    assert {r.seat.number: r.spread for r in play.standings(report.division)} == {1: 50, 2: -50}

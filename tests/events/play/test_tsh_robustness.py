@@ -206,11 +206,11 @@ ARCHIVE = (
         ),
         (ARCHIVE.format(a=GOOD, b=GOOD).replace("#end_file\n", ""), "Line 7: expected #end_file name=b.t"),
         (ARCHIVE.format(a=GOOD, b=GOOD) + "config max_rounds = many\n", "Line 11: expected an integer max_rounds"),
-        (ARCHIVE.format(a=GOOD, b=GOOD).replace("b.t", "a.t"), "Line 7: a second file named a.t"),
+        ("".join(f"#begin_file name={n}.t\n{GOOD}#end_file\n" for n in range(101)), "Line 401: more than 100 files"),
         ("division A a.t\nconfig max_rounds = 3\n", "holds no .t file"),
         (ARCHIVE.format(a=GOOD, b="One,\x00 Player 1500 2; 400\n"), "Line 8: contains a control character"),
     ],
-    ids=["bad-line", "pairing", "unclosed", "config", "same-name", "no-files", "nul"],
+    ids=["bad-line", "pairing", "unclosed", "config", "too-many-files", "no-files", "nul"],
 )
 def test_a_bad_archive_is_refused_naming_its_line_and_saves_nothing(staff, text, match):
     """Division A is good: its players, rounds and games are not kept when division B is refused."""

@@ -132,16 +132,20 @@ def seat_classes(division: Division, seats: list[DivisionPlayer]) -> dict[int, s
     return classes
 
 
-def read_config(config: tsh.TshConfig, event: Event, division: Division, notes: list[str]) -> None:
-    """What config.tsh says that the site keeps, put where it keeps it: `bye_spread` and the rating list of
-    `rating_system` on the event (if it has none yet), the division's prizes on a category of its own (if it has
-    none). What it cannot keep is noted for the director."""
+def read_config(config: tsh.TshConfig, event: Event, division: Division, notes: list[str], *, settle: bool) -> None:
+    """What config.tsh says that the site keeps, put where it keeps it: `bye_spread` on an event the import made
+    (`settle`; an event that was there keeps its own, a difference noted) and the rating list of `rating_system`
+    (if the event has none yet), the division's prizes on a category of its own (if it has none). What it cannot
+    keep is noted for the director."""
     raw = tsh_autopair.unquote_setting(config.settings.get("bye_spread", ""))
     if raw:
         if not raw.isdigit() or int(raw) > 1000:
             raise PlayError(f"config.tsh: bye_spread must be 0 to 1000 points, found {raw[:20]!r}.", field="config")
-        event.bye_spread = int(raw)
-        event.save(update_fields=["bye_spread"])
+        if settle:
+            event.bye_spread = int(raw)
+            event.save(update_fields=["bye_spread"])
+        elif int(raw) != event.bye_spread:
+            notes.append(f"config.tsh gives a bye {raw} points of spread; the event keeps its own {event.bye_spread}.")
     system = _SITE_RATING_SYSTEMS.get((config.rating_system or "").lower())
     if config.rating_system and event.rating_list_id is None:
         found = RatingList.objects.filter(association=event.association, system=system).first() if system else None

@@ -290,6 +290,7 @@ def import_tsh(
 
     if event is None and event_slug:
         event = Event.objects.filter(slug=event_slug).first()
+    made = event is None  # an event the import makes takes config.tsh's settings; one that exists keeps its own
     if event is None:
         name = title or (config.settings.get("event_name", "").strip("'\" ") if config else "") or "Imported event"
         event = _new_event(actor, event_slug, name, config, rounds, starts_on)
@@ -341,7 +342,7 @@ def import_tsh(
     player_of = {s.number: s.player_id for s in seats}
 
     if config:
-        tsh_config.read_config(config, event, division, report.notes)
+        tsh_config.read_config(config, event, division, report.notes, settle=made)
     paired_by = tsh_autopair.paired_by(config, division_name, rounds, report.notes)
     gibson = bool(config and tsh_autopair.unquote_setting(config.settings.get("gibson", "")) not in ("", "0"))
     snaked = bool(config and tsh_autopair.unquote_setting(config.settings.get("initial_snaked", "")) not in ("", "0"))

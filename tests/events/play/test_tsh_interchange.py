@@ -445,3 +445,14 @@ def test_tsh_spread_penalties_are_kept_and_named_not_counted(staff):
     assert any("penalty field) of players 1 are kept" in note for note in report.notes)
     assert tsh.parse_t(tsh_io.export_tsh(report.division)).players[0].extras == {"penalty": ["-10"]}
     assert {r.seat.number: r.spread for r in play.standings(report.division)} == {1: 50, 2: -50}
+
+
+def test_an_event_that_exists_keeps_its_bye_spread(staff):
+    first = tsh_io.import_tsh(staff, "A, One 1500 0; 50\n", config_text="config bye_spread = 30\n", event_slug="kept")
+    assert first.event.bye_spread == 30  # made by the import: config.tsh's
+    second = tsh_io.import_tsh(
+        staff, "B, Two 1500 0; 50\n", config_text="config bye_spread = 75\n", event=first.event, division_name="B"
+    )
+    first.event.refresh_from_db()
+    assert first.event.bye_spread == 30
+    assert "config.tsh gives a bye 75 points of spread; the event keeps its own 30." in second.notes

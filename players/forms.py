@@ -201,7 +201,11 @@ class MembersMappingForm(ServiceFormMixin, forms.Form):
 
     data = forms.CharField(widget=forms.HiddenInput, max_length=4 * 1024 * 1024)
     rating_list = forms.TypedChoiceField(
-        label="Put the ratings on", required=False, coerce=int, empty_value=None, widget=forms.Select
+        label="Put the ratings on",
+        required=False,
+        coerce=int,
+        empty_value=None,
+        widget=forms.Select(attrs={"class": "form-select form-select-sm"}),
     )
 
     def __init__(self, header: tuple[str, ...], lists: list[tuple[int, str]], *args, **kwargs):
@@ -213,7 +217,12 @@ class MembersMappingForm(ServiceFormMixin, forms.Form):
         ]
         for f in FIELDS:
             self.fields[f"col_{f.key}"] = forms.TypedChoiceField(
-                label=f.label.capitalize(), choices=columns, required=False, coerce=int, empty_value=None
+                label=f.label.capitalize(),
+                choices=columns,
+                required=False,
+                coerce=int,
+                empty_value=None,
+                widget=forms.Select(attrs={"class": "form-select form-select-sm"}),
             )
         self.fields["rating_list"].choices = [("", "— no rating list —"), *((str(i), n) for i, n in lists)]
         self.order_fields([f"col_{f.key}" for f in FIELDS] + ["rating_list", "data"])

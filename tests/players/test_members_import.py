@@ -132,7 +132,7 @@ def test_the_preview_saves_nothing_and_a_refusal_names_the_line_and_the_field(st
     found = memberimport.preview(staff, text, rating_list=world["list"].pk)
     assert found.errors == [
         "line 2, date of birth: 31/02/1990 is not a date",
-        "line 3, membership type: Platinum is not one of Ordinary, Student, Senior, Family, Life, Honorary",
+        "line 3, membership type: Platinum is not one of Ordinary, Student, Junior, Senior, Family, Life, Honorary",
         "line 3, rating: 3001 is outside 1–3000",
         "line 3, membership expiry: 31/12/2025 is before the start, 01/01/2026",
         "line 3, email: not-an-address is not an email address",

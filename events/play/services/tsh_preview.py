@@ -7,6 +7,7 @@ player. The director's choices then go to `import_tsh`, which checks them again 
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -14,6 +15,7 @@ from django.db import transaction
 
 from events.models import Event
 from events.play.core import tsh
+from events.play.models import DivisionPlayer, Game, GameKind
 from players.models import Player
 
 from . import tsh_io
@@ -114,11 +116,22 @@ def _offered(text: str) -> dict:
 
 
 def _preview(report: tsh_io.ImportReport, text: str, event: Event | None, offered: dict) -> TshPreview:
+    """The rows as the import made them (read inside its transaction, before it is rolled back): what each player
+    played as the site will hold it; a forfeit is the forfeiting player's, and the opponent's win by it is not a bye."""
     f = tsh.parse_t(text)
     line_of = tsh_io.line_numbers(text)
+    number_of = dict(DivisionPlayer.objects.filter(division=report.division).values_list("player_id", "number"))
+    counts: dict[int, Counter] = {n: Counter() for n in number_of.values()}
+    games = Game.objects.filter(division=report.division).values_list("player_a_id", "player_b_id", "kind")
+    for a, b, kind in games:
+        what = {GameKind.NORMAL: "games", GameKind.BYE: "byes"}.get(kind, "forfeits" if "forfeit" in kind else "")
+        for player in (a, b) if kind == GameKind.NORMAL else (a,):
+            if player is not None and what:
+                counts[number_of[player]][what] += 1
     rows = []
     for p in f.players:
         match, candidates = offered[p.number]
+        held = counts[p.number]
         rows.append(
             PreviewRow(
                 number=p.number,
@@ -127,20 +140,21 @@ def _preview(report: tsh_io.ImportReport, text: str, event: Event | None, offere
                 rating=p.rating,
                 match=match,
                 candidates=candidates,
-                games=sum(1 for o in p.opponents if o > 0),
-                byes=sum(1 for o, s in zip(p.opponents, p.scores, strict=False) if o == 0 and s > 0),
-                forfeits=sum(1 for o, s in zip(p.opponents, p.scores, strict=False) if o == 0 and s < 0),
+                games=held["games"],
+                byes=held["byes"],
+                forfeits=held["forfeits"],
                 withdrawn_after=p.withdrawn_after,
             )
         )
+    kinds = Counter(kind for _, _, kind in games)
     return TshPreview(
         event=event,
         division_name=report.division.name,
         rows=rows,
         rounds=report.rounds,
-        games=sum(r.games for r in rows) // 2,
-        byes=sum(r.byes for r in rows),
-        forfeits=sum(r.forfeits for r in rows),
+        games=kinds[GameKind.NORMAL],
+        byes=kinds[GameKind.BYE],
+        forfeits=kinds[GameKind.FORFEIT] + kinds[GameKind.LATE_FORFEIT],
         notes=list(report.notes),
     )
 

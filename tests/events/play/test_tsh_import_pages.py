@@ -173,3 +173,20 @@ def test_a_file_and_an_archive_together_are_refused(client, director, event):
         },
     )
     assert "Choose a .t file" in str(response.context["form"].errors)
+
+
+def test_the_preview_counts_a_late_arrival_forfeit_as_the_late_player_s_not_as_a_bye(director, event):
+    """A late-arrival forfeit goes to tsh as opponent 0 on both lines; the preview reads what the import makes of it."""
+    from events.play import services as play
+    from events.play.services import tsh_io
+    from events.play.services.tsh_preview import preview_tsh
+
+    source = tsh_io.import_tsh(director, "One, A 1500 2 0; 400 50\nTwo, B 1400 1 0; 300 50\n", event=event)
+    game = Game.objects.get(division=source.division, round_number=1)
+    play.set_unplayed(director, game, "late_forfeit", reason="Arrived 20 minutes late", forfeited_by="b")
+    text = tsh_io.export_tsh(source.division)
+    preview = preview_tsh(director, text, event=event, division_name="Again")
+    rows = {r.number: r for r in preview.rows}
+    assert (rows[1].games, rows[1].byes, rows[1].forfeits) == (0, 1, 0)  # round 2's bye; round 1 won by forfeit
+    assert (rows[2].games, rows[2].byes, rows[2].forfeits) == (0, 1, 1)
+    assert (preview.games, preview.byes, preview.forfeits) == (0, 2, 1)

@@ -20,6 +20,15 @@ from .tsh_io import ImportReport, import_tsh
 MAX_FILES = 100
 
 
+def check_file_count(text: str, field: str) -> None:
+    """Refuses, unread, an archive of more than MAX_FILES embedded files, naming the line of the one too many."""
+    blocks = re.finditer(r"^[ \t]*#begin_file", text, re.MULTILINE)
+    too_many = next(itertools.islice(blocks, MAX_FILES, None), None)
+    if too_many is not None:
+        line = text.count("\n", 0, too_many.start()) + 1
+        raise PlayError(f"Line {line}: more than {MAX_FILES} files in one archive: is it a tsh archive?", field=field)
+
+
 @transaction.atomic
 def import_archive(
     actor, text: str, *, event: Event | None = None, event_slug: str | None = None, title: str | None = None
@@ -33,11 +42,7 @@ def import_archive(
             "Is it the right file?",
             field="file",
         )
-    blocks = re.finditer(r"^[ \t]*#begin_file", text, re.MULTILINE)
-    too_many = next(itertools.islice(blocks, MAX_FILES, None), None)
-    if too_many is not None:
-        line = text.count("\n", 0, too_many.start()) + 1
-        raise PlayError(f"Line {line}: more than {MAX_FILES} files in one archive: is it a tsh archive?", field="file")
+    check_file_count(text, "file")
     try:
         config_text, files = tsh.split_archive(text)
         config = tsh.parse_config(config_text)

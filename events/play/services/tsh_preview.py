@@ -20,6 +20,7 @@ from players.models import Player
 
 from . import tsh_io
 from .common import PlayError, require_director
+from .tsh_archive import check_file_count
 
 
 @dataclass
@@ -162,6 +163,7 @@ def _preview(report: tsh_io.ImportReport, text: str, event: Event | None, offere
 def from_archive(archive_text: str, division_name: str | None) -> dict:
     """The `.t` file, config and division name to import from a tsh archive: the division named, or its only one.
     A refusal names the archive's line, or the divisions it holds."""
+    check_file_count(archive_text, "archive_file")
     try:
         config_text, files = tsh.split_archive(archive_text)
         config = tsh.parse_config(config_text)

@@ -190,3 +190,13 @@ def test_the_preview_counts_a_late_arrival_forfeit_as_the_late_player_s_not_as_a
     assert (rows[1].games, rows[1].byes, rows[1].forfeits) == (0, 1, 0)  # round 2's bye; round 1 won by forfeit
     assert (rows[2].games, rows[2].byes, rows[2].forfeits) == (0, 1, 1)
     assert (preview.games, preview.byes, preview.forfeits) == (0, 2, 1)
+
+
+def test_an_archive_of_thousands_of_tiny_blocks_is_refused_unread(client, director, event):
+    client.force_login(director)
+    blocks = "".join(f"#begin_file name=d{k}.t\nA, B 1500\n#end_file\n" for k in range(5000))
+    response = client.post(
+        reverse("events:play_import_tsh", args=[event.slug]),
+        {"archive_file": SimpleUploadedFile("many.tsh", blocks.encode()), "division_name": "d1"},
+    )
+    assert "Line 301: more than 100 files in one archive" in str(response.context["form"].errors)

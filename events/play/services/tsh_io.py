@@ -278,6 +278,13 @@ def import_tsh(
             f"{tsh.MAX_ROUNDS} rounds is smaller. Is it the right file?",
             field="file",
         )
+    if text.count("\x00", 0, 4096) >= 3:  # not one typed by mistake (the parser names that): an image, a UTF-16 export
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        raise PlayError(
+            f"Line {line}: a NUL byte: this is not a text file (a .t file is plain text; a file saved as UTF-16 "
+            "must be saved again as UTF-8). Is it the right file?",
+            field="file",
+        )
     try:
         f = tsh.parse_t(text)
         config = tsh.parse_config(config_text) if config_text else None

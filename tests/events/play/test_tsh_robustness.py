@@ -154,9 +154,9 @@ def test_export_is_safe_whatever_the_names_hold(staff):
     [
         (GOOD.encode()[:30], "Line 2: expected a rating after the name"),  # cut off in the second line's name
         (GOOD.encode()[:24], "Line 1: expected an opponent number from 1 to 1, found 2"),  # cut after line 1
-        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)), "Line 1: expected a rating after the name"),
-        (bytes(range(256)) * 4, "Line 1: contains a control character"),
-        (GOOD.encode("utf-16"), "Line 1: contains a control character"),  # UTF-16: every other byte is NUL
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)), "Line 3: a NUL byte: this is not a text file"),
+        (bytes(range(256)) * 4, "Line 1: a NUL byte: this is not a text file"),
+        (GOOD.encode("utf-16"), "Line 1: a NUL byte: this is not a text file .*saved again as UTF-8"),
     ],
     ids=["truncated-mid-line", "truncated-after-a-line", "png", "binary", "utf-16"],
 )

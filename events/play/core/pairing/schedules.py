@@ -52,17 +52,23 @@ def berger_round(slots: Sequence[Slot], index: int) -> list[tuple[Slot, Slot]]:
     last but one, and so on.
     """
     m = len(slots)
-    if m % 2:
-        raise ValueError("a Berger schedule needs an even number of places")
     if m == 0:
         return []
-    ring = _berger_ring(m)
-    opponent = m - 1 - index % (m - 1)
-    start = ring.index(opponent)
-    turned = ring[start:] + ring[:start]
+    opponent, _, turned = _turned_ring(m, index)
     pairs = [(slots[0], slots[opponent])]
     pairs += [(slots[turned[k]], slots[turned[m - 1 - k]]) for k in range(1, m // 2)]
     return pairs
+
+
+def _turned_ring(m: int, index: int) -> tuple[int, int, list[int]]:
+    """Round `index` of tsh's Berger schedule for m places (even): the first seed's opponent (a slot position),
+    where it sits on the ring, and the ring turned to start there."""
+    if m % 2:
+        raise ValueError("a Berger schedule needs an even number of places")
+    ring = _berger_ring(m)
+    opponent = m - 1 - index % (m - 1)
+    start = ring.index(opponent)
+    return opponent, start, ring[start:] + ring[:start]
 
 
 def _berger_ring(m: int) -> list[int]:
@@ -84,14 +90,9 @@ def berger_starts(slots: Sequence[Slot], index: int, flip: bool) -> list[tuple[S
     2); in an odd field, within two.
     """
     m = len(slots)
-    if m % 2:
-        raise ValueError("a Berger schedule needs an even number of places")
     if m == 0:
         return []
-    ring = _berger_ring(m)
-    opponent = m - 1 - index % (m - 1)
-    start = ring.index(opponent)
-    turned = ring[start:] + ring[:start]
+    _, start, turned = _turned_ring(m, index)
     row = [0, *turned[1:], turned[0]] if start % 2 else [*turned, 0]
     if flip:
         row.reverse()

@@ -17,7 +17,7 @@ from events.play.services import tsh_io
 from events.services import groups
 from players import admin as players_admin
 from players import forms as players_forms
-from players import memberimport, services
+from players import joining, memberimport, services
 from players.models import ClaimStatus, Player
 from ratings.models import MatchKind, RatingList
 from ratings.services import imports
@@ -48,6 +48,7 @@ def test_every_door_that_may_make_a_record_asks_the_one_rule():
         "ratings import": imports.match_names,
         "the admin's add player": players_admin.PlayerAddForm.clean,
         "the members import": memberimport.preview,
+        "joining online": joining._refuse_someone_on_record,
     }
     assert [door for door, function in doors.items() if not _calls_the_rule(function)] == []
     # The command's import, and the preview's offers that the import checks the director's choices against, are what

@@ -15,6 +15,8 @@ def test_the_pairing_and_rating_page_shows_the_document(client) -> None:
     html = response.content.decode()
     assert "<h1>How the site pairs and rates</h1>" in html
     assert "<code>koth REPEATS SR DIV</code>" in html
+    # The table of systems is a table, not its Markdown.
+    assert "<table>" in html and "<td>King of the Hill</td>" in html and "| the site |" not in html
 
 
 @pytest.mark.django_db

@@ -17,6 +17,7 @@ from decimal import Decimal, InvalidOperation
 
 from events.models import Category, Event, Prize, PrizeKind
 from events.play.core import tsh
+from events.play.core.standings import format_round_spread_caps
 from events.play.models import Division, DivisionPlayer
 from ratings.models import RatingList, RatingSystem
 
@@ -132,10 +133,39 @@ def seat_classes(division: Division, seats: list[DivisionPlayer]) -> dict[int, s
     return classes
 
 
+def spread_caps(config: tsh.TshConfig | None) -> int | tuple[int | None, ...] | None:
+    """`config spread_cap` (one cap, or one per round) as the event keeps it."""
+    try:
+        return config.spread_cap if config else None
+    except ValueError as error:
+        raise PlayError(f"config.tsh: {error}.", field="config") from None
+
+
+def fit_event(event: Event, config: tsh.TshConfig | None, rounds: int, notes: list[str]) -> None:
+    """An event that was there before the import: it gets room for the file's rounds, and config.tsh's spread caps
+    when it has none of its own (without them its standings would not be tsh's); other caps are noted, not taken."""
+    wanted = max(rounds, config.max_rounds or 0 if config else 0)
+    if wanted > (event.number_of_games or 0):
+        notes.append(f"The event had {event.number_of_games} games; it now has {wanted}, as the file plays.")
+        event.number_of_games = wanted
+        event.save(update_fields=["number_of_games"])
+    caps = spread_caps(config)
+    if caps is None:
+        return
+    if event.standings_spread_cap() is None:
+        event.spread_cap = caps if isinstance(caps, int) else None
+        event.round_spread_caps = format_round_spread_caps(caps) if isinstance(caps, tuple) else ""
+        event.save(update_fields=["spread_cap", "round_spread_caps"])
+        notes.append("The event now caps the spread a game counts for as config.tsh does, as tsh's standings do.")
+    elif event.standings_spread_cap() != caps:
+        notes.append("config.tsh caps spread otherwise than the event does: the event keeps its own caps.")
+
+
 def read_config(config: tsh.TshConfig, event: Event, division: Division, notes: list[str], *, settle: bool) -> None:
     """What config.tsh says that the site keeps, put where it keeps it: `bye_spread` on an event the import made
     (`settle`; an event that was there keeps its own, a difference noted) and the rating list of `rating_system`
-    (if the event has none yet), the division's prizes on a category of its own (if it has none). What it cannot
+    (if the event has none yet), the division's prizes on a category of its own (if it has none, in an event the
+    import made: in an event that was there a new category would be a new place to enter). What it cannot
     keep is noted for the director."""
     raw = tsh_autopair.unquote_setting(config.settings.get("bye_spread", ""))
     if raw:
@@ -155,7 +185,13 @@ def read_config(config: tsh.TshConfig, event: Event, division: Division, notes: 
         else:
             notes.append(f"config.tsh rates by {config.rating_system!r}: no rating list of the site rates that way.")
     prizes = [p for p in config.prizes if p.args[1:2] and p.args[1].casefold() == division.name.casefold()]
-    if prizes and category_of(division, list(Category.objects.filter(event=event))) is None:
+    if prizes and not settle:
+        # A category is also a place people enter: an event that was there keeps to the categories its organiser set.
+        notes.append(
+            f"config.tsh's {len(prizes)} prize line(s) for {division.name} are not brought in: set the prizes on "
+            "the event's own categories."
+        )
+    elif prizes and category_of(division, list(Category.objects.filter(event=event))) is None:
         category = Category.objects.create(event=event, name=division.name[:100])
         division.category = category
         division.save(update_fields=["category"])

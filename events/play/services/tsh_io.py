@@ -90,7 +90,7 @@ def _new_event(
         slug = next(
             candidate for k in range(1, len(taken) + 2) if (candidate := base if k == 1 else f"{base}-{k}") not in taken
         )
-    caps = _spread_caps(config)
+    caps = tsh_config.spread_caps(config)
     return Event.objects.create(
         slug=slug,
         title=title,
@@ -104,14 +104,6 @@ def _new_event(
         spread_cap=caps if isinstance(caps, int) else None,
         round_spread_caps=format_round_spread_caps(caps) if isinstance(caps, tuple) else "",
     )
-
-
-def _spread_caps(config: tsh.TshConfig | None) -> int | tuple[int | None, ...] | None:
-    """`config spread_cap` (one cap, or one per round) as the event keeps it."""
-    try:
-        return config.spread_cap if config else None
-    except ValueError as error:
-        raise PlayError(f"config.tsh: {error}.", field="config") from None
 
 
 def _found(f: tsh.TshFile) -> list[matching.Match]:
@@ -348,6 +340,8 @@ def import_tsh(
     DivisionPlayer.objects.bulk_create(seats)
     player_of = {s.number: s.player_id for s in seats}
 
+    if not made:
+        tsh_config.fit_event(event, config, rounds, report.notes)
     if config:
         tsh_config.read_config(config, event, division, report.notes, settle=made)
     paired_by = tsh_autopair.paired_by(config, division_name, rounds, report.notes)

@@ -200,3 +200,41 @@ def test_an_archive_of_thousands_of_tiny_blocks_is_refused_unread(client, direct
         {"archive_file": SimpleUploadedFile("many.tsh", blocks.encode()), "division_name": "d1"},
     )
     assert "Line 301: more than 100 files in one archive" in str(response.context["form"].errors)
+
+
+def test_importing_into_an_existing_event_makes_room_takes_missing_caps_and_adds_no_category(director, event):
+    """Found walking the site: an 18-round division in a 5-game event showed "8 of 5 rounds", config.tsh's spread
+    caps were dropped (standings not tsh's), and its prize lines made a new, enterable category."""
+    from events.models import Category
+    from events.play.services import tsh_io
+    from tests.events.factories import CategoryFactory
+
+    CategoryFactory(event=event, name="Open")
+    event.number_of_games = 5
+    event.save()
+    config_text = shared("e4c5_team_pairings_tournament1_config.tsh")
+    report = tsh_io.import_tsh(
+        director, shared("e4c5_team_pairings_tournament1_a.t"), config_text=config_text, event=event
+    )
+    event.refresh_from_db()
+    assert event.number_of_games == 18
+    assert event.standings_spread_cap() == tsh.parse_config(config_text).spread_cap == (200,) + (700,) * 17
+    assert list(Category.objects.filter(event=event).values_list("name", flat=True)) == ["Open"]
+    notes = " ".join(report.notes)
+    assert (
+        "it now has 18" in notes and "caps the spread" in notes and "13 prize line(s) for a are not brought in" in notes
+    )
+
+
+def test_an_event_s_own_caps_are_kept_and_the_difference_noted(director, event):
+    from events.play.services import tsh_io
+
+    event.spread_cap = 300
+    event.save()
+    config_text = "division A a.t\nconfig spread_cap = 500\n"
+    report = tsh_io.import_tsh(
+        director, "One, A 1500 2; 400\nTwo, B 1500 1; 300\n", config_text=config_text, event=event
+    )
+    event.refresh_from_db()
+    assert event.spread_cap == 300
+    assert "config.tsh caps spread otherwise than the event does" in " ".join(report.notes)

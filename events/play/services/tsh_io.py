@@ -217,6 +217,13 @@ def _check_consistency(f: tsh.TshFile, line_of: dict[int, int]) -> dict[tuple[in
                     f"{line_of[opp]} does not pair {opp} with {p.number}.",
                     field="file",
                 )
+            if (r < len(p.scores)) != (r < len(other.scores)):  # tsh enters a game's two scores together
+                short = p if r >= len(p.scores) else other
+                raise PlayError(
+                    f"Line {line_of[short.number]}: round {r + 1} has no score, but its opponent's line "
+                    f"{line_of[opp if short is p else p.number]} has one. Is the file cut short?",
+                    field="file",
+                )
     return tsh_games.check_fields(f, line_of)
 
 

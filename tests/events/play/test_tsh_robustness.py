@@ -15,6 +15,8 @@ from events.play.services.tsh_archive import import_archive
 from players.models import Player
 from tests.factories import AssociationFactory, UserFactory
 
+from .test_tsh_interchange import shared
+
 pytestmark = pytest.mark.django_db
 
 GOOD = "One, Player 1500 2; 400\nTwo, Player 1500 1; 350\n"
@@ -236,3 +238,13 @@ def test_the_command_imports_an_archive_or_refuses_it_naming_the_line(staff, tmp
     out = io.StringIO()
     call_command("tsh_import", str(path), "--event", "archived", stdout=out)
     assert "Imported 2 players, 1 rounds and 1 games into archived division B." in out.getvalue()
+
+
+def test_a_file_cut_off_in_its_last_line_s_scores_is_refused_naming_that_line(staff):
+    """Found walking the site: cut inside the last line's scores, a file was read as byes and withdrawals."""
+    text = shared("jvc56_tpa_86aeb79_test_data_a.t")
+    lines = text.rstrip("\n").split("\n")
+    last = lines[-1]
+    head, _, scores = last.partition(";")
+    lines[-1] = head + ";" + " ".join(scores.split(";")[0].split()[:5])  # the first five scores only
+    refused(staff, "\n".join(lines) + "\n", f"Line {len(lines)}: round [6-9] has no score, but its opponent.s line")

@@ -16,6 +16,7 @@ from clubsite.kit.roles import is_association_staff
 from clubsite.kit.ui import run_service
 from events.models import Event
 from events.permissions import can_direct_event
+from players.merging import merged_into
 from players.models import Player
 from players.visibility import visible_player_or_404, with_profile_visible
 
@@ -158,7 +159,12 @@ def _visible_player(request, member_number: int) -> Player:
 
 def player_history(request, slug: str, member_number: int):
     current = get_object_or_404(RatingList, slug=slug)
-    player = _visible_player(request, member_number)
+    try:
+        player = _visible_player(request, member_number)
+    except Http404:
+        if kept := merged_into(member_number):  # a merged record's number: the person's history is the kept one's
+            return redirect("ratings:player_history", current.slug, kept.member_number, permanent=True)
+        raise
     standing = PlayerRating.objects.filter(rating_list=current, player=player).first()
     history = list(services.player_history(current, player.pk))
     return render(

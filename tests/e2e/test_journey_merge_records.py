@@ -64,6 +64,9 @@ def test_staff_merge_two_records_of_one_person_and_see_one_rating_history(journe
     changes = {c.division.event.title: c for c in RatingChange.objects.filter(player=first).select_related("division")}
     assert not changes["April Open"].is_newcomer and changes["April Open"].pre == changes["March Open"].post
 
-    # The old member number leads to the kept record.
+    # The old member number leads to the kept record: the member page and the rating history.
     page.goto(f"{j.base_url}/members/{second.member_number}/")
     expect(page).to_have_url(f"{j.base_url}/members/{first.member_number}/")
+    page.goto(f"{j.base_url}/ratings/lists/{rating_list.slug}/players/{second.member_number}/")
+    expect(page).to_have_url(f"{j.base_url}/ratings/lists/{rating_list.slug}/players/{first.member_number}/")
+    expect(page.locator("table").first).to_contain_text("March Open")

@@ -89,3 +89,17 @@ def test_only_staff_may_import_and_a_future_date_is_refused(client, staff):
     )
     assert "on or before today" in str(response.context["form"].errors)
     assert not Division.objects.exists()
+
+
+def test_a_past_event_without_a_date_is_refused_until_given_one(staff):
+    """Found walking the site: an archive whose config has no event_date was imported as today's event and rated
+    after every other."""
+    from ratings.services import RatingError
+    from ratings.services.past_events import preview_past_event
+
+    with pytest.raises(RatingError, match="Give the date the event began"):
+        preview_past_event(staff, "One, A 1500 2; 400\nTwo, B 1500 1; 300\n")
+    dated = preview_past_event(
+        staff, "One, A 1500 2; 400\nTwo, B 1500 1; 300\n", config_text='config event_date = "May 4, 2019"\n'
+    )
+    assert len(dated.rows) == 2

@@ -67,7 +67,8 @@ def tsh_name(player: Player) -> str:
     return player.tsh_name
 
 
-def _event_date(config: tsh.TshConfig | None) -> date | None:
+def event_date(config: tsh.TshConfig | None) -> date | None:
+    """config.tsh's `event_date`, in the forms tsh writes it; None when it has none."""
     raw = (config.settings.get("event_date", "") if config else "").strip("'\" ")
     for fmt in ("%B %d, %Y", "%d %B %Y", "%Y-%m-%d"):
         try:
@@ -83,7 +84,7 @@ def _new_event(
     association = Association.objects.order_by("pk").first()
     if association is None:
         raise PlayError("Create the association first: imported events belong to it.")
-    starts_on = starts_on or _event_date(config) or timezone.localdate()
+    starts_on = starts_on or event_date(config) or timezone.localdate()
     if slug is None:  # a free address: the same event imported twice is two events, never a clash
         base = slugify(f"{title}-{starts_on}")[:72] or "imported-event"
         taken = set(Event.objects.filter(slug__startswith=base).values_list("slug", flat=True))

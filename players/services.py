@@ -158,13 +158,13 @@ def update_profile(actor, player: Player, **fields) -> Player:
     return player
 
 
+@transaction.atomic  # the record is locked while the claim is made (PostgreSQL refuses the lock outside one)
 def sign_up_player(user, **fields) -> Player | None:
     """The sign-up's player record, unless the person already has one (the one matching rule, players.matching,
     against the records without an account): then no second record is made, and the account claims that one instead.
     The claim is approved when the account's address is confirmed, if it is the address on the record (as the claim
-    link would be); otherwise association staff decide. Records only likely to be the person's (the same address
-    under another name, a parent's on a child's record) are offered on My account, and a record of the account's own
-    is made. None: a claim was opened."""
+    link would be); otherwise staff decide. Records only likely to be the person's (the same address under another
+    name, a parent's on a child's record) are offered on My account, and the account gets its own. None: a claim."""
     person = Person(
         full_name=fields.get("full_name") or "",
         family_name=fields.get("family_name") or "",

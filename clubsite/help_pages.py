@@ -7,25 +7,21 @@ Only the documents listed here are served (the address never names a file).
 from functools import cache
 from pathlib import Path
 
-import nh3
 from django.http import Http404
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
-from markdown_it import MarkdownIt
 
-from clubsite.kit.text import LINK_REL
+from clubsite.kit.text import document_html
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 PAGES = {"pairing-and-ratings": "pairing-and-ratings.md"}
-# The project's own documents use tables, which what people type on the site does not need (clubsite.kit.text).
-_MARKDOWN = MarkdownIt("commonmark").enable("table")
 
 
 @cache
 def _rendered(slug: str) -> tuple[str, str]:
     text = (DOCS / PAGES[slug]).read_text(encoding="utf-8")
     title = next((line.lstrip("# ").strip() for line in text.splitlines() if line.startswith("# ")), slug)
-    return title, mark_safe(nh3.clean(_MARKDOWN.render(text), link_rel=LINK_REL))  # noqa: S308 (cleaned by nh3)
+    return title, mark_safe(document_html(text))  # noqa: S308 (cleaned by nh3 in document_html)
 
 
 def help_page(request, slug: str):

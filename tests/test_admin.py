@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.urls import reverse
 
 MODELS = [m for app in ("players", "events", "ratings") for m in apps.get_app_config(app).get_models()]
-INLINE_ONLY = {"Fee", "Prize", "Payment"}  # edited inside their category or entry
+INLINE_ONLY = {"Fee", "Prize", "Payment", "MembershipOffer"}  # edited inside their category, entry or association
 
 
 def test_every_model_has_an_admin():

@@ -31,6 +31,7 @@ MARKS_SAFE = {
     "clubsite/kit/ui.py": "QuickSelect: options it escaped with Django's escape and conditional_escape",
     "events/templatetags/events_tags.py": "the rendered filter: HTML that markdown_html made and cleaned when saved",
     "money/views/pay.py": "a PayNow QR code: segno's own SVG, with nothing typed in it",
+    "clubsite/help_pages.py": "the help pages: the project's own documents, rendered and cleaned by document_html",
 }
 MARKDOWN_LIBRARIES = ("markdown_it", "markdown", "mistune", "commonmark", "markdown2", "mistletoe", "nh3", "bleach")
 

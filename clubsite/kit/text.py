@@ -22,6 +22,8 @@ from .errors import ServiceError
 
 # CommonMark, with raw HTML passed to the sanitiser (which keeps the harmless tags and drops the rest).
 _MARKDOWN = MarkdownIt("commonmark")
+# The project's own documents (the help pages) use tables, which what people type on the site does not need.
+_DOCUMENTS = MarkdownIt("commonmark").enable("table")
 LINK_REL = "nofollow noopener"
 
 # Length limits of free text, in characters: long enough for any real announcement, short enough that no text
@@ -38,6 +40,11 @@ def markdown_html(text: str) -> str:
     if not text:
         return ""
     return nh3.clean(_MARKDOWN.render(text), link_rel=LINK_REL)
+
+
+def document_html(text: str) -> str:
+    """One of the project's own Markdown documents as safe HTML, tables and all (clubsite.help_pages)."""
+    return nh3.clean(_DOCUMENTS.render(text), link_rel=LINK_REL)
 
 
 class _PlainText(HTMLParser):

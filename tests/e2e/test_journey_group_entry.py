@@ -38,6 +38,15 @@ def seed_event(owner):
     return event
 
 
+def open_group_form(j, email: str, event):
+    """The teacher logs in and fills in the school's details on the group entry form."""
+    page = log_in(j.page, j.base_url, email, next_path=f"/events/{event.slug}/enter-group/")
+    page.fill("#id_school", "Yuhua Primary")
+    page.fill("#id_address", "Yuhua Primary School, Jurong West")
+    page.fill("#id_phone", "6123 4567")
+    return page
+
+
 def test_teacher_pastes_a_class_list_organiser_takes_one_cheque_member_withdraws(journey, member):
     organiser, _ = member("Oliver Organiser", organiser=True)
     event = seed_event(organiser)
@@ -46,10 +55,7 @@ def test_teacher_pastes_a_class_list_organiser_takes_one_cheque_member_withdraws
     _, star = member("Sam Star", email="sam@example.org", date_of_birth=date(year - 12, 8, 9))
 
     j = journey("group-entry", viewport=PHONE)
-    page = log_in(j.page, j.base_url, "tan@example.org", next_path=f"/events/{event.slug}/enter-group/")
-    page.fill("#id_school", "Yuhua Primary")
-    page.fill("#id_address", "Yuhua Primary School, Jurong West")
-    page.fill("#id_phone", "6123 4567")
+    page = open_group_form(j, "tan@example.org", event)
     rows = [
         "Name\tDate of birth\tLevel\tMember no.\tPassion card",
         f"Alice Ong\t04/05/{year - 9}\tP4\t\t",
@@ -121,10 +127,7 @@ def test_teacher_on_a_phone_adds_student_rows_up_to_the_groups_bound(journey, me
     member("Mrs Tan", email="tan@example.org", player=False)
 
     j = journey("group-entry-rows", viewport=PHONE)
-    page = log_in(j.page, j.base_url, "tan@example.org", next_path=f"/events/{event.slug}/enter-group/")
-    page.fill("#id_school", "Yuhua Primary")
-    page.fill("#id_address", "Yuhua Primary School, Jurong West")
-    page.fill("#id_phone", "6123 4567")
+    page = open_group_form(j, "tan@example.org", event)
     add = page.get_by_role("button", name="Add a student")
     expect(page.locator("#students-rows fieldset")).to_have_count(3)
     add.click()

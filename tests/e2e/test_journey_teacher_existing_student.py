@@ -10,10 +10,10 @@ from playwright.sync_api import expect
 
 from events.models import Entry
 from players.models import Player
-from tests.e2e.conftest import PHONE, log_in
+from tests.e2e.conftest import PHONE
 from tests.factories import PlayerFactory
 
-from .test_journey_group_entry import seed_event
+from .test_journey_group_entry import open_group_form, seed_event
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -29,10 +29,7 @@ def test_teacher_enters_students_already_on_record_and_the_site_offers_their_rec
     records = Player.objects.count()
 
     j = journey("teacher-existing-students", viewport=PHONE)
-    page = log_in(j.page, j.base_url, "lim@example.org", next_path=f"/events/{event.slug}/enter-group/")
-    page.fill("#id_school", "Yuhua Primary")
-    page.fill("#id_address", "Yuhua Primary School, Jurong West")
-    page.fill("#id_phone", "6123 4567")
+    page = open_group_form(j, "lim@example.org", event)
     rows = [
         "Name\tDate of birth\tLevel\tMember no.\tPassion card",
         f"Ah Kow Tan\t25/03/{year - 10}\tP5\t\t",

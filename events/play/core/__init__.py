@@ -6,4 +6,6 @@ standings.py  ranking, ties, withdrawals, spread caps
 prizes.py   place, class and high-game prizes
 divisions.py  division assignment by rating bands
 tsh.py      the tsh `.t` and `config.tsh` formats
+tables.py   multi-player tables (seed 001): the draw for seats, the tile adjustment, places
+ladder.py   a club's season ladder from its nights' games, tables and attendance
 """

@@ -2,6 +2,8 @@ from django import forms
 from django.conf import settings
 from django.contrib import admin
 from django.db import models
+from django.forms.formsets import TOTAL_FORM_COUNT
+from django.forms.models import BaseInlineFormSet
 
 from .models import Counter
 
@@ -37,11 +39,23 @@ class ModelAdmin(admin.ModelAdmin):
 MAX_INLINE_ROWS = 30
 
 
+class BoundedInlineFormSet(BaseInlineFormSet):
+    """Rows sent beyond the bound are refused without building any new row: Django built the first `absolute_max`
+    of them and checked each against the database's constraints (three queries a row), so one crafted count cost
+    a category's page well over a second. The refusal ("Please submit at most ...") is Django's own."""
+
+    def total_form_count(self):
+        if self.is_bound and self.management_form.cleaned_data[TOTAL_FORM_COUNT] > self.absolute_max:
+            return self.initial_form_count()
+        return super().total_form_count()
+
+
 class TabularInline(admin.TabularInline):
     """Every inline of the site's admin: it builds at most MAX_INLINE_ROWS rows, whatever row count a request sends,
     and refuses more (Django's default built up to 2,000 rows for a crafted count, ten seconds a request)."""
 
     max_num = MAX_INLINE_ROWS  # an inline whose rows have a bound of their own (a category's prizes) says so
+    formset = BoundedInlineFormSet
 
     def get_formset(self, request, obj=None, **kwargs):
         kwargs.setdefault("absolute_max", self.max_num or MAX_INLINE_ROWS)

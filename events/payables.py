@@ -63,6 +63,7 @@ def _entry_line(entry: Entry) -> Line:
         status=entry.get_status_display(),
         paid=entry.amount_paid,
         balance=entry.owed,
+        owing=entry.status in OWING_STATUSES,
     )
 
 

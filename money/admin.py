@@ -5,7 +5,7 @@ from django.contrib import admin
 
 from clubsite.kit.admin import ModelAdmin, ReadOnlyAdmin, TabularInline
 
-from .models import MoneyLog, Payment, PaymentSettings, Refund, Statement
+from .models import Invoice, MoneyLog, Payment, PaymentSettings, Refund, Statement
 
 
 @admin.register(PaymentSettings)
@@ -48,3 +48,11 @@ class MoneyLogAdmin(ReadOnlyAdmin):
 class StatementAdmin(ReadOnlyAdmin):
     list_display = ["filename", "association", "uploaded_at", "uploaded_by", "confirmed_at"]
     search_fields = ["filename"]
+
+
+@admin.register(Invoice)
+class InvoiceAdmin(ReadOnlyAdmin):
+    list_display = ["number", "document", "issued_on", "billing_name", "po_number", "amount_due", "status"]
+    list_filter = ["document", "status"]
+    search_fields = ["number", "reference", "billing_name", "po_number"]
+    date_hierarchy = "issued_on"

@@ -1,5 +1,6 @@
 """Money received and given back: payments (each with a numbered receipt), refunds (each with a numbered
-credit note), bank statements awaiting review, an association's payment settings, and a log of every change.
+credit note), quotations and invoices asked for before paying (each numbered in its own series), bank
+statements awaiting review, an association's payment settings, and a log of every change.
 
 What a payment pays for (an entry, a group entry, a membership renewal) is known to this app only by its kind
 and id, through the kinds the other apps register (money.payables); amounts are decimals with a currency."""
@@ -108,6 +109,14 @@ class Payment(models.Model):
     recorded_at = models.DateTimeField()
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
     note = models.CharField(max_length=300, blank=True)
+    invoice = models.ForeignKey(
+        "money.Invoice",
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="payments",
+        help_text="The invoice this payment paid towards: its receipt carries the invoice's billing details",
+    )
 
     class Meta:
         ordering = ["-recorded_at", "-pk"]
@@ -216,3 +225,87 @@ class Statement(models.Model):
 
     def __str__(self):
         return f"{self.filename} ({self.uploaded_at:%Y-%m-%d})"
+
+
+class BillingDocument(models.TextChoices):
+    QUOTATION = "quotation", "Quotation"
+    INVOICE = "invoice", "Invoice"
+
+
+class InvoiceStatus(models.TextChoices):
+    ISSUED = "issued", "Issued"
+    PAID = "paid", "Paid"
+    # A newer invoice for the same thing replaces it (its entries changed): the old one keeps its number and says so.
+    REPLACED = "replaced", "Replaced"
+
+
+BILLING_NAME_LENGTH = 200
+BILLING_ADDRESS_LENGTH = 500
+PO_NUMBER_LENGTH = 50
+
+
+class Invoice(models.Model):
+    """A quotation or an invoice for what a reference names (an entry, a group entry), asked for before paying,
+    addressed to a billing name and address with the payer's purchase-order number.
+
+    Both are snapshots: `lines` and the amounts are as they were when it was issued, and an issued one is never
+    changed. A quotation has no effect on the ledger and is valid until a date. An invoice is paid by paying its
+    reference in any of the usual ways (money.services.billing settles it); when what it is for changes, a new
+    invoice replaces it and the old one keeps its number, marked replaced."""
+
+    TRANSITIONS = {
+        InvoiceStatus.ISSUED: {InvoiceStatus.PAID, InvoiceStatus.REPLACED},
+        InvoiceStatus.PAID: set(),
+        InvoiceStatus.REPLACED: set(),
+    }
+
+    association = models.ForeignKey("players.Association", on_delete=models.PROTECT, related_name="invoices")
+    document = models.CharField(max_length=10, choices=BillingDocument.choices)
+    number = models.CharField(max_length=40, unique=True)
+    year = models.PositiveSmallIntegerField()
+    sequence = models.PositiveIntegerField()
+    kind = models.CharField(max_length=1)
+    target_id = models.PositiveBigIntegerField()
+    reference = models.CharField(max_length=25, db_index=True)
+    event = models.ForeignKey(
+        "events.Event", null=True, blank=True, on_delete=models.PROTECT, related_name="money_invoices"
+    )
+    description = models.CharField(max_length=300)
+    billing_name = models.CharField(max_length=BILLING_NAME_LENGTH)
+    billing_address = models.TextField(max_length=BILLING_ADDRESS_LENGTH)
+    po_number = models.CharField("purchase order number", max_length=PO_NUMBER_LENGTH, blank=True)
+    email = models.EmailField(blank=True)
+    lines = models.JSONField(default=list, help_text="What it lists, as it was when issued")
+    total = models.DecimalField(max_digits=10, decimal_places=2, help_text="The fees of its lines")
+    paid_before = models.DecimalField(
+        max_digits=10, decimal_places=2, default=Decimal("0"), help_text="Paid on its lines before it was issued"
+    )
+    amount_due = models.DecimalField(max_digits=10, decimal_places=2, help_text="What it asks to be paid")
+    currency = models.CharField(max_length=3)
+    issued_on = models.DateField()
+    valid_until = models.DateField(null=True, blank=True, help_text="A quotation's last day")
+    pay_by = models.DateField(null=True, blank=True, help_text="An invoice's last day to pay")
+    status = models.CharField(max_length=10, choices=InvoiceStatus.choices, default=InvoiceStatus.ISSUED)
+    settled_at = models.DateTimeField(null=True, blank=True)
+    replaced_by = models.ForeignKey("self", null=True, blank=True, on_delete=models.PROTECT, related_name="+")
+    issued_at = models.DateTimeField()
+    issued_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+
+    class Meta:
+        ordering = ["-issued_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["association", "document", "year", "sequence"], name="money_invoice_number_once"
+            ),
+            # One open invoice per thing paid for: asking again replaces it.
+            models.UniqueConstraint(
+                fields=["kind", "target_id"],
+                condition=Q(document="invoice", status="issued"),
+                name="money_invoice_one_open",
+            ),
+            models.CheckConstraint(condition=Q(total__gte=0, amount_due__gte=0), name="money_invoice_not_negative"),
+        ]
+        indexes = [models.Index(fields=["kind", "target_id"]), models.Index(fields=["issued_on"])]
+
+    def __str__(self):
+        return f"{self.get_document_display()} {self.number}: {self.currency} {self.amount_due}"

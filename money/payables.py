@@ -29,6 +29,7 @@ class Line:
     status: str = ""  # for a group: where this student's entry stands
     paid: Decimal = Decimal("0")
     balance: Decimal = Decimal("0")
+    owing: bool = True  # its fee is owed (a place taken): a quotation or invoice lists it
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""Receipts and credit notes: what they say, as plain lines and as an A4 PDF.
+"""Receipts, credit notes, quotations and invoices: what they say, as plain lines and as an A4 PDF.
 
 `document_content` is the one place that decides what a document says (labels, amounts, dates, which lines
 appear); `render_text` lists that content as plain lines and `render_pdf` lays the same content out on a page.
@@ -35,9 +35,11 @@ __all__ = [
     "render_pdf",
 ]
 
-Kind = Literal["receipt", "credit_note"]
-KINDS: tuple[str, ...] = ("receipt", "credit_note")
-_TITLES = {"receipt": "Receipt", "credit_note": "Credit note"}
+Kind = Literal["receipt", "credit_note", "quotation", "invoice"]
+KINDS: tuple[str, ...] = ("receipt", "credit_note", "quotation", "invoice")
+_TITLES = {"receipt": "Receipt", "credit_note": "Credit note", "quotation": "Quotation", "invoice": "Invoice"}
+# Documents that ask for money (or say what it would be) rather than record it.
+BILLS = ("quotation", "invoice")
 _MONTHS = (
     "January",
     "February",
@@ -100,10 +102,13 @@ class DocLine:
 
 @dataclass(frozen=True)
 class Document:
-    """A receipt, or a credit note against a receipt (`original_number`), ready to render.
+    """A receipt, a credit note against a receipt (`original_number`), a quotation or an invoice, ready to render.
 
     `tax_rate` (percent) is set when the amounts include tax (GST); the tax contained in the total is then
-    stated on the document."""
+    stated on the document. A quotation or an invoice is addressed to `payer` (the billing name and address)
+    and states what was `paid_before` it and so what it asks for; a quotation is `valid_until` a day, an invoice
+    is to be paid by `pay_by`. A receipt for money paid against an invoice names it (`invoice_number`) and
+    carries its billing details (`billing`); `po_number` is the payer's purchase order on any of them."""
 
     kind: Kind
     number: str
@@ -120,6 +125,12 @@ class Document:
     original_number: str = ""
     reason: str = ""
     footer: str = ""
+    po_number: str = ""
+    invoice_number: str = ""
+    billing: Party | None = None
+    paid_before: Decimal | None = None
+    valid_until: datetime.date | None = None
+    pay_by: datetime.date | None = None
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -137,6 +148,10 @@ class Document:
             raise TypeError("lines must be DocLine instances")
         object.__setattr__(self, "lines", lines)
         object.__setattr__(self, "total", _money_value(self.total, "total"))
+        if self.paid_before is not None:
+            object.__setattr__(self, "paid_before", _money_value(self.paid_before, "paid_before"))
+        if self.kind == "quotation" and self.valid_until is None:
+            raise ValueError("a quotation must say until when it is valid (valid_until)")
         if self.tax_rate is not None:
             rate = _money_value(self.tax_rate, "tax_rate")
             if rate < 0:
@@ -146,6 +161,11 @@ class Document:
     @property
     def title(self) -> str:
         return _TITLES[self.kind]
+
+    @property
+    def amount_due(self) -> Decimal:
+        """What a quotation or invoice asks for: the total less what was paid before it."""
+        return max(self.total - (self.paid_before or Decimal(0)), Decimal(0))
 
     @property
     def tax_included(self) -> Decimal | None:
@@ -181,7 +201,7 @@ class DocumentContent:
     issuer: Party
     payer_label: str
     payer: Party
-    credit: tuple[str, ...]  # a credit note's receipt and reason
+    credit: tuple[str, ...]  # a credit note's receipt and reason; the invoice and billing details a receipt carries
     columns: tuple[str, str, str, str]
     rows: tuple[Row, ...]
     totals: tuple[str, ...]
@@ -226,39 +246,89 @@ def _row(line: DocLine, currency: str, receipt: bool = True) -> Row:
     return Row(line.description, line.note, standard, concession, amount, tuple(text))
 
 
-def document_content(doc: Document) -> DocumentContent:
-    """What `doc` says: the single source for `render_text` and `render_pdf`."""
-    receipt = doc.kind == "receipt"
+_PAYER_LABELS = {
+    "receipt": "Received from",
+    "credit_note": "Credited to",
+    "quotation": "Quoted to",
+    "invoice": "Bill to",
+}
+
+
+def _facts(doc: Document) -> tuple[str, ...]:
+    facts = [f"{doc.title} number: {doc.number}", f"Date: {_date(doc.issued)}"]
+    if doc.valid_until:
+        facts.append(f"Valid until: {_date(doc.valid_until)}")
+    if doc.pay_by:
+        facts.append(f"Pay by: {_date(doc.pay_by)}")
+    if doc.po_number and doc.kind in BILLS:
+        facts.append(f"Purchase order: {doc.po_number}")
+    return tuple(facts)
+
+
+def _totals(doc: Document) -> list[str]:
     cur = doc.currency
-    totals = [f"{'Total' if receipt else 'Total credited'}: {cur} {_money(doc.total)}"]
+    if doc.kind == "credit_note":
+        totals = [f"Total credited: {cur} {_money(doc.total)}"]
+    elif doc.kind in BILLS and doc.paid_before:
+        totals = [
+            f"Amount due: {cur} {_money(doc.amount_due)}",
+            f"Total fees: {cur} {_money(doc.total)}",
+            f"Paid already: {cur} {_money(doc.paid_before)}",
+        ]
+    else:
+        totals = [f"{'Amount due' if doc.kind in BILLS else 'Total'}: {cur} {_money(doc.total)}"]
     if doc.tax_rate is not None:
         totals.append(f"Includes {doc.tax_label} {_rate(doc.tax_rate)}%: {cur} {_money(doc.tax_included)}")
+    return totals
+
+
+def _payment(doc: Document) -> list[str]:
     payment = []
     if doc.method:
-        payment.append(f"{'Payment' if receipt else 'Refund'} method: {doc.method}")
+        payment.append(f"{'Refund' if doc.kind == 'credit_note' else 'Payment'} method: {doc.method}")
     if doc.reference:
-        payment.append(f"Reference: {doc.reference}")
+        quote = "Pay quoting the reference" if doc.kind in BILLS else "Reference"
+        payment.append(f"{quote}: {doc.reference}")
+    return payment
+
+
+def _credit(doc: Document) -> list[str]:
+    """What a credit note refers to, or the invoice and billing details a receipt carries."""
     credit = []
-    if not receipt:
+    if doc.kind == "credit_note":
         credit.append(f"Credit note for receipt {doc.original_number}")
         if doc.reason:
             credit.append(f"Reason: {doc.reason}")
+    elif doc.kind == "receipt":
+        if doc.invoice_number:
+            credit.append(f"For invoice {doc.invoice_number}")
+        if doc.billing is not None:
+            credit += [f"Billed to: {doc.billing.name}", *doc.billing.lines]
+        if doc.po_number:
+            credit.append(f"Purchase order: {doc.po_number}")
+    return credit
+
+
+def document_content(doc: Document) -> DocumentContent:
+    """What `doc` says: the single source for `render_text` and `render_pdf`."""
+    receipt = doc.kind != "credit_note"  # quotations and invoices list their lines as a receipt does
+    cur = doc.currency
     return DocumentContent(
         title=doc.title,
         heading=f"{doc.title} {doc.number}",
-        facts=(f"{doc.title} number: {doc.number}", f"Date: {_date(doc.issued)}"),
+        facts=_facts(doc),
         issuer=doc.issuer,
-        payer_label="Received from" if receipt else "Credited to",
+        payer_label=_PAYER_LABELS[doc.kind],
         payer=doc.payer,
-        credit=tuple(credit),
+        credit=tuple(_credit(doc)),
         columns=(
             ("Description", f"Standard fee ({cur})", f"Concession ({cur})", f"Amount ({cur})")
             if receipt
             else ("Description", f"Paid ({cur})", "", f"Credited ({cur})")
         ),
         rows=tuple(_row(line, cur, receipt) for line in doc.lines),
-        totals=tuple(totals),
-        payment=tuple(payment),
+        totals=tuple(_totals(doc)),
+        payment=tuple(_payment(doc)),
         footer=doc.footer,
     )
 

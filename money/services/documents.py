@@ -1,4 +1,5 @@
-"""What a receipt and a credit note say, made from a payment or a refund: the one place that decides it.
+"""What a receipt, a credit note, a quotation and an invoice say, made from a payment, a refund or an invoice: the
+one place that decides it.
 
 A receipt is built from the payment's own snapshot of what it paid for (its `lines`, taken when the money
 arrived), so it reads the same however the entry or renewal changes later. The issuer is the association as its
@@ -14,7 +15,7 @@ from clubsite.kit.money import format_money
 
 from ..core.documents import DocLine, Document, Party
 from ..core.tax import parse_rate
-from ..models import Method, Payment, PaymentSettings, Refund
+from ..models import BillingDocument, Invoice, Method, Payment, PaymentSettings, Refund
 from .ledger import settings_for
 
 ZERO = Decimal("0")
@@ -32,6 +33,11 @@ def issuer(settings: PaymentSettings) -> Party:
 
 def payer(payment: Payment) -> Party:
     return Party(payment.payer_name or "(not named)", (payment.payer_email,))
+
+
+def billed_to(invoice: Invoice) -> Party:
+    """The billing name and address a quotation or invoice is addressed to, line by line."""
+    return Party(invoice.billing_name, tuple(line.strip() for line in invoice.billing_address.splitlines()))
 
 
 def method_label(payment: Payment) -> str:
@@ -128,6 +134,50 @@ def receipt_document(payment: Payment) -> Document:
         reference=payment.reference,
         tax_rate=tax_rate(payment.lines or [], settings),
         footer=" ".join(notes),
+        **_invoice_details(payment),
+    )
+
+
+def _invoice_details(payment: Payment) -> dict:
+    """What a receipt carries of the invoice the payment paid towards: its number and billing details."""
+    invoice = payment.invoice
+    if invoice is None:
+        return {}
+    return {"invoice_number": invoice.number, "billing": billed_to(invoice), "po_number": invoice.po_number}
+
+
+def invoice_document(invoice: Invoice) -> Document:
+    """The quotation or invoice as issued: its lines as they were then (a concession or discount shown against
+    the standard fee), what was paid before it and what it asks for, addressed to its billing name and address."""
+    settings = settings_for(invoice.association)
+    quotation = invoice.document == BillingDocument.QUOTATION
+    if quotation:
+        footer = (
+            "This quotation is not a request for payment: it states the fees as they stood on its date. Ask for an "
+            "invoice to pay against."
+        )
+    else:
+        footer = (
+            f"Pay {format_money(invoice.amount_due, invoice.currency, code=True)} quoting the reference "
+            f"{invoice.reference}, by any way the payment page offers: paying the reference settles this invoice."
+        )
+    return Document(
+        kind=invoice.document,
+        number=invoice.number,
+        issued=invoice.issued_on,
+        issuer=issuer(settings),
+        payer=billed_to(invoice),
+        lines=tuple(_doc_line(line) for line in invoice.lines),
+        currency=invoice.currency,
+        total=invoice.total,
+        method="",
+        reference=invoice.reference,
+        tax_rate=tax_rate(invoice.lines or [], settings),
+        footer=footer,
+        po_number=invoice.po_number,
+        paid_before=invoice.paid_before,
+        valid_until=invoice.valid_until,
+        pay_by=invoice.pay_by,
     )
 
 

@@ -24,6 +24,7 @@ from clubsite.kit.text import check_free_text
 from ..association import association_model
 from ..models import Action, Method, MoneyLog, Payment, PaymentSettings, Refund
 from ..payables import KINDS, Due, Kind, events, resolve
+from .billing import pay_invoice
 
 REASON_LENGTH = Refund._meta.get_field("reason").max_length  # a credit note's reason
 
@@ -56,16 +57,22 @@ def settings_for(association) -> PaymentSettings:
     return found
 
 
-def _number(association, document: str, moment) -> tuple[str, int, int]:
+# Each numbered document's series and what its number says after the association's prefix (a receipt nothing).
+SERIES = {"receipt": "", "credit": "-CN", "invoice": "-INV", "quotation": "-Q"}
+
+
+def document_number(association, document: str, moment) -> tuple[str, int, int]:
+    """The next number of `document`'s series (SERIES) for the association and year, without gaps: taken in the
+    caller's transaction, so a rollback gives it back."""
     year = timezone.localdate(moment).year
     sequence = next_in_sequence(f"money:{document}:{association.pk}:{year}")
     prefix = settings_for(association).receipt_prefix
-    middle = "-CN" if document == "credit" else ""
-    return f"{prefix}{middle}-{year}-{sequence:05d}", year, sequence
+    return f"{prefix}{SERIES[document]}-{year}-{sequence:05d}", year, sequence
 
 
-def _lines(due: Due) -> list[dict]:
-    return [{k: str(v) if isinstance(v, Decimal) else v for k, v in asdict(line).items()} for line in due.lines]
+def snapshot_lines(lines) -> list[dict]:
+    """Lines of what is due as a document keeps them (JSON), as they are now."""
+    return [{k: str(v) if isinstance(v, Decimal) else v for k, v in asdict(line).items()} for line in lines]
 
 
 def _log(actor, action: str, payment: Payment, amount: Decimal, why: str) -> None:
@@ -147,7 +154,7 @@ def receive(
                 return Received(existing, duplicate=True)
         applied = min(amount, due.balance) if due.payable else Decimal("0")
         association = association_model().objects.get(pk=due.association_id)
-        number, year, sequence = _number(association, "receipt", moment)
+        number, year, sequence = document_number(association, "receipt", moment)
         payment = Payment.objects.create(
             association=association,
             event_id=due.event_id,
@@ -158,7 +165,7 @@ def receive(
             target_id=due.target_id,
             reference=due.reference,
             description=due.title[:300],
-            lines=_lines(due),
+            lines=snapshot_lines(due.lines),
             method=method,
             external_id=external_id,
             payer_reference=payer_reference,
@@ -174,6 +181,7 @@ def receive(
         )
         if applied:
             kind.apply(due.target_id, payment, applied, actor)
+        pay_invoice(kind, payment)
         held_reason = "more than was due" if due.payable else (due.why_not or "it can no longer be paid")
         _log(actor, Action.RECEIVED, payment, amount, note or (f"held: {held_reason}" if payment.held else ""))
         if notify:
@@ -216,7 +224,7 @@ def refund(actor, payment: Payment, *, amount, reason: str, provider=None) -> Re
             if provider is None:
                 raise MoneyError("Card payments are refunded through the card provider, which is not set up here.")
             external_id = provider.refund(payment, amount)
-        number, year, sequence = _number(payment.association, "credit", moment)
+        number, year, sequence = document_number(payment.association, "credit", moment)
         Payment.objects.filter(pk=payment.pk).update(refunded=F("refunded") + amount, applied=F("applied") - unapplied)
         payment.refresh_from_db()
         credit = Refund.objects.create(
@@ -280,6 +288,7 @@ def reinstate(actor, payment: Payment) -> Payment:
         Payment.objects.filter(pk=payment.pk).update(applied=F("applied") + share)
         payment.refresh_from_db()
         kind.apply(payment.target_id, payment, share, actor)
+        pay_invoice(kind, payment)
         _log(actor, Action.REINSTATED, payment, share, due.title)
     return payment
 

@@ -175,7 +175,7 @@ def test_documents_refuse_floats_unknown_kinds_and_credit_notes_without_their_re
     with pytest.raises(TypeError):
         DocLine("Open", 3.0, D("3.00"))
     with pytest.raises(ValueError):
-        receipt(kind="invoice")
+        receipt(kind="proforma")
     with pytest.raises(ValueError):
         credit_note(original_number="")
 

@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "outbox",
     "wordjudge",
     "money",
+    "clubs",
 ]
 
 MIDDLEWARE = [

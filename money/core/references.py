@@ -7,6 +7,7 @@ character: `E000123` + check for entry 123.
     E   an entry
     G   a group entry
     M   a membership renewal
+    C   a club night's session fee
 
 The check character makes a weighted sum over the whole reference divisible by 31:
 
@@ -34,12 +35,14 @@ from __future__ import annotations
 
 import re
 
-# The kind letters, each written here once: every reference of an entry, a group entry or a membership renewal
+# The kind letters, each written here once: every reference of an entry, a group entry, a membership renewal or a
+# club night's session fee
 # is made with these (the kinds registered with money.payables take their `code` from here).
 ENTRY = "E"
 GROUP = "G"
 RENEWAL = "M"
-KINDS = ENTRY + GROUP + RENEWAL
+SESSION = "C"
+KINDS = ENTRY + GROUP + RENEWAL + SESSION
 MIN_DIGITS = 6
 MAX_LENGTH = 25
 MAX_NUMBER = 10 ** (MAX_LENGTH - 2) - 1  # the kind letter and the check character take two places

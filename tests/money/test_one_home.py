@@ -108,6 +108,7 @@ def test_each_kind_takes_its_letter_from_the_references():
         references.ENTRY: references.ENTRY,
         references.GROUP: references.GROUP,
         references.RENEWAL: references.RENEWAL,
+        references.SESSION: references.SESSION,
     }
     assert "".join(sorted(KINDS)) == "".join(sorted(references.KINDS))
     assert KINDS[references.ENTRY].reference(123) == references.make_reference("E", 123)

@@ -1,5 +1,6 @@
 """Who may manage or direct an event. Services check these on every write."""
 
+from clubsite.kit.hooks import collect
 from clubsite.kit.roles import is_association_staff
 
 
@@ -8,6 +9,14 @@ def can_manage_event(user, event) -> bool:
     if not (user and user.is_authenticated):
         return False
     return is_association_staff(user) or event.owner_id == user.id
+
+
+def directs_club(user, club) -> bool:
+    """Whether `user` directs `club` (players.Club). The club app knows its officers; it answers through its
+    AppConfig hook `directs_club`, as events comes before it and may not import it."""
+    if not (user and user.is_authenticated) or club is None:
+        return False
+    return any(collect("directs_club", user, club).get("directs_club", []))
 
 
 def can_direct_event(user, event) -> bool:

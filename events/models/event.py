@@ -136,6 +136,11 @@ class Event(EventWhenAndWhere, EventRegistration, EventPayment, EventPlayRules, 
     directors = models.ManyToManyField(settings.AUTH_USER_MODEL, blank=True, related_name="directed_events")
     association = models.ForeignKey("players.Association", on_delete=models.PROTECT, related_name="events")
     club = models.ForeignKey("players.Club", null=True, blank=True, on_delete=models.SET_NULL, related_name="events")
+    club_members_only = models.BooleanField(
+        "only the club's members may enter",
+        default=False,
+        help_text="A club tournament for the members of its club; others are told it is for the club's members",
+    )
     kind = models.CharField(max_length=20, choices=EventKind.choices, default=EventKind.TOURNAMENT)
     status = models.CharField(max_length=20, choices=EventStatus.choices, default=EventStatus.DRAFT)
 

@@ -27,6 +27,7 @@ from ..models import (
     PrizeKind,
 )
 from ..models.event_parts import is_time_zone, validate_sensible_date
+from ..permissions import directs_club
 from .common import EventError, lock_event, require_manager
 from .notify import mail_event_changed
 from .offers import offer_free_places
@@ -39,6 +40,7 @@ EVENT_FIELDS = (
     "organisers",
     "kind",
     "club",
+    "club_members_only",
     "starts_on",
     "ends_on",
     "time_zone",
@@ -207,6 +209,8 @@ def _rule_problems(event: Event, skip: set) -> Problems:
     except ValidationError as error:
         for field, messages in error.message_dict.items():
             problems.extend((None if field == "__all__" else field, message) for message in messages)
+    if event.club_members_only and not event.club_id and judged("club", "club_members_only"):
+        problems.append(("club", "Choose the club whose members may enter."))
     if event.pk and event.max_entrants is not None and judged("max_entrants"):
         taken = places(event).total
         if taken > event.max_entrants:
@@ -258,13 +262,24 @@ def render_texts(event: Event) -> None:
         setattr(event, rendered, markdown_html(getattr(event, source)))
 
 
+def require_announcer(actor, club) -> None:
+    """Organisers announce any event; a club's director, who need not be an organiser, announces their own club's
+    events only (a club tournament: its director owns it, so manages and directs it like any organiser)."""
+    if is_organiser(actor):
+        return
+    if club is not None and directs_club(actor, club):
+        return
+    if club is not None:
+        raise NotAllowed("Only organisers and the club's director can announce events of this club.")
+    raise NotAllowed("Only organisers can announce events.")
+
+
 @transaction.atomic
 def create_event(actor, **fields) -> Event:
     """An organiser drafts a new event (only they and staff see it until it is published)."""
-    if not is_organiser(actor):
-        raise NotAllowed("Only organisers can announce events.")
     problems: Problems = []
     fields = _clean_event(fields, problems)
+    require_announcer(actor, fields.get("club"))
     if not fields.get("association"):
         fields["association"] = Association.objects.order_by("pk").first()
     if not fields.get("association"):
@@ -294,6 +309,8 @@ def update_event(actor, event: Event, **fields) -> Event:
             raise EventError(f"A {event.get_status_display().lower()} event can no longer be changed.")
         problems: Problems = []
         fields = _clean_event(fields, problems)
+        if "club" in fields and getattr(fields["club"], "pk", fields["club"]) != event.club_id:
+            require_announcer(actor, fields["club"])
         before = {name: getattr(event, name) for name in ANNOUNCED_TO_ENTRANTS}
         _apply(event, fields)
         _refuse(problems + _rule_problems(event, {field for field, _ in problems}))

@@ -31,6 +31,16 @@ def _students(required: str) -> str:
     return f"{dict(SchoolLevel.choices)[required].lower()} school students"
 
 
+def club_refusal(event: Event, player: Player | None) -> str | None:
+    """A club tournament for its members only: why this player may not enter (None: they may). A person without a
+    record yet is nobody's member."""
+    if not (event.club_members_only and event.club_id):
+        return None
+    if player is not None and player.club_id == event.club_id:
+        return None
+    return f"{event.title} is for members of {event.club.name} only."
+
+
 def category_refusal(
     category: Category,
     player: Player | None,
@@ -48,6 +58,8 @@ def category_refusal(
     (`for_self=False`) into a category with a school level or an age limit needs a date of birth,
     and the date of birth must fit the ages that school level means (see SCHOOL_AGES).
     """
+    if refusal := club_refusal(category.event, player):
+        return refusal
     where = "in My account" if for_self else "on the entry"
     level = school_level or (player.school_level if player else SchoolLevel.NONE)
     required = category.school_level

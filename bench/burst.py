@@ -66,7 +66,7 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def _members(count: int) -> list[str]:
+def _members(count: int, prefix: str = USER_PREFIX, name: str = "Burst Member") -> list[str]:
     """`count` members with accounts, player records and API tokens (made once); their tokens."""
     from allauth.account.models import EmailAddress
     from django.contrib.auth.hashers import make_password
@@ -76,7 +76,7 @@ def _members(count: int) -> list[str]:
     from players.models import Player, User
     from players.services import MEMBER_NUMBER_COUNTER, MEMBER_NUMBER_START
 
-    names = [f"{USER_PREFIX}{i:04d}" for i in range(count)]
+    names = [f"{prefix}{i:04d}" for i in range(count)]
     existing = set(User.objects.filter(username__in=names).values_list("username", flat=True))
     missing = [n for n in names if n not in existing]
     if missing:
@@ -95,7 +95,7 @@ def _members(count: int) -> list[str]:
             sequence.save()
             Player.objects.bulk_create(
                 [
-                    Player(user=u, full_name=f"Burst Member {u.username[-4:]}", member_number=first + i, email=u.email)
+                    Player(user=u, full_name=f"{name} {u.username[-4:]}", member_number=first + i, email=u.email)
                     for i, u in enumerate(users)
                 ]
             )

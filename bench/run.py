@@ -13,10 +13,13 @@ Settings (environment variables):
   BENCH_RUNS     timed requests per page (default 20, after 2 warm-up requests)
   BENCH_CLIENTS  concurrent clients in the registration burst (default 500)
   BENCH_PLACES   places in the burst's event (default 50)
-  BENCH_PARTS    which parts to run, comma-separated: rating,pages,live,burst,pairing (default all)
+  BENCH_PARTS    which parts to run, comma-separated: rating,pages,live,burst,pairing,eventday (default all)
   BENCH_BROKER_URL  the broker of the burst's server and Celery worker (default: CELERY_BROKER_URL;
                  "off" or neither set: no broker, the server sends mail itself)
   BENCH_PROFILE  1: profile the full re-rate with pyinstrument and print the profile
+  BENCH_DAY_PLAYERS  players of the event-day run at 1x (default 300; 3x has three times as many)
+  BENCH_DAY_SECONDS  seconds of each event-day run (default 180)
+  BENCH_DAY_SCALES   the event-day runs, comma-separated multiples of BENCH_DAY_PLAYERS (default 1,3)
 Without PostgreSQL only the parts that need no database run, at a small size.
 """
 
@@ -54,6 +57,8 @@ TARGETS = {
     "pairing": 0.5,  # seconds for a 500-player Swiss round
     "burst_rate": 200.0,  # registrations per second in the burst
     "burst_server_ms": 10.0,  # median server time of a registration in the burst
+    "day_ms": 100.0,  # event day: 95th percentile of every kind of request, at 1x and 3x a 300-player round
+    "day_walls": 10.0,  # event day: seconds from publishing a round until every wall of its division shows it
 }
 
 
@@ -344,6 +349,65 @@ def part_burst(table: Table, clients: int, places: int) -> None:
     )
 
 
+def part_eventday(table: Table) -> None:
+    from bench import burst, eventday
+    from ratings.models import RatingList
+
+    players = env_int("BENCH_DAY_PLAYERS", 300)
+    seconds = env_int("BENCH_DAY_SECONDS", 180)
+    scales = [int(x) for x in os.environ.get("BENCH_DAY_SCALES", "1,3").split(",") if x.strip()]
+    broker = "" if BURST_BROKER.lower() in ("", "off", "none") else BURST_BROKER
+    if broker and not burst.broker_reachable(broker):
+        table.add("event day", "broker", f"{_safe_url(broker)} unreachable: tasks run in the server")
+        broker = ""
+    rating_list = RatingList.objects.get(slug="scale-ratings")
+    for scale in scales:
+        size = players * scale
+        label = f"{scale}x ({size} players)"
+        print(f"Event day at {label}, {seconds} s …", flush=True)
+        try:
+            f = eventday.run(rating_list, players=size, seconds=seconds, broker=broker)
+        except RuntimeError as error:
+            table.add("event day", label, f"not run: {error}")
+            table.broken.append(f"event day {label}: {error}")
+            continue
+        setup = f"broker {_safe_url(broker)}, 1 Celery worker" if broker else "no broker (tasks in the server)"
+        table.add(
+            "event day",
+            f"{label}: the venue",
+            f"{f.divisions} divisions, {f.users} clients, gunicorn 2 workers, {setup}; "
+            f"{f.total.requests} requests, {f.total.per_second:.0f}/s, {f.not_modified} answered 304",
+        )
+        for kind in f.kinds:
+            table.add(
+                "event day",
+                f"{label}: {kind.name}",
+                f"{kind.requests} ({kind.per_second:.1f}/s), median {kind.median_ms:.0f} ms, p95 {kind.p95_ms:.0f} ms, "
+                f"p99 {kind.p99_ms:.0f} ms, {kind.failures} errors",
+                f"p95 < {TARGETS['day_ms']:.0f} ms, no error",
+                ok(kind.p95_ms < TARGETS["day_ms"] and kind.failures == 0),
+            )
+        cpu = ", ".join(f"{name} {ms:.1f} ms" for name, ms in sorted(f.cpu_ms.items()))
+        table.add("event day", f"{label}: CPU per request", cpu or "not measured")
+        table.add(
+            "event day",
+            f"{label}: publishing to every wall",
+            eventday.summary(f.publish_to_walls)
+            + (f"; {f.walls_missing} rounds not yet on every wall when the run ended" if f.walls_missing else ""),
+            f"<= {TARGETS['day_walls']:.0f} s",
+            ok(bool(f.publish_to_walls) and max(f.publish_to_walls) <= TARGETS["day_walls"]),
+        )
+        table.add("event day", f"{label}: last result to every wall", eventday.summary(f.result_to_walls))
+        done = ", ".join(f"{k} {v}" for k, v in sorted(f.counts.items()) if k != "304")
+        table.add(
+            "event day",
+            f"{label}: results",
+            f"{done}; " + ("none lost or counted twice" if not f.problems else "; ".join(f.problems[:5])),
+            "none lost or twice",
+            ok(not f.problems),
+        )
+
+
 def part_pairing(table: Table, players: int = 500) -> None:
     print(f"Pairing a {players}-player Swiss round …", flush=True)
     out = subprocess.run(
@@ -398,9 +462,8 @@ def main() -> None:
     runs = env_int("BENCH_RUNS", 20)
     clients = env_int("BENCH_CLIENTS", 500)
     places = env_int("BENCH_PLACES", 50)
-    parts = {
-        p.strip() for p in os.environ.get("BENCH_PARTS", "rating,pages,live,burst,pairing").split(",") if p.strip()
-    }
+    every_part = "rating,pages,live,burst,pairing,eventday"
+    parts = {p.strip() for p in os.environ.get("BENCH_PARTS", every_part).split(",") if p.strip()}
     profile = os.environ.get("BENCH_PROFILE", "") not in ("", "0")
     table = Table()
     started = time.perf_counter()
@@ -432,6 +495,8 @@ def main() -> None:
             part_burst(table, clients, places)
         if "pairing" in parts:
             part_pairing(table)
+        if "eventday" in parts:
+            part_eventday(table)
     table.print()
     print(
         f"({time.perf_counter() - started:.0f} s in all; {os.cpu_count()} CPUs; load average at the end "

@@ -159,6 +159,9 @@ STRIPE_WEBHOOK_SECRET = env("STRIPE_WEBHOOK_SECRET", default="")
 STRIPE_API_BASE = env("STRIPE_API_BASE", default="").rstrip("/")
 # The association's name as members know it: page titles, the admin header and every email.
 SITE_NAME = env("SITE_NAME", default="Scrabble Association")
+# A name for the deployed code (a commit, a version), so pages a browser keeps are fetched anew after a release
+# (clubsite/kit/conditional.py); without one, the modification times of the site's files stand for it.
+RELEASE = env("RELEASE", default="")
 
 
 def _default_site_url() -> str:

@@ -9,6 +9,7 @@ from clubsite.kit.html import escape
 from events.models import Event, EventStatus
 from events.permissions import can_direct_event
 from events.play.models import Division, Round, RoundStatus
+from events.play.services import wall
 
 
 def _event(request, slug: str) -> Event:
@@ -18,6 +19,18 @@ def _event(request, slug: str) -> Event:
     if event.status == EventStatus.DRAFT and not event.directing:
         raise Http404("No such event")
     return event
+
+
+def polled_page_version(request, slug: str, pk: int | None = None, **kwargs):
+    """What a page players poll shows, as a fingerprint (clubsite.kit.conditional): the rounds, results and seats
+    of its division (of every division: "my game"), the event's settings, the rating list behind the live
+    ratings, and the page's query. None for the event's directors, whose pages also show drafts."""
+    event = _event(request, slug)
+    if event.directing:
+        return None
+    shown = wall.wall_version(_division(event, pk)) if pk is not None else wall.event_wall_version(event)
+    listed = event.rating_list.version if event.rating_list else None
+    return shown, event.updated_at.isoformat(), listed, request.GET.urlencode()
 
 
 def _directed_event(request, slug: str) -> Event:

@@ -7,6 +7,7 @@ from django.db.models import Q
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from clubsite.kit.conditional import unchanged_since
 from clubsite.kit.errors import ServiceError
 from clubsite.kit.roles import player_of
 from clubsite.kit.ui import run_service
@@ -22,7 +23,7 @@ from ..forms import (
     ResultForm,
     format_overtime,
 )
-from .common import _directed_event, _event
+from .common import _directed_event, _event, polled_page_version
 
 
 def _game_for_director(request, slug: str, game_pk: int) -> tuple[Event, Game]:
@@ -117,6 +118,7 @@ def _side(game: Game, player) -> str:
 
 
 @login_required
+@unchanged_since(polled_page_version)
 def my_game(request, slug: str, *, bound=None):
     event = _event(request, slug)
     player = player_of(request.user)

@@ -7,6 +7,7 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from clubsite.kit.conditional import unchanged_since
 from clubsite.kit.html import CELLS, cell, escape, head, row, row_format, safe, table
 from clubsite.kit.ui import run_service
 from clubsite.kit.wins import format_record, format_wins
@@ -15,7 +16,7 @@ from events.play.services import prizes as prizes_io
 from ratings.services.live import division_live_ratings
 from ratings.templatetags.live_tags import signed
 
-from .common import _directed_event, _division, _event, _rounds, _through, url_with_number
+from .common import _directed_event, _division, _event, _rounds, _through, polled_page_version, url_with_number
 
 LIVE = "text-end text-nowrap live-rating"
 NO_LIVE_RATING = cell("–", LIVE)
@@ -116,6 +117,7 @@ def cross_table_rows_html(cross, seats) -> tuple[list[int], str]:
     return played, safe(rows)
 
 
+@unchanged_since(polled_page_version)
 def standings(request, slug: str, pk: int):
     event = _event(request, slug)
     div = _division(event, pk)

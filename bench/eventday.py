@@ -1,0 +1,327 @@
+"""Event day under load: a tournament being played, every request of the venue at once, on the production stack.
+
+An event in progress is built on the scale data: `players` new members with accounts (made once, kept for later
+runs), in divisions of about a hundred (three at 300 players), its first round paired and published by its
+director through the services. The production stack serves it: gunicorn with `make serve`'s default workers (2),
+a Celery worker on the broker (`broker`; none: tasks run in the server), PostgreSQL. Locust
+(`bench/eventday_locust.py`, headless, in a process of its own) then plays the venue for `seconds`:
+
+- every player's phone opens "my game" and its division's live standings, and polls both every 20 seconds, as a
+  browser with a cache does (a conditional request when it holds the page with an ETag);
+- each game ends at a random moment of the round (`round_seconds`): one player reports it, the other confirms it
+  on their next poll; a share (`dispute_share`) is disputed instead and settled by the division's director;
+- four wall displays per division (pairings, standings, find-my-table, pairings) poll their version address every
+  10 seconds, as venue.js does, and reload when it changes;
+- each division's director watches the rounds (every 2 seconds, through the API) and pairs and publishes the next
+  round as soon as the last result is in, while the phones keep polling;
+- visitors (a tenth of the players) read the event page and the rating list every 20 to 40 seconds.
+
+Figures: per kind of request, its count, rate, median, 95th and 99th percentile and errors (Locust's, measured at
+the client: wall-clock, on the same two CPUs as the server); CPU per request of the web workers, the Celery
+worker and the database; the time from publishing a round (and from the last result before it) until every wall
+of the division showed it. Then the database is checked against what the clients did: every result reported is
+stored with the scores sent (or the director's, for a dispute), every result confirmed is confirmed, none twice.
+The event is deleted at the end (and at the start, if a run was cut short); the members stay for the next run.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+
+from bench import burst
+
+ROOT = Path(__file__).resolve().parents[1]
+PREFIX = "bench-day-"
+SLUG = "bench-day-open"
+DIVISION_SIZE = 100
+WALL_KINDS = ["pairings", "standings", "find", "pairings"]
+
+
+@dataclass
+class Kind:
+    name: str
+    requests: int
+    failures: int
+    per_second: float
+    median_ms: float
+    p95_ms: float
+    p99_ms: float
+
+
+@dataclass
+class EventDayFigures:
+    players: int
+    divisions: int
+    users: int
+    seconds: float
+    kinds: list[Kind]
+    total: Kind
+    cpu_ms: dict = field(default_factory=dict)  # CPU ms per request: server, worker, database
+    publish_to_walls: list[float] = field(default_factory=list)  # s, per round published: until every wall showed it
+    result_to_walls: list[float] = field(default_factory=list)  # s: from the last result before it
+    rounds_published: int = 0
+    walls_missing: int = 0  # rounds published that some wall never showed before the run ended
+    counts: dict = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)  # results lost, counted twice or not as sent
+    not_modified: int = 0  # polls answered 304
+    broker: str = ""
+
+
+def _sessions(user_ids: list[int]) -> list[str]:
+    """A signed-in session for each account, as a browser holds after logging in (password log-ins would be
+    the benchmark's cost, not the venue's)."""
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from players.models import User
+
+    keys = []
+    for user in User.objects.filter(pk__in=user_ids).order_by("pk"):
+        session = SessionStore()
+        session[SESSION_KEY] = str(user.pk)
+        session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+        session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+        session.create()
+        keys.append((user.pk, session.session_key))
+    order = {pk: i for i, pk in enumerate(user_ids)}
+    return [key for _, key in sorted(keys, key=lambda k: order[k[0]])]
+
+
+def build(rating_list, players: int, rounds: int, seed: int = 11) -> tuple:
+    """The event in progress, its first round published; (event, divisions, phones, director's token)."""
+    from django.db import transaction
+    from django.utils import timezone
+
+    from events.models import Event, EventStatus
+    from events.play import services as play
+    from events.play.models import Division, DivisionPlayer
+    from players.models import Player
+
+    rng = random.Random(seed)
+    tokens = burst._members(players + 1, prefix=PREFIX, name="Venue Player")
+    names = [f"{PREFIX}{i:04d}" for i in range(players + 1)]
+    people = dict(Player.objects.filter(user__username__in=names).values_list("user__username", "pk"))
+    users = dict(Player.objects.filter(user__username__in=names).values_list("user__username", "user_id"))
+    director_name = names[-1]
+    today = timezone.localdate()
+    divisions_count = max(2 if players >= 20 else 1, round(players / DIVISION_SIZE))
+    with transaction.atomic():
+        from players.models import User
+
+        event = Event.objects.create(
+            slug=SLUG,
+            title="Venue Day Open",
+            owner=User.objects.get(username=director_name),
+            association=rating_list.association,
+            status=EventStatus.IN_PROGRESS,
+            starts_on=today,
+            ends_on=today + timedelta(days=1),
+            number_of_games=rounds,
+            rated=True,
+            rating_list=rating_list,
+        )
+        field_ = names[:players]
+        rng.shuffle(field_)
+        divisions = []
+        for d in range(divisions_count):
+            members = field_[d::divisions_count]
+            division = Division.objects.create(event=event, name=chr(ord("A") + d), position=d)
+            DivisionPlayer.objects.bulk_create(
+                DivisionPlayer(division=division, player_id=people[n], number=i + 1, rating=rng.randint(600, 2100))
+                for i, n in enumerate(sorted(members, key=lambda n: people[n]))
+            )
+            divisions.append((division, members))
+    director = event.owner
+    for division, _ in divisions:
+        rnd = play.pair_round(director, division, "koth")
+        play.publish_round(director, rnd)
+    sessions = _sessions([users[n] for n in names[:players]])
+    session_of = dict(zip(names[:players], sessions, strict=True))
+    phones = [
+        {"player": people[n], "division": division.pk, "session": session_of[n]}
+        for division, members in divisions
+        for n in members
+    ]
+    return event, [d for d, _ in divisions], phones, tokens[-1]
+
+
+def _plan(event, divisions, phones, token, *, players, rounds, round_seconds, dispute_share) -> dict:
+    from django.urls import reverse
+
+    slug = event.slug
+    walls = [
+        {
+            "division": d.pk,
+            "url": reverse("events:play_wall", args=[slug, d.pk, kind]),
+            "version_url": reverse("events:play_wall_version", args=[slug, d.pk]),
+        }
+        for d in divisions
+        for kind in WALL_KINDS
+    ]
+    return {
+        "poll_seconds": 20,
+        "round_seconds": round_seconds,
+        "dispute_share": dispute_share,
+        "rounds": rounds,
+        "phones": phones,
+        "walls": walls,
+        "walls_per_division": len(WALL_KINDS),
+        "divisions": [d.pk for d in divisions],
+        "director_token": token,
+        "visitors": max(1, players // 10),
+        "visitor_pages": [
+            ["visitor: event page", reverse("events:detail", args=[slug])],
+            ["visitor: rating list", "/ratings/"],
+        ],
+        "my_game_url": reverse("events:play_my_game", args=[slug]),
+        "play_url": reverse("events:play_hub", args=[slug]),
+        "standings_urls": {str(d.pk): reverse("events:play_standings", args=[slug, d.pk]) for d in divisions},
+    }
+
+
+def _kinds(stats_csv: Path, seconds: float) -> tuple[list[Kind], Kind]:
+    kinds, total = [], None
+    with open(stats_csv) as f:
+        for row in csv.DictReader(f):
+            kind = Kind(
+                name=row["Name"],
+                requests=int(row["Request Count"]),
+                failures=int(row["Failure Count"]),
+                per_second=int(row["Request Count"]) / seconds,
+                median_ms=float(row["50%"] or 0),
+                p95_ms=float(row["95%"] or 0),
+                p99_ms=float(row["99%"] or 0),
+            )
+            if row["Name"] == "Aggregated":
+                total = kind
+            else:
+                kinds.append(kind)
+    return sorted(kinds, key=lambda k: k.name), total
+
+
+def _check(event, outcome: dict) -> list[str]:
+    """What the database holds against what the clients did."""
+    from events.play.models import Game, GameStatus
+
+    games = {g.pk: g for g in Game.objects.filter(division__event=event)}
+    problems = []
+    for pk, (who, first, second) in outcome["expected"].items():
+        game = games.get(int(pk))
+        if game is None:
+            problems.append(f"game {pk}: reported, not in the database")
+            continue
+        if who == "a" or game.player_a_id == who:
+            stored = (game.score_a, game.score_b)
+        else:
+            stored = (game.score_b, game.score_a)
+        if stored != (first, second):
+            problems.append(f"game {pk}: reported {first}-{second}, stored {stored[0]}-{stored[1]}")
+    for pk in outcome["confirmed"]:
+        if games[int(pk)].status != GameStatus.CONFIRMED:
+            problems.append(f"game {pk}: confirmed by the clients, {games[int(pk)].status} in the database")
+    if len(set(outcome["confirmed"])) != len(outcome["confirmed"]):
+        problems.append("a game was confirmed twice")
+    return problems
+
+
+def run(
+    rating_list,
+    *,
+    players: int = 300,
+    seconds: int = 180,
+    round_seconds: int = 90,
+    rounds: int = 12,
+    dispute_share: float = 0.03,
+    broker: str = "",
+    log=print,
+) -> EventDayFigures:
+    from events.models import Event
+
+    Event.objects.filter(slug=SLUG).delete()  # left by a run cut short
+    event, divisions, phones, token = build(rating_list, players, rounds)
+    work = Path(tempfile.mkdtemp(prefix="bench-day-"))
+    plan = _plan(event, divisions, phones, token, players=players, rounds=rounds, round_seconds=round_seconds,
+                 dispute_share=dispute_share)  # fmt: skip
+    (work / "plan.json").write_text(json.dumps(plan))
+    users = len(plan["phones"]) + len(plan["walls"]) + len(plan["divisions"]) + plan["visitors"]
+    env = {**os.environ, "CELERY_BROKER_URL": broker}
+    # As `make serve` does: the pages name their static files by the manifest collectstatic writes.
+    subprocess.run(
+        [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"], cwd=ROOT, env=env, check=True
+    )
+    worker = burst._start_worker(env, log) if broker else None
+    server = None
+    try:
+        port = burst._free_port()
+        server = burst._start_server(port, work / "access.log", log, env)
+        meter = burst.CpuMeter(server, worker)
+        command = [
+            sys.executable, "-m", "locust", "-f", str(ROOT / "bench" / "eventday_locust.py"),
+            "--headless", "--host", f"http://127.0.0.1:{port}",
+            "-u", str(users), "-r", str(max(10, users // 10)), "-t", f"{seconds}s",
+            "--csv", str(work / "locust"), "--only-summary", "--loglevel", "ERROR", "--stop-timeout", "5",
+        ]  # fmt: skip
+        locust_env = {**env, "EVENTDAY_PLAN": str(work / "plan.json"), "EVENTDAY_OUT": str(work / "out.json")}
+        log(f"  locust: {users} users for {seconds} s …")
+        meter.begin()
+        started = time.perf_counter()
+        done = subprocess.run(command, cwd=ROOT, env=locust_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        elapsed = time.perf_counter() - started
+        cpu = meter.end()
+        if not (work / "locust_stats.csv").exists() or not (work / "out.json").exists():
+            raise RuntimeError(f"locust did not finish: {done.stdout.decode()[-2000:]}")
+        kinds, total = _kinds(work / "locust_stats.csv", min(elapsed, seconds))
+        outcome = json.loads((work / "out.json").read_text())
+        if worker is not None:
+            time.sleep(2)  # the worker's last tasks (live ratings) before the database is read
+        problems = _check(event, outcome)
+    finally:
+        burst._stop_server(server)
+        burst._stop_server(worker)
+    walls, results = [], []
+    missing = 0
+    for key, at in outcome["published"].items():
+        shown = outcome["seen"].get(key, [])
+        if len(shown) < plan["walls_per_division"]:
+            missing += 1
+            continue
+        walls.append(max(shown) - at)
+        results.append(max(shown) - outcome["result_before"][key])
+    counts = {k: v for k, v in outcome["counts"].items() if not k.startswith("disputed ")}
+    requests = max(1, total.requests if total else 1)
+    figures = EventDayFigures(
+        players=players,
+        divisions=len(divisions),
+        users=users,
+        seconds=min(elapsed, seconds),
+        kinds=kinds,
+        total=total,
+        cpu_ms={name: value * 1000 / requests for name, value in cpu.items() if name != "clients"},
+        publish_to_walls=walls,
+        result_to_walls=results,
+        rounds_published=len(outcome["published"]),
+        walls_missing=missing,
+        counts=counts,
+        problems=problems,
+        not_modified=counts.get("304", 0),
+        broker=broker,
+    )
+    Event.objects.filter(slug=SLUG).delete()
+    return figures
+
+
+def summary(values: list[float]) -> str:
+    if not values:
+        return "none"
+    return f"median {statistics.median(values):.1f} s, worst {max(values):.1f} s ({len(values)} rounds)"

@@ -1,0 +1,252 @@
+"""The traffic of a tournament's round, for Locust (`bench/eventday.py` writes the plan and runs this file).
+
+Every user here is one person or screen of the venue, as `bench/eventday.py`'s docstring describes: players'
+phones, wall displays, each division's director and visitors. They share this one process, so what they see
+happening (a result confirmed, a round published, a wall showing it) is recorded in module-level dictionaries and
+written out as JSON when the run stops, for the benchmark to report and check against the database.
+
+No Django here: this process only speaks HTTP to the server, as the venue's phones and screens do.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import random
+import re
+import time
+from collections import defaultdict
+
+import gevent
+from locust import HttpUser, between, constant, constant_pacing, events, task
+
+PLAN = json.loads(open(os.environ["EVENTDAY_PLAN"]).read())
+OUT = os.environ["EVENTDAY_OUT"]
+POLL = PLAN["poll_seconds"]
+ROUND = PLAN["round_seconds"]
+DISPUTE_SHARE = PLAN["dispute_share"]
+
+PHONES = iter(PLAN["phones"])
+WALLS = iter(PLAN["walls"])
+DIRECTORS = iter(PLAN["divisions"])
+VISITORS = itertools.cycle(PLAN["visitor_pages"])
+
+SUBMIT = re.compile(r"/games/(\d+)/submit/")
+CONFIRM = re.compile(r"/games/(\d+)/confirm/")
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+WALL_ROUND = re.compile(r"· Round (\d+)</h1>")
+
+# What the venue saw, shared by every user of this process.
+due: dict[int, float] = {}  # game -> when its result is reported (the game's end)
+claimed: dict[int, int] = {}  # game -> the player who reports it
+expected: dict[int, list] = {}  # game -> [player whose score is first, that score, the other score]
+confirmed: set[int] = set()  # games confirmed by the opponent or settled by a director
+disputed: dict[int, list[int]] = defaultdict(list)  # division -> games disputed, for its director
+last_result: dict[int, float] = {}  # division -> when its latest result was confirmed
+published: dict[str, float] = {}  # "division/round" -> when the director published it
+result_before: dict[str, float] = {}  # "division/round" -> the division's last result before that publishing
+seen: dict[str, list[float]] = defaultdict(list)  # "division/round" -> when each wall first showed it
+counts: dict[str, int] = defaultdict(int)
+
+
+@events.quitting.add_listener
+def _write(environment, **kwargs):
+    with open(OUT, "w") as f:
+        json.dump(
+            {
+                "expected": expected,
+                "confirmed": sorted(confirmed),
+                "published": published,
+                "result_before": result_before,
+                "seen": seen,
+                "counts": counts,
+            },
+            f,
+        )
+
+
+class Phone(HttpUser):
+    """A player's phone: "my game" and the live standings every POLL seconds; reports, confirms or disputes."""
+
+    fixed_count = len(PLAN["phones"])
+    wait_time = constant_pacing(POLL)
+
+    def on_start(self):
+        me = next(PHONES)
+        self.player, self.division = me["player"], me["division"]
+        self.client.cookies.set("sessionid", me["session"])
+        self.cached: dict[str, tuple[str, str]] = {}  # url -> (ETag, body): the phone's browser cache
+        gevent.sleep(random.uniform(0, POLL))  # phones are not in step
+
+    def get(self, url: str, name: str) -> str:
+        """The page as a browser with a cache fetches it: conditionally when it holds a copy with an ETag."""
+        etag, body = self.cached.get(url, ("", ""))
+        headers = {"If-None-Match": etag} if etag else {}
+        with self.client.get(url, name=name, headers=headers, catch_response=True, allow_redirects=False) as r:
+            if r.status_code == 304:
+                r.success()
+                counts["304"] += 1
+                return body
+            if r.status_code != 200:
+                r.failure(f"HTTP {r.status_code}")
+                return ""
+            if r.headers.get("ETag"):
+                self.cached[url] = (r.headers["ETag"], r.text)
+            return r.text
+
+    @task
+    def poll(self):
+        page = self.get(PLAN["my_game_url"], "phone: my game")
+        self.get(PLAN["standings_urls"][str(self.division)], "phone: standings")
+        if page:
+            self.act(page)
+
+    def post(self, url: str, name: str, data: dict, token: str) -> bool:
+        with self.client.post(
+            url, name=name, data={"csrfmiddlewaretoken": token, **data}, catch_response=True, allow_redirects=False
+        ) as r:
+            if r.status_code != 302:
+                r.failure(f"HTTP {r.status_code}")
+                return False
+            return True
+
+    def act(self, page: str):
+        token = CSRF.search(page)
+        if not token:
+            return
+        token = token.group(1)
+        now = time.time()
+        for game in {int(pk) for pk in CONFIRM.findall(page)} - confirmed:
+            if game in expected and expected[game][0] == self.player:
+                continue  # my own report waiting for my opponent
+            if random.random() < DISPUTE_SHARE and not counts.get(f"disputed {game}"):
+                counts[f"disputed {game}"] = 1
+                if self.post(f"{PLAN['play_url']}games/{game}/dispute/", "phone: dispute", {"reason": "no"}, token):
+                    counts["disputes"] += 1
+                    disputed[self.division].append(game)
+            elif self.post(f"{PLAN['play_url']}games/{game}/confirm/", "phone: confirm", {}, token):
+                confirmed.add(game)
+                last_result[self.division] = time.time()
+                counts["confirms"] += 1
+        for game in {int(pk) for pk in SUBMIT.findall(page)}:
+            ends = due.setdefault(game, now + random.uniform(0.2, 0.9) * ROUND)
+            if now < ends or claimed.setdefault(game, self.player) != self.player or game in expected:
+                continue
+            mine = random.randint(300, 500)
+            theirs = mine + random.choice([-1, 1]) * random.randint(1, 150)  # never a tie
+            fields = {f"g{game}-my_score": mine, f"g{game}-opponent_score": theirs, f"g{game}-first": ""}
+            if self.post(f"{PLAN['play_url']}games/{game}/submit/", "phone: submit", fields, token):
+                expected[game] = [self.player, mine, theirs]
+                counts["submits"] += 1
+
+
+class Wall(HttpUser):
+    """A wall display: its page, then the version address every 10 seconds (as venue.js polls it); the page again
+    when the version changes."""
+
+    fixed_count = len(PLAN["walls"])
+    wait_time = constant(10)
+
+    def on_start(self):
+        wall = next(WALLS)
+        self.division, self.url, self.version_url = wall["division"], wall["url"], wall["version_url"]
+        self.version = ""
+        gevent.sleep(random.uniform(0, 10))
+
+    @task
+    def poll(self):
+        with self.client.get(self.version_url, name="wall: version", catch_response=True) as r:
+            if r.status_code != 200:
+                r.failure(f"HTTP {r.status_code}")
+                return
+            version = r.json().get("version", "")
+        if version == self.version:
+            return
+        with self.client.get(self.url, name="wall: page", catch_response=True) as r:
+            if r.status_code != 200:
+                r.failure(f"HTTP {r.status_code}")
+                return
+            shown = WALL_ROUND.search(r.text)
+        self.version = version
+        if shown:
+            key = f"{self.division}/{shown.group(1)}"
+            if len(seen[key]) < PLAN["walls_per_division"] and key in published:
+                seen[key].append(time.time())
+
+
+class Director(HttpUser):
+    """A division's director at the desk (through the API): settles disputes, and pairs and publishes the next
+    round as soon as the last result of the round is in."""
+
+    fixed_count = len(PLAN["divisions"])
+    wait_time = constant(2)
+
+    def on_start(self):
+        self.division = next(DIRECTORS)
+        self.client.headers["Authorization"] = f"Token {PLAN['director_token']}"
+
+    @task
+    def watch(self):
+        while disputed[self.division]:
+            game = disputed[self.division].pop()
+            a, b = random.randint(300, 500), random.randint(300, 500)
+            b += a == b
+            with self.client.post(
+                f"/api/play/games/{game}/submit/",
+                json={"score_a": a, "score_b": b, "reason": "disputed at the table"},
+                name="director: settle dispute",
+                catch_response=True,
+            ) as r:
+                if r.status_code != 200:
+                    r.failure(f"HTTP {r.status_code}: {r.text[:200]}")
+                    disputed[self.division].append(game)
+                    return
+            expected[game] = ["a", a, b]
+            confirmed.add(game)
+            last_result[self.division] = time.time()
+            counts["settled"] += 1
+        with self.client.get(
+            f"/api/play/divisions/{self.division}/rounds/", name="director: rounds", catch_response=True
+        ) as r:
+            if r.status_code != 200:
+                r.failure(f"HTTP {r.status_code}")
+                return
+            rounds = r.json()
+        latest = max(rounds, key=lambda rnd: rnd["number"])
+        if latest["status"] != "complete" or latest["number"] >= PLAN["rounds"]:
+            return
+        with self.client.post(
+            f"/api/play/divisions/{self.division}/pair/",
+            json={"system": "koth"},
+            name="director: pair",
+            catch_response=True,
+        ) as r:
+            if r.status_code != 201:
+                r.failure(f"HTTP {r.status_code}: {r.text[:200]}")
+                return
+            new = r.json()
+        with self.client.post(
+            f"/api/play/rounds/{new['id']}/publish/", name="director: publish", catch_response=True
+        ) as r:
+            if r.status_code != 200:
+                r.failure(f"HTTP {r.status_code}: {r.text[:200]}")
+                return
+        key = f"{self.division}/{new['number']}"
+        published[key] = time.time()
+        result_before[key] = last_result.get(self.division, published[key])
+        counts["rounds published"] += 1
+
+
+class Visitor(HttpUser):
+    """Someone following the event from home: its page and the rating list."""
+
+    fixed_count = PLAN["visitors"]
+    wait_time = between(20, 40)
+
+    @task
+    def read(self):
+        name, url = next(VISITORS)
+        with self.client.get(url, name=name, catch_response=True) as r:
+            if r.status_code != 200:
+                r.failure(f"HTTP {r.status_code}")

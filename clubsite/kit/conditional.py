@@ -1,0 +1,79 @@
+"""Pages that phones poll at the venue, answered "304 Not Modified" when the copy the browser holds is current.
+
+A player's phone asks for "my game" and the live standings every few seconds for the length of a round, while
+nothing on them changes for most of it. A view decorated with `unchanged_since(version_of)` first asks
+`version_of(request, ...)` for a cheap fingerprint of what the page shows (a few aggregate queries, never the
+page's own reading); the ETag is that fingerprint with who is asking (the account, and the CSRF cookie the page's
+forms carry), so one person's copy never answers another's. When the browser sends that ETag back, the answer is
+a 304 with no body, and the view does not run.
+
+Pages are sent `Cache-Control: private, no-cache`: browsers keep them but must ask each time, and shared caches
+keep nothing. A request with messages waiting (a result just submitted) always gets the page itself, which shows
+them; so does any method but GET and HEAD, and anyone `version_of` answers None for (the event's directors, who
+see drafts that the fingerprint leaves out).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from functools import cache, wraps
+
+from django.conf import settings
+from django.contrib.messages import get_messages
+from django.http import HttpResponseNotModified
+from django.utils.cache import patch_vary_headers
+from django.utils.http import parse_etags, quote_etag
+
+SKIPPED_FOLDERS = {"node_modules", "staticfiles", "artifacts", "tests", "bench", "docs"}
+
+
+@cache
+def release() -> str:
+    """Which code renders the pages: a copy rendered before a new release must not be answered "not modified".
+    The sizes and modification times of the site's modules and templates (read once a process), which every
+    deployment changes; the RELEASE setting instead, where one is given."""
+    if settings.RELEASE:
+        return settings.RELEASE
+    stamps = []
+    for folder, folders, files in os.walk(settings.BASE_DIR):
+        folders[:] = sorted(f for f in folders if not f.startswith((".", "__")) and f not in SKIPPED_FOLDERS)
+        for name in sorted(files):
+            if name.endswith((".py", ".html")):
+                info = os.stat(os.path.join(folder, name))
+                stamps.append((folder, name, info.st_size, info.st_mtime_ns))
+    return hashlib.sha256(repr(stamps).encode()).hexdigest()[:16]
+
+
+def etag_for(request, version, csrf_secret: str) -> str:
+    parts = (repr(version), request.user.pk, csrf_secret, release())
+    return quote_etag(hashlib.sha256(repr(parts).encode()).hexdigest()[:24])
+
+
+def unchanged_since(version_of):
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if request.method not in ("GET", "HEAD") or len(get_messages(request)):
+                return view(request, *args, **kwargs)
+            version = version_of(request, *args, **kwargs)
+            if version is None:
+                return view(request, *args, **kwargs)
+            held = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
+            etag = etag_for(request, version, held)
+            if etag in parse_etags(request.headers.get("If-None-Match", "")):
+                response = HttpResponseNotModified()
+            else:
+                response = view(request, *args, **kwargs)
+                if response.status_code != 200:
+                    return response
+                # The page's forms carry the secret the browser holds from now on: a first visit is given one.
+                etag = etag_for(request, version, request.META.get("CSRF_COOKIE") or held)
+            response["ETag"] = etag
+            response["Cache-Control"] = "private, no-cache"
+            patch_vary_headers(response, ["Cookie"])
+            return response
+
+        return wrapper
+
+    return decorator

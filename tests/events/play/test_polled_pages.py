@@ -1,0 +1,125 @@
+"""The pages players poll at the venue ("my game", the standings) answer 304 Not Modified while what they show is
+unchanged, and the page itself as soon as anything on it changes: a result, a round, the event's settings, the
+rating list; never one person's copy to another, never to a director, never over a message waiting to be shown."""
+
+import pytest
+from django.urls import reverse
+
+from events.play import services as play
+from events.play.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def venue(director, make_division):
+    division = make_division(4, users=True)
+    rnd = play.pair_round(director, division, "koth")
+    play.publish_round(director, rnd)
+    game = rnd.games.select_related("player_a__user", "player_b__user").get(board=1)
+    return division, game
+
+
+def urls(division):
+    slug = division.event.slug
+    return [
+        reverse("events:play_my_game", args=[slug]),
+        reverse("events:play_standings", args=[slug, division.pk]),
+    ]
+
+
+def again(client, url, response, **extra):
+    return client.get(url, HTTP_IF_NONE_MATCH=response["ETag"], **extra)
+
+
+@pytest.mark.parametrize("page", [0, 1], ids=["my game", "standings"])
+def test_an_unchanged_page_is_not_sent_again_and_costs_a_few_queries(
+    client, venue, page, django_assert_max_num_queries
+):
+    division, game = venue
+    url = urls(division)[page]
+    client.force_login(game.player_a.user)
+    first = client.get(url)
+    assert first.status_code == 200 and first["ETag"] and first["Cache-Control"] == "private, no-cache"
+    assert "Cookie" in first["Vary"]
+    with django_assert_max_num_queries(9):  # the session, the account, the event, the division's fingerprint
+        second = again(client, url, first)
+    assert second.status_code == 304 and second.content == b""
+    assert second["ETag"] == first["ETag"]
+
+
+@pytest.mark.parametrize("page", [0, 1], ids=["my game", "standings"])
+def test_a_result_makes_the_page_new(client, venue, page):
+    division, game = venue
+    url = urls(division)[page]
+    client.force_login(game.player_a.user)
+    first = client.get(url)
+    play.submit_result(game.player_b.user, Game.objects.get(pk=game.pk), 350, 420)
+    changed = again(client, url, first)
+    assert changed.status_code == 200 and changed["ETag"] != first["ETag"]
+    assert again(client, url, changed).status_code == 304
+    play.confirm_result(game.player_a.user, Game.objects.get(pk=game.pk))
+    assert again(client, url, changed).status_code == 200
+
+
+@pytest.mark.parametrize("page", [0, 1], ids=["my game", "standings"])
+def test_the_next_round_and_the_events_settings_make_the_page_new(client, venue, director, page):
+    division, game = venue
+    url = urls(division)[page]
+    client.force_login(game.player_a.user)
+    first = client.get(url)
+    event = division.event
+    event.title = "Renamed Open"
+    event.save()
+    renamed = again(client, url, first)
+    assert renamed.status_code == 200 and "Renamed Open" in renamed.content.decode()
+    play.enter_round_results(director, division.rounds.get(number=1), "1 400 2 300\n3 380 4 390")
+    play.publish_round(director, play.pair_round(director, division, "koth"))
+    assert again(client, url, renamed).status_code == 200
+
+
+@pytest.mark.parametrize("page", [0, 1], ids=["my game", "standings"])
+def test_one_persons_copy_never_answers_another(client, venue, page):
+    division, game = venue
+    url = urls(division)[page]
+    client.force_login(game.player_a.user)
+    first = client.get(url)
+    client.force_login(game.player_b.user)
+    assert again(client, url, first).status_code == 200
+
+
+def test_a_rating_list_change_makes_the_standings_new(client, director, make_division):
+    from tests.ratings.factories import RatingListFactory
+
+    rating_list = RatingListFactory()
+    division = make_division(4, users=True)
+    type(division.event).objects.filter(pk=division.event.pk).update(rated=True, rating_list=rating_list)
+    play.publish_round(director, play.pair_round(director, division, "koth"))
+    url = urls(division)[1]
+    client.force_login(division.seats.first().player.user)
+    first = client.get(url)
+    assert again(client, url, first).status_code == 304
+    type(rating_list).objects.filter(pk=rating_list.pk).update(version=rating_list.version + 1)
+    assert again(client, url, first).status_code == 200
+
+
+def test_directors_always_get_the_page(client, venue, director):
+    division, _ = venue
+    client.force_login(director)
+    for url in urls(division):
+        response = client.get(url)
+        assert response.status_code == 200 and not response.has_header("ETag")
+
+
+def test_a_message_waiting_is_shown_not_answered_304(client, venue):
+    """After a result is submitted, the page the player is sent back to shows "saved": it is never a 304."""
+    division, game = venue
+    url = urls(division)[0]
+    client.force_login(game.player_a.user)
+    first = client.get(url)
+    submit = reverse("events:play_submit", args=[division.event.slug, game.pk])
+    response = client.post(submit, {f"g{game.pk}-my_score": 420, f"g{game.pk}-opponent_score": 350})
+    assert response.status_code == 302
+    shown = again(client, url, first)
+    assert shown.status_code == 200
+    assert "message" in shown.content.decode().lower() or shown.context["messages"]

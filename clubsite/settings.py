@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "bootstrap",
     "clubsite.kit",
     "players",
+    "rulebooks",
     "events",
     "events.play",
     "ratings",

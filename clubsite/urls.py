@@ -57,6 +57,7 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("members/", include("players.urls")),
     path("members/", include("events.play.history_urls")),
+    path("rules/", include("rulebooks.urls")),
     path("events/", include("events.urls")),
     path("ratings/", include("ratings.urls")),
     path("judge/", include("wordjudge.urls")),

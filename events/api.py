@@ -95,6 +95,10 @@ class EventSerializer(ModelSerializer):
 
 class EventDetailSerializer(EventSerializer):
     categories = serializers.SerializerMethodField()
+    rule_book = serializers.SerializerMethodField(
+        help_text="The rule book and version the event follows, in words; entrants agree to it (null: none)"
+    )
+    rule_book_url = serializers.SerializerMethodField(help_text="The page of that version of the rule book")
 
     class Meta(EventSerializer.Meta):
         fields = EventSerializer.Meta.fields + [
@@ -120,10 +124,20 @@ class EventDetailSerializer(EventSerializer):
             "max_group_size",
             "payment_methods",
             "payment_instructions",
+            "rule_book_version",
+            "rule_book",
+            "rule_book_url",
+            "rule_amendments",
             "rules_agreement",
             "refund_policy",
             "categories",
         ]
+
+    def get_rule_book(self, event) -> str | None:
+        return str(event.rule_book_version) if event.rule_book_version_id else None
+
+    def get_rule_book_url(self, event) -> str | None:
+        return event.rule_book_version.get_absolute_url() if event.rule_book_version_id else None
 
     def get_categories(self, event) -> list[dict]:
         categories = list(event.categories.all())
@@ -153,7 +167,7 @@ class EventViewSet(ApiView, viewsets.ReadOnlyModelViewSet):
     def get_queryset(self):
         return (
             Event.objects.exclude(status=EventStatus.DRAFT)
-            .select_related("club")
+            .select_related("club", "rule_book_version__book")
             .prefetch_related(
                 Prefetch("categories", queryset=Category.objects.prefetch_related("fees", "prizes")),
             )
@@ -182,6 +196,9 @@ class EntrySerializer(ModelSerializer):
         help_text="For an entry in a group entry: the one reference that pays for the whole group"
     )
     paynow_payload = serializers.SerializerMethodField(help_text=PAYNOW_PAYLOAD_HELP)
+    rules_agreed = serializers.SerializerMethodField(
+        help_text="The rule book version the entrant agreed to, in words (null: the event named none)"
+    )
 
     class Meta:
         model = Entry
@@ -205,8 +222,14 @@ class EntrySerializer(ModelSerializer):
             "payment_due_at",
             "offer_expires_at",
             "waitlist_position",
+            "rules_accepted_at",
+            "rules_version",
+            "rules_agreed",
         ]
         read_only_fields = fields
+
+    def get_rules_agreed(self, entry) -> str | None:
+        return str(entry.rules_version) if entry.rules_version_id else None
 
     def get_waitlist_position(self, entry) -> int | None:
         known = getattr(entry, "known_waitlist_position", None)  # read by register_entry already
@@ -246,7 +269,18 @@ class EntryCreateSerializer(serializers.Serializer):
     category = Id()
     fee = Id(required=False, allow_null=True)
     concession_proof = serializers.CharField(required=False, allow_blank=True, default="")
-    accept_rules = serializers.BooleanField(required=False, default=False)
+    accept_rules = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="You agree to the rules the event asks you to: its rule book version (the event's rule_book, "
+        "with its amendments) and its rules_agreement",
+    )
+    agreed_version = Id(
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The rule_book_version you read and agree to: refused if the event has moved to another since",
+    )
     phone = serializers.CharField(required=False, allow_blank=True, default="")
 
 
@@ -274,7 +308,11 @@ class MyEntryViewSet(
         if getattr(self, "swagger_fake_view", False):
             return Entry.objects.none()
         user = self.request.user
-        return services.own_entries(user).select_related("event", "category", "player").order_by("-accepted_at", "-pk")
+        return (
+            services.own_entries(user)
+            .select_related("event", "category", "player", "rules_version__book")
+            .order_by("-accepted_at", "-pk")
+        )
 
     @extend_schema(request=EntryCreateSerializer, responses={201: EntrySerializer})
     def create(self, request):
@@ -336,7 +374,9 @@ class OrganiserEntryViewSet(
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return Entry.objects.none()
-        entries = Entry.objects.select_related("event", "category", "player").order_by("event", "accepted_at", "pk")
+        entries = Entry.objects.select_related("event", "category", "player", "rules_version__book").order_by(
+            "event", "accepted_at", "pk"
+        )
         if is_association_staff(self.request.user):
             return entries
         return entries.filter(event__owner=self.request.user)

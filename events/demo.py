@@ -8,15 +8,20 @@ from django.conf import settings
 from django.utils import timezone
 
 from players.models import Association, Club, Player, SchoolLevel, User
+from rulebooks import demo as rule_books
 
 from . import services
 from .models import GroupEntry, PrizeKind
 
 RULES = (
-    "I have read the Scrabble Association Tournament Rules and Regulations and agree to abide by them and by "
-    "the rules set by the organiser. I agree not to hold the organiser responsible for any injury or loss of "
-    "property during the championship."
+    "I agree to abide by the rules set by the organiser, and not to hold the organiser responsible for any injury "
+    "or loss of property during the championship."
 )
+# Where the students' championship departs from the association's rule book.
+AMENDMENTS = """- **Failure to report:** a player not at the venue ten minutes after reporting time closes gives up
+  their place.
+- **Overtime:** a student over time loses 10 points a minute, but no game is forfeited for overtime.
+- **Words:** challenges are judged by the computer adjudicator at the judges' table."""
 DESCRIPTION = """Players are paired randomly for the first game; later games are **King of the Hill**
 (1st plays 2nd, 3rd plays 4th, …) on wins and spread. Prizes go to the top 10 in each category, on games
 won and then total spread.
@@ -122,6 +127,8 @@ def load(stdout) -> None:
         payment_hold_hours=72,
         offer_hold_hours=48,
         max_group_size=15,
+        rule_book_version=rule_books.current(rule_books.ASSOCIATION_SLUG),
+        rule_amendments=AMENDMENTS,
         rules_agreement=RULES,
         refund_policy="Fees are not refunded after the closing date, except when the organisers cancel the event.",
     )
@@ -230,6 +237,7 @@ def load(stdout) -> None:
             "reference. Or pay in person at the club, quoting the reference."
         ),
         description="Twelve games over two days, Swiss pairings, CSW.",
+        rule_book_version=rule_books.current(rule_books.ASSOCIATION_SLUG),
     )
     services.save_category(
         organiser,
@@ -260,6 +268,7 @@ def load(stdout) -> None:
         category=open_category,
         fee=open_category.fees.get(is_concession=False),
         phone="9123 4567",
+        accept_rules=True,
     )
     services.record_payment(organiser, paid, amount=paid.amount_due, method="in_person")
     adults = list(
@@ -273,6 +282,7 @@ def load(stdout) -> None:
             fee=open_category.fees.get(is_concession=False),
             player=adult,
             date_of_birth=adult.date_of_birth,
+            accept_rules=True,
         )
 
     # A club night open for entries, with a small fee paid by PayNow.

@@ -95,6 +95,11 @@ MATRIX = {
     "history:head_to_head": row(EVERYONE),
     "history:versus": row(EVERYONE),
     "history:records": row(EVERYONE),
+    # --- rule books: public to read; association staff publish a version ---
+    "rulebooks:list": row(EVERYONE),
+    "rulebooks:book": row(EVERYONE),
+    "rulebooks:version": row(EVERYONE),
+    "rulebooks:publish": row(STAFF, STAFF),  # staff's empty form is refused beside its fields (200)
     # --- events: the public pages, entering, the entrant's actions ---
     "events:list": row(EVERYONE),
     "events:feed": row(EVERYONE),
@@ -338,6 +343,8 @@ ADMIN_MODELS = {
     "players.renewalrequest": "read",
     "players.playerclaim": "edit",
     "players.playermerge": "read",  # written only by the merge
+    "rulebooks.rulebook": "edit",
+    "rulebooks.rulebookversion": "publish",  # added (published), then never changed or deleted
     "events.event": "edit",
     "events.category": "edit",
     "events.entry": "change",  # entries are made by registering, not in the admin
@@ -377,11 +384,13 @@ ADMIN_PAGES = {
     "edit": {"changelist": 200, "add": 200, "change": 200, "history": 200, "delete": 200, "": 302},
     "change": {"changelist": 200, "add": 403, "change": 200, "history": 200, "delete": 200, "": 302},
     "read": {"changelist": 200, "add": 403, "change": 200, "history": 200, "delete": 403, "": 302},
+    "publish": {"changelist": 200, "add": 200, "change": 200, "history": 200, "delete": 403, "": 302},
 }
 ADMIN_WRITES = {
     "edit": {"add": 200, "change": 200},
     "change": {"add": 403, "change": 200},
     "read": {"add": 403, "change": 403},
+    "publish": {"add": 200, "change": 403},
 }
 # The admin's own pages, by name.
 ADMIN_SITE = {

@@ -44,6 +44,8 @@ from players import services as player_services
 from players.models import Membership, MembershipOffer, MembershipType
 from ratings import services as rating_services
 from ratings.models import RatingRun
+from rulebooks import services as rule_book_services
+from rulebooks.models import RuleBook
 from tests.events.factories import EventFactory
 from tests.factories import AssociationFactory, ClubFactory, PlayerFactory, UserFactory, confirmed
 from tests.ratings.factories import PlayerRatingFactory, RatingListFactory
@@ -148,6 +150,15 @@ def build() -> World:
     rival = _member(club, full_name="Ravi Rival", date_of_birth=date(1991, 6, 1))
     others = [_member(club, full_name=f"Other Member{i}") for i in range(4)]
 
+    # The association's rule book in two versions; the open event follows the second.
+    rule_book = rule_book_services.save_book(
+        staff, RuleBook(association=association, title="Walker Rules", slug="walker-rules")
+    )
+    rule_book_services.publish_version(staff, rule_book, text="1. Play fair.")
+    rules = rule_book_services.publish_version(
+        staff, rule_book, text="1. Play fair.\n2. Keep score.", changes="Rule 2: keep score."
+    )
+
     # An event open for entries: categories with fees and prizes, entries of every kind.
     open_event = EventFactory(
         owner=organiser,
@@ -156,6 +167,8 @@ def build() -> World:
         title="Walker Open",
         slug="walker-open",
         rules_agreement="Play fair.",
+        rule_book_version=rules,
+        rule_amendments="Rule 2 does not apply to the youngest.",
         max_group_size=5,
         payment_methods=["in_person", "cheque", "paynow"],
         refund_policy="Refunds until the closing date.",
@@ -308,6 +321,8 @@ def build() -> World:
         "me": me,
         "rival": rival,
         "open_event": open_event,
+        "rule_book": rule_book,
+        "rules": rules,
         "category": category,
         "standard_fee": standard,
         "second_category": second,
@@ -396,6 +411,9 @@ def _by_name(world: World) -> dict[str, dict]:
         "account_confirm_email": {"key": "not-a-key"},
         "account_reset_password_from_key": {"uidb36": "1", "key": "not-a-key"},
         "events:replace_student": {"pk": o["student_entry"].pk},
+        "rulebooks:book": {"slug": o["rule_book"].slug},
+        "rulebooks:version": {"slug": o["rule_book"].slug, "version": o["rules"].number},
+        "rulebooks:publish": {"slug": o["rule_book"].slug},
         "events:record_payment": {"pk": o["rival_entry"].pk},
         "events:move_entry": {"pk": o["rival_entry"].pk},
         "events:cancel_entry": {"pk": o["rival_entry"].pk},

@@ -5,7 +5,7 @@ from django.apps import apps
 from django.contrib import admin
 from django.urls import reverse
 
-MODELS = [m for app in ("players", "events", "ratings") for m in apps.get_app_config(app).get_models()]
+MODELS = [m for app in ("players", "rulebooks", "events", "ratings") for m in apps.get_app_config(app).get_models()]
 INLINE_ONLY = {"Fee", "Prize", "Payment", "MembershipOffer"}  # edited inside their category, entry or association
 
 

@@ -6,7 +6,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("clubsite", "players", "events", "ratings", "clubs", "outbox", "wordjudge", "money", "bench")
+APPS = ("clubsite", "players", "rulebooks", "events", "ratings", "clubs", "outbox", "wordjudge", "money", "bench")
 PURE_CORES = (
     "events.play.core",
     "ratings.engine",
@@ -159,8 +159,10 @@ def test_the_check_finds_a_loop_when_there_is_one():
 
 # The apps from the top down: each imports only those above it (ARCHITECTURE.md draws them). `site` is the
 # project package around them (settings, urls, wsgi, celery, the home page), which wires every app together.
+# rulebooks sits under players (a rule book is the association's or a club's) and above events (an event follows a
+# version and an entry records the version agreed to), so that clubs and events alike may name a rule book.
 # clubs comes after ratings: club games may be rated, and club tournaments are events.
-ORDER = ("kit", "outbox", "money", "players", "events", "play", "ratings", "clubs", "wordjudge")
+ORDER = ("kit", "outbox", "money", "players", "rulebooks", "events", "play", "ratings", "clubs", "wordjudge")
 
 # The imports that run against the order, each with its reason. Nothing else may.
 ALLOWED_UPWARD = {

@@ -8,9 +8,10 @@ import re
 from pathlib import Path
 
 from events.models import Event
+from rulebooks.models import RuleBookVersion
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("clubsite", "outbox", "money", "players", "events", "ratings", "wordjudge")
+APPS = ("clubsite", "outbox", "money", "players", "rulebooks", "events", "ratings", "wordjudge")
 TEMPLATES = ROOT / "templates"
 RENDERER = "clubsite/kit/text.py"
 
@@ -19,11 +20,15 @@ RENDERED = {
     "description_html": "description",
     "rules_agreement_html": "rules_agreement",
     "payment_instructions_html": "payment_instructions",
+    "rule_amendments_html": "rule_amendments",
+    "text_html": "text",
+    "changes_html": "changes",
 }
 # Where markdown_html is called, and why there.
 RENDERS = {
     "events/services/announcements.py": "render_texts: an event's texts, each time an event is saved (every door)",
     "events/migrations/0020_event_texts_bounded_and_rendered.py": "the texts of the events saved before, once",
+    "rulebooks/services.py": "publish_version: a rule book version's text and what changed, once, when published",
 }
 # Where code marks HTML safe itself, and why each may.
 MARKS_SAFE = {
@@ -59,8 +64,9 @@ def test_the_renderer_is_called_only_where_texts_are_saved():
     assert callers == set(RENDERS)
 
 
-def test_what_goes_through_the_renderer_is_the_events_markdown_fields():
-    assert {rendered: source for source, rendered in Event.MARKDOWN_FIELDS.items()} == RENDERED
+def test_what_goes_through_the_renderer_is_the_events_and_the_rule_books_markdown_fields():
+    fields = {**Event.MARKDOWN_FIELDS, **RuleBookVersion.MARKDOWN_FIELDS}
+    assert {rendered: source for source, rendered in fields.items()} == RENDERED
 
 
 def test_every_page_shows_stored_html_only_through_the_rendered_filter_and_only_the_renderers():

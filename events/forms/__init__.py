@@ -12,6 +12,7 @@ from django.utils import timezone
 from clubsite.kit.ui import QuickSelect, ServiceFormMixin, date_input, datetime_input, model_bounds
 from events.play.core.standings import format_round_spread_caps, parse_round_spread_caps
 from players.models import Club
+from rulebooks.services import versions_for
 
 from ..models import BY_HAND_PAYMENT_METHODS, Category, Event, EventKind, PaymentMethod, PrizeKind, PrizeTies
 from ..models.event_parts import is_time_zone, validate_sensible_date
@@ -63,12 +64,15 @@ class EventForm(ServiceFormMixin, forms.ModelForm):
             "description": forms.Textarea(attrs={"rows": 6}),
             "payment_instructions": forms.Textarea(attrs={"rows": 3}),
             "rules_agreement": forms.Textarea(attrs={"rows": 3}),
+            "rule_amendments": forms.Textarea(attrs={"rows": 3}),
             "refund_policy": forms.Textarea(attrs={"rows": 2}),
         }
         help_texts = {
             "registration_opens_at": "In the event's time zone. Leave empty to open registration by hand.",
             "registration_closes_at": "In the event's time zone.",
             "description": "Markdown: **bold**, lists, links.",
+            "rules_agreement": "What entrants agree to besides the rule book: an indemnity, the organiser's own "
+            "rules. Without a rule book, the rules themselves.",
         }
 
     def __init__(self, *args, **kwargs):
@@ -78,6 +82,11 @@ class EventForm(ServiceFormMixin, forms.ModelForm):
         order.insert(order.index("registration_closes_at") + 1, order.pop(order.index("keep_past_closing_date")))
         self.order_fields(order)
         self.fields["club"].queryset = Club.objects.order_by("name")
+        # The association's rule books and the event's club's (Event.clean refuses another club's).
+        self.fields["rule_book_version"].queryset = versions_for(
+            self.instance.association_id if self.instance.pk else None, self.instance.club_id
+        )
+        self.fields["rule_book_version"].empty_label = "None: only the rules and indemnity below"
         self.fields["ends_on"].required = False
         self.fields["prize_ties"].required = False  # left out, the event keeps its rule (by default: split)
         if self.instance.pk:

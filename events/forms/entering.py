@@ -5,12 +5,42 @@ import re
 from datetime import date, datetime
 
 from django import forms
+from django.utils.html import format_html
 
 from clubsite.kit.ui import ServiceFormMixin
 from players.models import birth_date_problem
 
 from ..models import Category, GroupEntry, SchoolLevelRequirement
 from . import DATE, _helper, option_choices, parse_option
+
+
+def agreement_label(event, lead: str) -> str:
+    """The agreement's box names what is agreed to: the rule book version the event follows, linked (with the event's
+    amendments), and its rules and indemnity shown above, or only those for an event naming no rule book."""
+    version = event.rule_book_version if event.rule_book_version_id else None
+    if version is None:
+        return f"{lead} the rules and indemnity above."
+    return format_html(
+        '{} <a href="{}" target="_blank">{}</a>{}{}.',
+        lead,
+        version.get_absolute_url(),
+        str(version),
+        " with this event's amendments" if event.rule_amendments else "",
+        ", and to the rules and indemnity above" if event.rules_agreement else "",
+    )
+
+
+def ask_agreement(form, event, lead: str) -> None:
+    """The agreement's box and the version it was shown with (checked again when entering: services.check_rules), or
+    neither for an event that asks for no agreement."""
+    if event is None:
+        return
+    if not event.asks_agreement:
+        del form.fields["accept_rules"]
+        del form.fields["agreed_version"]
+        return
+    form.fields["accept_rules"].label = agreement_label(event, lead)
+    form.fields["agreed_version"].initial = event.rule_book_version_id
 
 
 class EntryForm(ServiceFormMixin, forms.Form):
@@ -25,12 +55,12 @@ class EntryForm(ServiceFormMixin, forms.Form):
         help_text="As the rules allow: never a lower one. The director places you.",
     )
     accept_rules = forms.BooleanField(required=False, label="I agree to the rules and indemnity above.")
+    agreed_version = forms.IntegerField(required=False, widget=forms.HiddenInput, max_value=2**31 - 1, min_value=1)
 
     def __init__(self, *args, categories=(), event=None, rated=False, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["option"].choices = option_choices(categories)
-        if event is not None and not event.rules_agreement:
-            del self.fields["accept_rules"]
+        ask_agreement(self, event, "I agree to")
         if not rated:
             del self.fields["play_up"]
         self.helper = _helper("Enter")
@@ -50,6 +80,7 @@ class GroupContactForm(ServiceFormMixin, forms.Form):
     accept_rules = forms.BooleanField(
         required=False, label="On behalf of the students entered, I agree to the rules and indemnity above."
     )
+    agreed_version = forms.IntegerField(required=False, widget=forms.HiddenInput, max_value=2**31 - 1, min_value=1)
     names_listed = forms.BooleanField(
         required=False,
         label="Their parents or guardians agreed to show the students' names on the event's public list of entrants.",
@@ -59,8 +90,7 @@ class GroupContactForm(ServiceFormMixin, forms.Form):
 
     def __init__(self, *args, event=None, **kwargs):
         super().__init__(*args, **kwargs)
-        if event is not None and not event.rules_agreement:
-            del self.fields["accept_rules"]
+        ask_agreement(self, event, "On behalf of the students entered, I agree to")
         self.fields["school"].help_text = "Given once: used for every student without a school of their own."
         self.helper = _helper(tag=False)
 

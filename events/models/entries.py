@@ -40,6 +40,14 @@ class GroupEntry(models.Model):
     phone = models.CharField(max_length=30)
     email = models.EmailField()
     rules_accepted_at = models.DateTimeField(null=True, blank=True)
+    rules_version = models.ForeignKey(
+        "rulebooks.RuleBookVersion",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="rule book version agreed to",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -128,6 +136,14 @@ class Entry(models.Model):
     amount_paid = models.DecimalField(max_digits=8, decimal_places=2, default=Decimal("0"))
     concession_proof = models.CharField(max_length=100, blank=True)
     rules_accepted_at = models.DateTimeField(null=True, blank=True)
+    rules_version = models.ForeignKey(
+        "rulebooks.RuleBookVersion",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name="rule book version agreed to",
+    )
     school = models.CharField(max_length=200, blank=True, help_text="As given on the entry")
     phone = models.CharField(max_length=30, blank=True)
     # Whoever entered someone else says whether a parent or guardian agreed to list an under-18's name on the

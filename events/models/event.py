@@ -175,6 +175,7 @@ class Event(EventWhenAndWhere, EventRegistration, EventPayment, EventPlayRules, 
     MARKDOWN_FIELDS = {
         "description": "description_html",
         "rules_agreement": "rules_agreement_html",
+        "rule_amendments": "rule_amendments_html",
         "payment_instructions": "payment_instructions_html",
     }
 
@@ -188,6 +189,16 @@ class Event(EventWhenAndWhere, EventRegistration, EventPayment, EventPlayRules, 
         super().clean()
         if self.prize_fund_by_fees and not self.prize_fund:
             raise ValidationError({"prize_fund": "Enter the prize fund to divide between the divisions."})
+        if self.rule_book_version_id:
+            refusal = self.rule_book_version.refusal_for(self.association_id, self.club_id)
+            if refusal:
+                raise ValidationError({"rule_book_version": refusal})
+
+    @property
+    def asks_agreement(self) -> bool:
+        """Whether entrants agree to rules to enter: the rule book version the event follows, or its own rules and
+        indemnity (an event naming no rule book)."""
+        return bool(self.rule_book_version_id or self.rules_agreement)
 
     def rule_settings(self) -> list[str]:
         """The playing and prize rules the organiser chose, in plain words, for the public rules section.

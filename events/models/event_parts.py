@@ -13,6 +13,7 @@ from django.db import models
 from clubsite.kit.text import LONG_TEXT, MEDIUM_TEXT, SHORT_TEXT, TextLimit
 from events.play.core import pairing, prizes
 from events.play.core.standings import parse_round_spread_caps, round_spread_caps
+from rulebooks.models import RuleBookVersion
 
 # The event's pairing system is one of the systems the site pairs with: the one list in events.play.core.pairing.
 PairingSystem = models.TextChoices(
@@ -126,6 +127,23 @@ class EventRegistration(models.Model):
         help_text="The rules and indemnity entrants must agree to",
     )
     rules_agreement_html = models.TextField(blank=True, editable=False, help_text="The rules as the page shows them")
+    # Entrants agree to a version, not to a book that may change after they entered.
+    rule_book_version = models.ForeignKey(
+        RuleBookVersion,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="events",
+        verbose_name="rule book",
+        help_text="The rule book and version the event follows; entrants agree to it",
+    )
+    rule_amendments = models.TextField(
+        "amendments to the rule book",
+        blank=True,
+        validators=[TextLimit(LONG_TEXT, "amendments to the rule book")],
+        help_text="Markdown: where this event's rules differ from the rule book's (shown beside it)",
+    )
+    rule_amendments_html = models.TextField(blank=True, editable=False)
     entrants_public = models.BooleanField(default=True, help_text="Show the list of entrants on the event page")
 
     class Meta:

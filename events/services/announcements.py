@@ -81,6 +81,8 @@ EVENT_FIELDS = (
     "max_group_size",
     "payment_methods",
     "payment_instructions",
+    "rule_book_version",
+    "rule_amendments",
     "rules_agreement",
     "refund_policy",
     "entrants_public",

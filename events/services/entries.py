@@ -19,7 +19,7 @@ from players.services import ensure_own_player
 
 from ..models import ACTIVE_ENTRY_STATUSES, Category, Entry, EntryStatus, Event, EventStatus, Fee, PlayUpRequest
 from ..permissions import can_manage_event
-from .common import RegistrationError, lock_event, now, require_manager
+from .common import RegistrationError, lock_event, now, require_manager, site_url
 from .eligibility import category_refusal, refusal_for
 from .notify import (
     mail_entered_for_you,
@@ -151,9 +151,28 @@ def entrant_name(actor) -> str:
     return (player.full_name if player else "") or actor.get_full_name() or "Another member"
 
 
-def check_rules(event: Event, accept_rules: bool) -> None:
-    if event.rules_agreement and not accept_rules:
-        raise RegistrationError("Agree to the rules and indemnity to enter.", field="accept_rules")
+def rules_named(event: Event) -> str:
+    """What an entrant of `event` agrees to, in words: the rule book version it follows (with its amendments), its
+    rules and indemnity, or both. The one wording of every door's refusal; the forms link the version."""
+    if not event.rule_book_version_id:
+        return "the rules and indemnity"
+    version = event.rule_book_version
+    named = f"{version} ({site_url(version.get_absolute_url())})"
+    if event.rule_amendments:
+        named += " with this event's amendments"
+    return f"{named} and this event's rules and indemnity" if event.rules_agreement else named
+
+
+def check_rules(event: Event, accept_rules: bool, agreed_version: int | None = None) -> None:
+    """An entrant agrees to the rules the event asks them to (Event.asks_agreement). `agreed_version`: the rule book
+    version the entrant was shown (its id), when the door knows it: refused if the event has moved to another since,
+    so nobody is recorded as agreeing to a version they did not see."""
+    if event.asks_agreement and not accept_rules:
+        raise RegistrationError(f"Agree to {rules_named(event)} to enter.", field="accept_rules")
+    if accept_rules and agreed_version is not None and agreed_version != event.rule_book_version_id:
+        raise RegistrationError(
+            f"The event now follows {rules_named(event)}: read it and agree again to enter.", field="accept_rules"
+        )
 
 
 def _active_entries(event: Event | int, player) -> QuerySet:
@@ -204,13 +223,15 @@ def register_entry(
     phone: str = "",
     play_up: bool = False,
     name_listed: bool = False,
+    agreed_version: int | None = None,
 ) -> Entry:
     """A logged-in player enters an event. First come, first served.
 
     An organiser may enter someone else, giving the member's date of birth as well as the number;
     the member is told at once by email, with a link to withdraw. `play_up`: a rated player asks to
     play in a higher division than their rating gives. `name_listed`: entering someone else, the organiser
-    says a parent or guardian agreed to list an under-18's name on the public list of entrants.
+    says a parent or guardian agreed to list an under-18's name on the public list of entrants. `agreed_version`:
+    the rule book version the entrant was shown (check_rules); the entry records the version agreed to.
 
     Everything the event lock does not change (the category and fee, the rules, a duplicate entry,
     eligibility and rating) is checked before taking it; under the lock only what others change is
@@ -224,7 +245,16 @@ def register_entry(
         prove_member_link(player, date_of_birth, str(player))
     try:
         return _register(
-            actor, event, category, fee, concession_proof, accept_rules, player, phone, play_up, name_listed
+            actor,
+            event,
+            category,
+            fee,
+            concession_proof,
+            (accept_rules, agreed_version),
+            player,
+            phone,
+            play_up,
+            name_listed,
         )
     except RegistrationError:
         refresh_status(event)  # what the clock made due (a passed closing date) is recorded all the same
@@ -232,8 +262,9 @@ def register_entry(
 
 
 def _register(
-    actor, event, category, fee, concession_proof, accept_rules, player, phone, play_up, name_listed=False
+    actor, event, category, fee, concession_proof, agreement, player, phone, play_up, name_listed=False
 ) -> Entry:
+    accept_rules, agreed_version = agreement
     if registration_refusal(event):
         # Refused as the caller's copy of the event stands: the refusal comes from the event as stored.
         with transaction.atomic():
@@ -261,6 +292,7 @@ def _register(
 
         # The event row is locked from here to the commit: a few small statements.
         event, counts = open_event_for_entry(event.pk)
+        check_rules(event, accept_rules, agreed_version)  # as the event stands now, under the lock
         category.event = event
         current, moment = counts.places, counts.moment
         offered = bool(counts.waiting and offer_free_places(event, current))
@@ -275,7 +307,8 @@ def _register(
             fee=fee,
             amount_due=amount,
             concession_proof=proof,
-            rules_accepted_at=moment if event.rules_agreement else None,
+            rules_accepted_at=moment if event.asks_agreement else None,
+            rules_version_id=event.rule_book_version_id,
             school=player.school,
             phone=phone or player.phone,
             # Someone entering themselves answers for their own listing (players.visibility.entrant_name).

@@ -43,10 +43,13 @@ def entries_for_export(event: Event, *, status: str = "", category: str = ""):
         "Amount paid",
         "Held",
         "Group contact",
+        "Rules agreed to",
     ]
     yield header
     entries = filter_entries(
-        Entry.objects.filter(event=event).select_related("player", "category", "fee", "group"), status, category
+        Entry.objects.filter(event=event).select_related("player", "category", "fee", "group", "rules_version__book"),
+        status,
+        category,
     ).order_by("accepted_at", "pk")
     held = held_by_reference(None, event_id=event.pk)
     for number, e in enumerate(entries, start=1):
@@ -66,4 +69,13 @@ def entries_for_export(event: Event, *, status: str = "", category: str = ""):
             e.amount_paid,
             held.get(entry_reference(e), ""),
             f"{e.group.contact_name} ({e.group.phone}, {e.group.email})" if e.group_id else "",
+            agreed_to(e),
         ]
+
+
+def agreed_to(entry: Entry) -> str:
+    """What the entrant agreed to, for the organiser: the rule book version, or the event's own rules and indemnity
+    (an entry made while the event named no rule book), or nothing."""
+    if entry.rules_version_id:
+        return str(entry.rules_version)
+    return "The event's rules and indemnity" if entry.rules_accepted_at else ""

@@ -34,6 +34,7 @@ def register_group(
     students: list[dict],
     accept_rules: bool = False,
     names_listed: bool = False,
+    agreed_version: int | None = None,
 ) -> GroupEntry:
     """A teacher, parent or guardian enters several students; each becomes an entry of its own.
 
@@ -47,6 +48,8 @@ def register_group(
     Members entered this way are told at once by email, with a link to withdraw.
     `names_listed`: the adult says the students' parents or guardians agreed to list their names on the public
     list of entrants; without it a student under 18 is listed by initials and school (players.visibility).
+    `agreed_version`: the rule book version the adult was shown (events.services.entries.check_rules); the group and
+    each of its entries record the version agreed to.
     """
     if not (actor and actor.is_authenticated):
         raise NotAllowed("Log in to enter a group.")
@@ -66,7 +69,7 @@ def register_group(
             if not (contact.get(name) or "").strip():
                 label = {"contact_name": "your name", "address": "your address", "phone": "a contact number"}
                 raise RegistrationError(f"Enter {label.get(name, 'your email address')}.", field=name)
-        check_rules(event, accept_rules)
+        check_rules(event, accept_rules, agreed_version)
         moment = now()
         group = GroupEntry(
             event=event,
@@ -77,7 +80,8 @@ def register_group(
             address=contact["address"].strip(),
             phone=contact["phone"].strip(),
             email=contact["email"].strip(),
-            rules_accepted_at=moment if event.rules_agreement else None,
+            rules_accepted_at=moment if event.asks_agreement else None,
+            rules_version_id=event.rule_book_version_id,
         )
         group.full_clean()
         group.save()
@@ -184,6 +188,7 @@ def _student_entry(
         amount_due=amount,
         concession_proof=proof,
         rules_accepted_at=group.rules_accepted_at,
+        rules_version_id=group.rules_version_id,
         school=(student.get("school") or group.school or player.school).strip(),
         phone=(student.get("phone") or "").strip(),
         name_listed_on=timezone.localdate() if names_listed else None,

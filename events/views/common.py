@@ -27,7 +27,10 @@ def _public_events():
 
 def _event_for(request, slug: str) -> Event:
     """A published event, or a draft for those who manage it."""
-    event = get_object_or_404(Event.objects.select_related("club", "association", "owner", "rating_list"), slug=slug)
+    event = get_object_or_404(
+        Event.objects.select_related("club", "association", "owner", "rating_list", "rule_book_version__book"),
+        slug=slug,
+    )
     if event.status == EventStatus.DRAFT and not can_manage_event(request.user, event):
         raise Http404("No such event")
     return event

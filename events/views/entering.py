@@ -83,6 +83,7 @@ def enter(request, slug: str):
                 fee=fee,
                 concession_proof=form.cleaned_data["concession_proof"],
                 accept_rules=form.cleaned_data.get("accept_rules", False),
+                agreed_version=form.cleaned_data.get("agreed_version"),
                 phone=form.cleaned_data["phone"],
                 play_up=form.cleaned_data.get("play_up", False),
             ),
@@ -140,6 +141,7 @@ def enter_group(request, slug: str):
                 contact=data,
                 students=students.student_rows() + class_list.cleaned_data["rows"],
                 accept_rules=data.get("accept_rules", False),
+                agreed_version=data.get("agreed_version"),
                 names_listed=data.get("names_listed", False),
             )
         except ServiceError as refusal:

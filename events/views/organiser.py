@@ -216,7 +216,11 @@ def manage(request, slug: str, director_form=None):
     category_filter = request.GET.get("category") or ""
     # The page's players by id (prefetched): joined to all of a large event's entries before the page is cut,
     # PostgreSQL reads every player.
-    entries = Entry.objects.filter(event=event).select_related("category", "fee", "group").prefetch_related("player")
+    entries = (
+        Entry.objects.filter(event=event)
+        .select_related("category", "fee", "group", "rules_version__book")
+        .prefetch_related("player")
+    )
     entries = services.filter_entries(entries, status_filter, category_filter).order_by(
         "category__position", "category_id", "accepted_at", "pk"
     )

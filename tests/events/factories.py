@@ -42,10 +42,12 @@ class EventFactory(factory.django.DjangoModelFactory):
     offer_hold_hours = 48
     description = ""
     rules_agreement = ""
+    rule_amendments = ""
     payment_instructions = ""
     # Rendered as events.services.render_texts renders them when an event is saved: the HTML its pages show.
     description_html = factory.LazyAttribute(lambda o: markdown_html(o.description))
     rules_agreement_html = factory.LazyAttribute(lambda o: markdown_html(o.rules_agreement))
+    rule_amendments_html = factory.LazyAttribute(lambda o: markdown_html(o.rule_amendments))
     payment_instructions_html = factory.LazyAttribute(lambda o: markdown_html(o.payment_instructions))
 
 

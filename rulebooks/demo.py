@@ -102,5 +102,7 @@ def load(stdout) -> None:
 
 
 def current(slug: str):
-    """The current version of a demo rule book (the events' demo names it)."""
-    return services.current_version(RuleBook.objects.get(slug=slug))
+    """The current version of a demo rule book, for the events' demo to follow (None when the rule books' demo is not
+    loaded: the events then follow none)."""
+    book = RuleBook.objects.filter(slug=slug).first()
+    return services.current_version(book) if book else None

@@ -37,7 +37,17 @@ def pages_for(role: str) -> list[str]:
     from events.play.models import Division
 
     event = Event.objects.exclude(status="draft").order_by("starts_on").first()
-    pages = ["/", "/events/", event.get_absolute_url(), "/ratings/", "/members/"]
+    rules = "/rules/tournament-rules/"
+    pages = [
+        "/",
+        "/events/",
+        event.get_absolute_url(),
+        "/ratings/",
+        "/members/",
+        "/rules/",
+        rules,
+        f"{rules}version/1/",
+    ]
     if role == "anonymous":
         return [*pages, "/accounts/login/", "/accounts/signup/"]
     if role == "player":

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from clubsite.kit.errors import NotAllowed
 from rulebooks import services
-from rulebooks.models import RuleBookVersion
+from rulebooks.models import RuleBook, RuleBookVersion
 from tests.factories import AssociationFactory, ClubFactory, UserFactory
 from tests.rulebooks.factories import rule_book, staff_user
 
@@ -144,3 +144,25 @@ def test_a_huge_nested_book_is_published_once_and_shown_within_the_budget(client
         started = time.monotonic()
         response = client.get(url)
         assert response.status_code == 200 and time.monotonic() - started < 1
+
+
+def test_the_demo_publishes_two_versions_and_the_seed_event_follows_the_second(settings):
+    import io
+
+    from django.apps import apps
+
+    from events.models import Entry, Event
+    from players import demo as members_demo
+
+    out = io.StringIO()
+    members_demo.load(out)
+    apps.get_app_config("rulebooks").load_demo(out)
+    apps.get_app_config("events").load_demo(out)
+    book = RuleBook.objects.get(slug="tournament-rules")
+    assert list(book.versions.values_list("number", flat=True)) == [2, 1]
+    assert "CSW19" in book.versions.get(number=2).changes
+    assert RuleBook.objects.filter(slug="wespa-rules").exists()
+    event = Event.objects.get(title="Jurong Green Students' Scrabble Championship")
+    assert event.rule_book_version.number == 2 and event.rule_amendments_html
+    agreed = Entry.objects.filter(event=event).values_list("rules_version__number", flat=True)
+    assert set(agreed) == {2}

@@ -4,14 +4,13 @@ CSV and in the API."""
 
 import csv
 import io
-from datetime import date
 
 import pytest
 from django.urls import reverse
 from rest_framework.test import APIClient
 
 from events import services
-from events.models import Entry, GroupEntry
+from events.models import Entry, Event, GroupEntry
 from rulebooks import services as rule_books
 from tests.events.factories import (
     fast_passwords,  # noqa: F401
@@ -160,9 +159,17 @@ def test_an_event_follows_only_its_associations_books_and_its_own_clubs():
 
 
 def test_the_event_form_offers_the_versions_and_saves_the_choice(client):
+    from tests.events.test_event_form import REQUIRED
+
     book, (first, second) = rule_book(versions=("1. A.", "1. B."))
     organiser = make_organiser()
-    event, *_ = open_event(association=book.association, owner=organiser, starts_on=date(2031, 1, 1))
     client.force_login(organiser)
-    form = client.get(reverse("events:edit", args=[event.slug])).content.decode()
+    form = client.get(reverse("events:create")).content.decode()
     assert "Tournament Rules, version 2 of 1 January 2022" in form and "version 1 of 1 January 2021" in form
+    amendments = "Rule 1 *does not* apply."
+    data = {**REQUIRED, "rule_book_version": str(second.pk), "rule_amendments": amendments}
+    client.post(reverse("events:create"), data)
+    event = Event.objects.get(title=REQUIRED["title"])
+    assert (
+        event.rule_book_version == second and event.rule_amendments_html == "<p>Rule 1 <em>does not</em> apply.</p>\n"
+    )

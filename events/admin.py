@@ -50,7 +50,7 @@ class EventAdmin(ModelAdmin):
     ]
     filter_horizontal = ["directors"]
     inlines = [CategoryInline]
-    actions = ["publish", "open_registration", "close_registration", "cancel"]
+    actions = ["publish", "open_registration", "close_registration", "cancel", "copy"]
 
     @admin.display(description="tsh files")
     def tsh_files(self, obj):
@@ -83,6 +83,10 @@ class EventAdmin(ModelAdmin):
     @admin.action(description="Cancel (every entrant is told)")
     def cancel(self, request, queryset):
         _each(request, queryset, services.cancel_event, "Cancelled")
+
+    @admin.action(description="Copy as drafts a year on (categories, fees and prizes too)")
+    def copy(self, request, queryset):
+        _each(request, queryset, services.copy_event, "Copied as drafts")
 
 
 class FeeInline(TabularInline):

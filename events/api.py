@@ -1,6 +1,6 @@
 """The events API: announcements (public read), my entries, and the organiser's entries. Writes call events.services."""
 
-from django.db.models import Prefetch
+from django.db.models import Prefetch, Q
 from django.utils.encoding import smart_str
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema
@@ -158,6 +158,15 @@ class EventFilter(filters.FilterSet):
         fields = ["club", "kind", "status", "starts_after", "starts_before"]
 
 
+class EventCopySerializer(serializers.Serializer):
+    title = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        max_length=Event._meta.get_field("title").max_length,
+        help_text="The copy's title; left out, the event's own with a year in it moved on",
+    )
+
+
 class EventViewSet(ApiView, viewsets.ReadOnlyModelViewSet):
     """Published events with their categories, fees and prizes."""
 
@@ -165,6 +174,11 @@ class EventViewSet(ApiView, viewsets.ReadOnlyModelViewSet):
     filterset_class = EventFilter
 
     def get_queryset(self):
+        if self.action == "copy":
+            # A draft is found only by those who may copy it (its owner, staff); others are told of no such event.
+            user = self.request.user
+            events = Event.objects.select_related("club")
+            return events if is_association_staff(user) else events.filter(~Q(status=EventStatus.DRAFT) | Q(owner=user))
         return (
             Event.objects.exclude(status=EventStatus.DRAFT)
             .select_related("club", "rule_book_version__book")
@@ -175,7 +189,21 @@ class EventViewSet(ApiView, viewsets.ReadOnlyModelViewSet):
         )
 
     def get_serializer_class(self):
-        return EventDetailSerializer if self.action == "retrieve" else EventSerializer
+        return EventDetailSerializer if self.action in ("retrieve", "copy") else EventSerializer
+
+    @extend_schema(request=EventCopySerializer, responses={201: EventDetailSerializer})
+    @action(detail=True, methods=["post"], permission_classes=[permissions.IsAuthenticated])
+    def copy(self, request, slug=None):
+        """Copies the event you organise (any, for association staff) as a draft you own, to edit and publish as the
+        next one: its settings, categories, fees and prizes, every date moved on a year, a year in the title too
+        (or the title given). Entries, groups, rounds and money are not copied."""
+        data = EventCopySerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        copy = services.copy_event(request.user, self.get_object(), title=data.validated_data.get("title") or None)
+        copy = Event.objects.prefetch_related(
+            Prefetch("categories", queryset=Category.objects.prefetch_related("fees", "prizes"))
+        ).get(pk=copy.pk)
+        return Response(EventDetailSerializer(copy, context=self.get_serializer_context()).data, status=201)
 
 
 class EntrySerializer(ModelSerializer):

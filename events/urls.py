@@ -26,6 +26,8 @@ urlpatterns = [
     path("<slug:slug>/play/", include("events.play.urls")),
     path("<slug:slug>/edit/", views.edit_event, name="edit"),
     path("<slug:slug>/manage/", views.manage, name="manage"),
+    path("<slug:slug>/manage/copy/", views.copy_event, name="copy"),
+    path("<slug:slug>/manage/desk-list/", views.desk_list, name="desk_list"),
     path("<slug:slug>/manage/entries.csv", views.export_entries, name="export"),
     path("<slug:slug>/manage/email/", views.email_entrants, name="email"),
     path("<slug:slug>/manage/directors/", views.manage_directors, name="directors"),

@@ -128,6 +128,8 @@ MATRIX = {
     "events:edit": row(OWNER, OWNER),
     "events:manage": row(OWNER),
     "events:export": row(OWNER),
+    "events:desk_list": row(OWNER),
+    "events:copy": row(OWNER, OWNER_WRITES, body={"title": "Walker Open next year"}),
     "events:email": row(OWNER, OWNER),
     "events:directors": row("login 403 403 302 403 302", OWNER),
     "events:category_add": row(OWNER, OWNER),
@@ -249,6 +251,8 @@ MATRIX = {
     "membership-type-detail": row(API_PUBLIC),
     "event-list": row(API_PUBLIC),
     "event-detail": row(API_PUBLIC),
+    # Its organiser and staff copy the open event as a draft; anyone else may not.
+    "event-copy": row(API_POST_ONLY, "403 403 403 201 403 201", body={"title": "Walker Open next year"}),
     # Entering the open event: the player is entered already; anyone else signed in may enter.
     "my-entry-list": row(
         API_SIGNED_IN,

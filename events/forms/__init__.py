@@ -15,7 +15,7 @@ from players.models import Club
 from rulebooks.services import versions_for
 
 from ..models import BY_HAND_PAYMENT_METHODS, Category, Event, EventKind, PaymentMethod, PrizeKind, PrizeTies
-from ..models.event_parts import is_time_zone, validate_sensible_date
+from ..models.event_parts import is_time_zone, validate_one_line, validate_sensible_date
 from ..services import AUDIENCES, CATEGORY_FIELDS, EVENT_FIELDS, closing_date_warning, event_problems
 from ..templatetags.events_tags import format_money
 
@@ -322,6 +322,20 @@ class DirectorForm(ServiceFormMixin, forms.Form):
         label="Member number or email address",
         help_text="Of the director's account on this site.",
     )
+
+
+class CopyEventForm(ServiceFormMixin, forms.Form):
+    """The copy's title (the source's, its year moved on, unless changed); every other setting is edited after."""
+
+    title = forms.CharField(
+        max_length=Event._meta.get_field("title").max_length,
+        validators=[validate_one_line],
+        label="Title of the new event",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = _helper("Copy as a draft")
 
 
 class CancelEventForm(forms.Form):

@@ -1,8 +1,8 @@
 """Every write about events goes through these functions: pages, the API, the admin and tasks share them.
 
-One module per use case: announcements (writing an event), lifecycle, directors, status (the registration
-clock), places, eligibility, entries (a member's own: mine), groups, waitinglist and offers, payments, notify
-(emails), export.
+One module per use case: announcements (writing an event), copying (an event to start the next one), lifecycle,
+directors, status (the registration clock), places, eligibility, entries (a member's own: mine), groups, waitinglist
+and offers, payments, notify (emails), export, desk (the printed lists of entrants).
 """
 
 from .announcements import (
@@ -18,6 +18,8 @@ from .announcements import (
     update_event,
 )
 from .common import EventError, RegistrationError
+from .copying import copy_event, moved_date, moved_title
+from .desk import desk_list
 from .directors import account_for, add_director, remove_director, set_directors
 from .eligibility import FACTS, categories_for, category_refusal, facts_needed, is_for_students
 from .entries import (
@@ -101,8 +103,12 @@ __all__ = [
     "closing_date_warning",
     "complete_event",
     "complete_if_final",
+    "copy_event",
+    "moved_date",
+    "moved_title",
     "create_event",
     "delete_category",
+    "desk_list",
     "email_entrants",
     "entries_for_export",
     "event_problems",

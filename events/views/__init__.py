@@ -17,8 +17,10 @@ from .entering import (
 )
 from .organiser import (
     cancel_entry,
+    copy_event,
     create_event,
     delete_category,
+    desk_list,
     edit_category,
     edit_event,
     email_entrants,
@@ -37,8 +39,10 @@ __all__ = [
     "accept_offer",
     "calendar_feed",
     "cancel_entry",
+    "copy_event",
     "create_event",
     "delete_category",
+    "desk_list",
     "edit_category",
     "edit_event",
     "email_entrants",

@@ -20,6 +20,7 @@ from .. import services
 from ..forms import (
     CancelEventForm,
     CategoryForm,
+    CopyEventForm,
     DirectorForm,
     EmailEntrantsForm,
     EventForm,
@@ -83,6 +84,29 @@ def edit_event(request, slug: str):
         ):
             return redirect("events:manage", event.slug)
     return render(request, "events/event_form.html", {"form": form, "event": event})
+
+
+@login_required
+def copy_event(request, slug: str):
+    """Starts next year's event from this one: a draft with the same settings, categories, fees and prizes, every
+    date a year on (events.services.copy_event), opened on its own manage page to check and edit."""
+    event = _managed_event(request, slug)
+    if not is_organiser(request.user):
+        raise PermissionDenied("Only organisers can copy events.")
+    form = CopyEventForm(request.POST or None, initial={"title": services.moved_title(event.title, 1)})
+    if request.method == "POST" and form.is_valid():
+        copy = run_service(
+            request, lambda: services.copy_event(request.user, event, title=form.cleaned_data["title"]), form=form
+        )
+        if copy:
+            messages.success(
+                request,
+                f"This is a draft copy of {event.title}, every date moved on a year: check the dates, categories and "
+                "fees, then publish it.",
+            )
+            return redirect("events:manage", copy.slug)
+    new_dates = services.moved_date(event.starts_on, 1), services.moved_date(event.ends_on, 1)
+    return render(request, "events/copy_event.html", {"event": event, "form": form, "new_dates": new_dates})
 
 
 @login_required
@@ -300,6 +324,24 @@ def export_entries(request, slug: str):
         event, status=request.GET.get("status") or "", category=request.GET.get("category") or ""
     )
     return csv_response(f"{event.slug}-entries.csv", rows)
+
+
+# The papers the desk list is laid out for (its print stylesheet sets the page size).
+PAPERS = {"a4": "A4", "letter": "Letter"}
+
+
+@login_required
+def desk_list(request, slug: str):
+    """The printable list for the registration desk: each category on its own pages, its entrants with fee, paid and
+    balance, a box to tick and a column to sign. Printed from the browser on A4 or, with ?paper=letter, letter."""
+    event = _managed_event(request, slug)
+    paper = request.GET.get("paper") if request.GET.get("paper") in PAPERS else "a4"
+    categories = services.desk_list(request.user, event)
+    return render(
+        request,
+        "events/desk_list.html",
+        {"event": event, "categories": categories, "paper": paper, "papers": PAPERS},
+    )
 
 
 @login_required

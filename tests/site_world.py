@@ -491,6 +491,7 @@ def _api_kwargs(world: World) -> dict[str, dict]:
         "my-renewal-detail": {"pk": o["renewal"].pk},
         "membership-type-detail": {"pk": o["offer"].pk},
         "event-detail": {"slug": o["open_event"].slug},
+        "event-copy": {"slug": o["open_event"].slug},
         "rating-list-detail": {"slug": o["rating_list"].slug},
         "rating-list-history": {"slug": o["rating_list"].slug, "member_number": o["me"].member_number},
         "rating-report-detail": {"slug": o["playing"].slug},

@@ -8,11 +8,8 @@ from datetime import date, datetime
 from django.db import models, transaction
 from django.utils import timezone
 
-from clubsite.kit.errors import NotAllowed
-from clubsite.kit.roles import is_organiser
-
 from ..models import Category, Event, EventStatus
-from .announcements import _refuse, _rule_problems, _unique_slug, render_texts
+from .announcements import _refuse, _rule_problems, _unique_slug, render_texts, require_announcer
 from .common import EventError, require_manager
 
 # The event's own record of what happened to it, and who owns and directs it: the copy starts afresh.
@@ -95,13 +92,13 @@ PARTS = (_copy_categories,)
 
 
 def copy_event(actor, event: Event, *, title: str | None = None, years: int = 1) -> Event:
-    """A draft copy of `event` owned by `actor` (who organises it, or staff), to edit and publish as the next one:
-    every setting, the categories with their fees and prizes, each date (the event's, registration's) moved on by
-    `years`, a year in the title moved on too (or `title` if given). Entries, groups, divisions, rounds, money and
-    directors are not copied. All of it is saved, or (refused) none of it."""
-    if not is_organiser(actor):
-        raise NotAllowed("Only organisers can copy events.")
+    """A draft copy of `event` owned by `actor` (who manages it and may announce its events: its organiser, or
+    staff), to edit and publish as the next one: every setting, the categories with their fees and prizes, each date
+    (the event's, registration's) moved on by `years`, a year in the title moved on too (or `title` if given).
+    Entries, groups, divisions, rounds, money and directors are not copied. All of it is saved, or (refused) none of
+    it."""
     require_manager(actor, event, "copy this event")
+    require_announcer(actor, event.club)
     if not 1 <= years <= 10:
         raise EventError("Move the dates on by 1 to 10 years.", field="years")
     with transaction.atomic():

@@ -273,3 +273,17 @@ def test_the_admin_action_copies_the_chosen_events(client, last_year):
     assert response.status_code == 302
     copy = Event.objects.get(title="Inter-School Scrabble Championship 2026")
     assert copy.owner == staff and copy.status == EventStatus.DRAFT and copy.categories.count() == 2
+
+
+def test_the_copy_follows_the_same_rule_book_version_with_the_same_amendments(last_year):
+    from tests.rulebooks.factories import rule_book
+
+    _, (first, second) = rule_book(last_year.association, versions=("1. Play fair.", "1. Play fair and fast."))
+    Event.objects.filter(pk=last_year.pk).update(
+        rule_book_version=second, rule_amendments="Rule 5 does not apply: **no** clocks."
+    )
+    last_year.refresh_from_db()
+    copy = services.copy_event(last_year.owner, last_year)
+    copy.refresh_from_db()
+    assert copy.rule_book_version == second and copy.rule_amendments == last_year.rule_amendments
+    assert "<strong>no</strong>" in copy.rule_amendments_html

@@ -151,3 +151,10 @@ def test_organiser_copies_last_years_championship_publishes_it_and_prints_the_de
         assert heads == ["Primary", "Primary", "Secondary"], (paper, heads)
         assert "Total: 34 entrants" in pages[1][1] and "Total: 2 entrants" in pages[2][1]
         assert "Student33 Tan" in pages[1][1] and "Student00 Tan" in pages[0][1]
+
+    # On a phone at the desk, the list scrolls sideways within its table; nothing spills off the page.
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{j.base_url}/events/{copy.slug}/manage/desk-list/")
+    expect(page.get_by_role("button", name="Print")).to_be_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    j.shot("desk list on a phone")

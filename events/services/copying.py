@@ -72,8 +72,9 @@ def _clone(row: models.Model, years: int, zone, skip=frozenset(), **values) -> m
     return copy
 
 
-def _copy_categories(source: Event, copy: Event, years: int) -> None:
-    """Each category with its fees and prizes, in their order (three inserts however many there are)."""
+def _copy_categories(source: Event, copy: Event, years: int) -> dict[int, Category]:
+    """Each category with its fees and prizes, in their order (three inserts however many there are); the copy's
+    category of each of the source's, by its key, for the parts that belong to a category."""
     categories = list(source.categories.prefetch_related("fees", "prizes").order_by("position", "pk"))
     new = Category.objects.bulk_create([_clone(c, years, source.zone, event=copy) for c in categories])
     fees, prizes = [], []
@@ -84,11 +85,25 @@ def _copy_categories(source: Event, copy: Event, years: int) -> None:
         type(fees[0]).objects.bulk_create(fees)
     if prizes:
         type(prizes[0]).objects.bulk_create(prizes)
+    return {old.pk: made for old, made in zip(categories, new, strict=True)}
 
 
-# What comes with the event beyond its own settings, each copied by one function (source, copy, years). A part of the
-# announcement kept in a table of its own (questions, discount codes, a rule book's amendments) adds its line here.
-PARTS = (_copy_categories,)
+def copy_rows(rows, source: Event, copy: Event, years: int, categories: dict[int, Category], **values) -> None:
+    """Rows of the source event's (`rows`: a queryset of a table with an `event`, and maybe a `category`), copied
+    for the copy in one insert: each for the copy, and for the copy's category where it was for one of the source's;
+    its dates moved on; `values` set on each (who made it, for one)."""
+    made = []
+    for row in rows:
+        category = {"category": categories[row.category_id]} if getattr(row, "category_id", None) else {}
+        made.append(_clone(row, years, source.zone, event=copy, **category, **values))
+    if made:
+        type(made[0]).objects.bulk_create(made)
+
+
+# What comes with the event beyond its own settings and categories, each copied by one function (source, copy, years,
+# the copy's categories by the source's keys). A part of the announcement kept in a table of its own (questions,
+# discount codes) adds its line here, usually through copy_rows.
+PARTS: tuple = ()
 
 
 def copy_event(actor, event: Event, *, title: str | None = None, years: int = 1) -> Event:
@@ -110,6 +125,7 @@ def copy_event(actor, event: Event, *, title: str | None = None, years: int = 1)
         copy.slug = _unique_slug(copy.title, copy.starts_on)
         render_texts(copy)
         copy.save()
+        categories = _copy_categories(source, copy, years)
         for part in PARTS:
-            part(source, copy, years)
+            part(source, copy, years, categories)
     return copy

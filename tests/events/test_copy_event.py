@@ -219,7 +219,7 @@ def test_a_copy_past_the_last_sensible_year_is_refused_and_nothing_is_saved():
 def test_a_failure_while_copying_the_categories_leaves_nothing(last_year, monkeypatch):
     from events.services import copying
 
-    def broken(source, copy, years):
+    def broken(source, copy, years, categories):
         raise RuntimeError("disk full")
 
     monkeypatch.setattr(copying, "PARTS", (*copying.PARTS, broken))

@@ -9,9 +9,11 @@ from django.utils.html import format_html
 from clubsite.kit.admin import ModelAdmin, ReadOnlyAdmin, TabularInline
 from clubsite.kit.errors import ServiceError
 from events.forms import MAX_FEES, MAX_PRIZES
-from events.models import Category, Entry, Event, Fee, GroupEntry, Payment, PlayUpRequest, Prize
+from events.models import Answer, Category, Entry, Event, Fee, GroupEntry, Payment, PlayUpRequest, Prize, Question
 
+from . import answers as rules
 from . import services
+from .services.questions import question_change_problems
 
 
 def _each(request, objects, call, done: str):
@@ -140,6 +142,38 @@ class PaymentInline(TabularInline):
         return False
 
 
+class AnswerForm(forms.ModelForm):
+    """An answer corrected by staff, read by the one rule every door uses (events.answers.clean_answer)."""
+
+    class Meta:
+        model = Answer
+        fields = ["value"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["value"].required = False  # whether an answer is needed is the question's to say
+
+    def clean_value(self):
+        try:
+            return rules.clean_answer(self.instance.question.spec, self.cleaned_data.get("value"))
+        except rules.AnswerError as refusal:
+            raise ValidationError(f"{self.instance.question.label}: {refusal}") from None
+
+
+class AnswerInline(TabularInline):
+    """The entry's answers: given on the entry forms; staff may correct one (never add one to another event's
+    question)."""
+
+    model = Answer
+    form = AnswerForm
+    extra = 0
+    fields = ["question", "value"]
+    readonly_fields = ["question"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Entry)
 class EntryAdmin(ModelAdmin):
     list_display = ["player", "event", "category", "status", "accepted_at", "amount_due", "amount_paid"]
@@ -166,7 +200,7 @@ class EntryAdmin(ModelAdmin):
         "ended_at",
         "rules_accepted_at",
     ]
-    inlines = [PaymentInline]
+    inlines = [PaymentInline, AnswerInline]
     actions = ["cancel", "reinstate"]
 
     def has_add_permission(self, request):
@@ -179,6 +213,66 @@ class EntryAdmin(ModelAdmin):
     @admin.action(description="Reinstate the selected withdrawn entries (while their places are free)")
     def reinstate(self, request, queryset):
         _each(request, queryset, services.reinstate_withdrawal, "Reinstated")
+
+
+class QuestionAdminForm(forms.ModelForm):
+    choices = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        max_length=rules.MAX_CHOICES * (rules.MAX_CHOICE + 2),
+        help_text="For one or several choices: one a line.",
+    )
+
+    class Meta:
+        model = Question
+        fields = ["event", "category", "kind", "label", "help_text", "required", "choices", "position"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if self.instance.pk:
+            self.initial["choices"] = "\n".join(self.instance.choices or [])
+
+    def clean(self):
+        data = super().clean()
+        event = data.get("event")
+        if event is None:
+            return data
+        data["choices"] = rules.choice_list(data.get("choices") or "")
+        category = data.get("category")
+        stored = Question.objects.filter(pk=self.instance.pk).first() if self.instance.pk else None
+        problems = question_change_problems(
+            event,
+            stored,
+            data.get("kind") or "",
+            data.get("label") or "",
+            data.get("help_text") or "",
+            data["choices"],
+            category.pk if category else None,
+        )
+        for field, message in problems:
+            self.add_error(field if field in self.fields else None, message)
+        return data
+
+
+@admin.register(Question)
+class QuestionAdmin(ModelAdmin):
+    """The organisers' questions (organisers write them on the event's Questions page); changed here by the same
+    checks, so no answer is lost."""
+
+    form = QuestionAdminForm
+    list_display = ["label", "event", "category", "kind", "required", "position"]
+    list_select_related = ["event", "category"]
+    search_fields = ["label", "event__title"]
+    raw_id_fields = ["event", "category"]
+
+    def delete_model(self, request, obj):
+        try:
+            services.delete_question(request.user, obj)
+        except ServiceError as error:
+            messages.error(request, error.message)
+
+    def delete_queryset(self, request, queryset):
+        _each(request, queryset, services.delete_question, "Removed")
 
 
 @admin.register(GroupEntry)

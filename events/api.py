@@ -3,7 +3,7 @@
 from django.db.models import Prefetch, Q
 from django.utils.encoding import smart_str
 from django_filters import rest_framework as filters
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import mixins, permissions, serializers, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.response import Response
@@ -14,8 +14,9 @@ from clubsite.kit.roles import is_association_staff
 from money.core.references import ENTRY, GROUP, make_reference
 from money.serializers import PAYNOW_PAYLOAD_HELP, paynow_payload, simple_due
 
+from . import answers as rules
 from . import services
-from .models import BY_HAND_PAYMENT_METHODS, Category, Entry, Event, EventStatus, Fee, Prize
+from .models import BY_HAND_PAYMENT_METHODS, Answer, Category, Entry, Event, EventStatus, Fee, Prize
 from .payables import entry_pay_by
 from .services.payments import PAYABLE_STATUSES, entry_reference
 
@@ -206,6 +207,48 @@ class EventViewSet(ApiView, viewsets.ReadOnlyModelViewSet):
         return Response(EventDetailSerializer(copy, context=self.get_serializer_context()).data, status=201)
 
 
+class AnswerSerializer(serializers.Serializer):
+    question = serializers.IntegerField(help_text="The question's id")
+    label = serializers.CharField(help_text="The question as the form asks it")
+    answer = serializers.CharField()
+
+
+# The entries' answers, each with its question, read in one query for a page of entries.
+ANSWERS = Prefetch("answers", queryset=Answer.objects.select_related("question"))
+
+
+def validate_answers(value: dict) -> dict:
+    """The answers a request gives, bounded before the service judges each: a question's id (as text), and text, a
+    number, yes/no (true/false) or a list of choices."""
+    if len(value) > rules.MAX_QUESTIONS:
+        raise serializers.ValidationError(f"Give at most {rules.MAX_QUESTIONS} answers.")
+    for key, answer in value.items():
+        if not (str(key).isascii() and str(key).isdigit() and len(str(key)) < 12):
+            raise serializers.ValidationError(f"Name each question by its id (a number), not “{str(key)[:40]}”.")
+        items = answer if isinstance(answer, list) else [answer]
+        if len(items) > rules.MAX_CHOICES or not all(
+            item is None or isinstance(item, str | int | float | bool) for item in items
+        ):
+            raise serializers.ValidationError(
+                f"Question {key}: give text, a number, true or false, or a list of choices."
+            )
+    return value
+
+
+def answers_field(**kwargs) -> serializers.DictField:
+    return serializers.DictField(
+        child=serializers.JSONField(),
+        validators=[validate_answers],
+        help_text="The answers to the organiser's questions, by question id: text, a number, true or false for yes "
+        "or no, a date as 2014-03-25, a list for several choices",
+        **kwargs,
+    )
+
+
+class AnswersSerializer(serializers.Serializer):
+    answers = answers_field()
+
+
 class EntrySerializer(ModelSerializer):
     event = serializers.SlugRelatedField(slug_field="slug", read_only=True)
     category_name = serializers.CharField(source="category.name", read_only=True)
@@ -226,6 +269,10 @@ class EntrySerializer(ModelSerializer):
     paynow_payload = serializers.SerializerMethodField(help_text=PAYNOW_PAYLOAD_HELP)
     rules_agreed = serializers.SerializerMethodField(
         help_text="The rule book version the entrant agreed to, in words (null: the event named none)"
+    )
+    answers = serializers.SerializerMethodField(
+        help_text="The answers to the organiser's questions, in the form's order: each question's id, its wording "
+        "and the answer as the pages show it (several choices joined by '; ')"
     )
 
     class Meta:
@@ -253,6 +300,7 @@ class EntrySerializer(ModelSerializer):
             "rules_accepted_at",
             "rules_version",
             "rules_agreed",
+            "answers",
         ]
         read_only_fields = fields
 
@@ -262,6 +310,12 @@ class EntrySerializer(ModelSerializer):
     def get_waitlist_position(self, entry) -> int | None:
         known = getattr(entry, "known_waitlist_position", None)  # read by register_entry already
         return known if known is not None else services.waitlist_position(entry)
+
+    @extend_schema_field(AnswerSerializer(many=True))
+    def get_answers(self, entry) -> list[dict]:
+        # A page of entries has its answers prefetched (ANSWERS); one entry just made or changed reads its own.
+        answers = sorted(entry.answers.all(), key=lambda a: (a.question.position, a.question_id))
+        return [{"question": a.question_id, "label": a.question.label, "answer": a.shown} for a in answers]
 
     def get_payment_reference(self, entry) -> str:
         return entry_reference(entry)
@@ -310,6 +364,7 @@ class EntryCreateSerializer(serializers.Serializer):
         help_text="The rule_book_version you read and agree to: refused if the event has moved to another since",
     )
     phone = serializers.CharField(required=False, allow_blank=True, default="")
+    answers = answers_field(required=False, default=dict)
 
 
 class WaitlistPositions:
@@ -339,6 +394,7 @@ class MyEntryViewSet(
         return (
             services.own_entries(user)
             .select_related("event", "category", "player", "rules_version__book")
+            .prefetch_related(ANSWERS)
             .order_by("-accepted_at", "-pk")
         )
 
@@ -366,6 +422,16 @@ class MyEntryViewSet(
     def accept_offer(self, request, pk=None):
         """Takes the place a waiting-list entry was offered, before the offer runs out."""
         return self._act(services.accept_offer)
+
+    @extend_schema(request=AnswersSerializer, responses=EntrySerializer)
+    @action(detail=True, methods=["post"])
+    def answers(self, request, pk=None):
+        """Changes the entry's answers to the organiser's questions, until the closing date: every question asked
+        of the entry is answered anew (one left out is unanswered), all saved or none."""
+        data = AnswersSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        entry = services.change_answers(request.user, self.get_object(), data.validated_data["answers"])
+        return Response(EntrySerializer(entry).data)
 
     @extend_schema(request=None, responses=EntrySerializer)
     @action(detail=True, methods=["post"], url_path="leave-waiting-list")
@@ -402,8 +468,10 @@ class OrganiserEntryViewSet(
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):
             return Entry.objects.none()
-        entries = Entry.objects.select_related("event", "category", "player", "rules_version__book").order_by(
-            "event", "accepted_at", "pk"
+        entries = (
+            Entry.objects.select_related("event", "category", "player", "rules_version__book")
+            .prefetch_related(ANSWERS)
+            .order_by("event", "accepted_at", "pk")
         )
         if is_association_staff(self.request.user):
             return entries

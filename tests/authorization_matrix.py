@@ -120,6 +120,8 @@ MATRIX = {
     "events:reinstate_entry": row(POST_ONLY, OWNER_WRITES),
     "events:withdraw_by_link": row(EVERYONE, EVERYONE),  # the emailed link is the proof: no log-in
     "events:group_entry": row("login 404 200 200 404 200", "login 404 200 200 404 200"),
+    # The player's own entry's answers: the player and the event's managers (nothing sent: the form again).
+    "events:entry_answers": row("login 200 404 200 404 200", "login 200 404 200 404 200"),
     "events:detail": row(EVERYONE),
     "events:ics": row(EVERYONE),
     "events:enter": row(SIGNED_IN, SIGNED_IN),
@@ -135,6 +137,10 @@ MATRIX = {
     "events:category_add": row(OWNER, OWNER),
     "events:category_edit": row(OWNER, OWNER),
     "events:category_delete": row(POST_ONLY, OWNER_WRITES),
+    "events:questions": row(OWNER, OWNER),  # nothing sent: the form again, with its refusal
+    "events:question_edit": row(OWNER, OWNER),
+    # The question has the player's answer: refused with a message, never deleted.
+    "events:question_delete": row(POST_ONLY, OWNER_WRITES),
     "events:lifecycle": row(POST_ONLY, OWNER_WRITES),
     # --- play (the event under way) ---
     "events:play_hub": row(EVERYONE),
@@ -263,6 +269,7 @@ MATRIX = {
     "my-entry-accept-offer": row(API_POST_ONLY, "403 400 404 404 404 404"),  # not offered: refused by its state
     "my-entry-leave-waiting-list": row(API_POST_ONLY, "403 400 404 404 404 404"),
     "my-entry-withdraw": row(API_POST_ONLY, "403 200 404 404 404 404"),
+    "my-entry-answers": row(API_POST_ONLY, "403 200 404 404 404 404", body={"answers": {}}),
     "organiser-entry-list": row(API_SIGNED_IN),  # each person's own events' entries
     "organiser-entry-detail": row("403 404 404 200 404 200"),
     "organiser-entry-record-payment": row(
@@ -353,6 +360,7 @@ ADMIN_MODELS = {
     "events.category": "edit",
     "events.entry": "change",  # entries are made by registering, not in the admin
     "events.groupentry": "edit",
+    "events.question": "edit",
     "events.playuprequest": "read",
     "play.division": "edit",
     "play.divisionplayer": "read",

@@ -191,8 +191,13 @@ def build() -> World:
         organiser, open_event, name="Novices", fees=[{"name": "Free", "amount": Decimal("0")}]
     )
     standard = category.fees.get(is_concession=False)
+    # The organiser's own question, optional (the API's entering door is asked without answers), answered by the
+    # player.
+    question = event_services.save_question(
+        organiser, open_event, kind="choice", label="T-shirt size", choices=["S", "M", "L"]
+    )
     my_open_entry = event_services.register_entry(
-        me.user, open_event, category=category, fee=standard, accept_rules=True
+        me.user, open_event, category=category, fee=standard, accept_rules=True, answers={question.pk: "M"}
     )
     rival_entry = event_services.register_entry(
         organiser,
@@ -326,6 +331,7 @@ def build() -> World:
         "category": category,
         "standard_fee": standard,
         "second_category": second,
+        "question": question,
         "my_open_entry": my_open_entry,
         "rival_entry": rival_entry,
         "group": group,
@@ -421,6 +427,9 @@ def _by_name(world: World) -> dict[str, dict]:
         "events:group_entry": {"pk": o["group"].pk},
         "events:category_edit": {"slug": open_slug, "pk": o["category"].pk},
         "events:category_delete": {"slug": open_slug, "pk": o["second_category"].pk},
+        "events:question_edit": {"slug": open_slug, "pk": o["question"].pk},
+        "events:question_delete": {"slug": open_slug, "pk": o["question"].pk},
+        "events:entry_answers": entries,
         "events:play_round": {**play, "number": o["first_round"].number},
         "events:play_swap": {**play, "number": o["draft_round"].number},
         "events:play_publish": {**play, "number": o["draft_round"].number},

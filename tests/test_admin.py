@@ -6,7 +6,8 @@ from django.contrib import admin
 from django.urls import reverse
 
 MODELS = [m for app in ("players", "rulebooks", "events", "ratings") for m in apps.get_app_config(app).get_models()]
-INLINE_ONLY = {"Fee", "Prize", "Payment", "MembershipOffer"}  # edited inside their category, entry or association
+# Edited inside their category, entry or association.
+INLINE_ONLY = {"Fee", "Prize", "Payment", "MembershipOffer", "Answer"}
 
 
 def test_every_model_has_an_admin():

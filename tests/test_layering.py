@@ -16,6 +16,7 @@ PURE_CORES = (
     "players.matching",
     "players.memberfile",
     "clubs.core",
+    "events.answers",
 )
 
 

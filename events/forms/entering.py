@@ -10,8 +10,10 @@ from django.utils.html import format_html
 from clubsite.kit.ui import ServiceFormMixin
 from players.models import birth_date_problem
 
+from ..answers import CHOICES
 from ..models import Category, GroupEntry, SchoolLevelRequirement
 from . import DATE, _helper, option_choices, parse_option
+from .questions import add_question_fields, given_answers
 
 
 def agreement_label(event, lead: str) -> str:
@@ -57,13 +59,20 @@ class EntryForm(ServiceFormMixin, forms.Form):
     accept_rules = forms.BooleanField(required=False, label="I agree to the rules and indemnity above.")
     agreed_version = forms.IntegerField(required=False, widget=forms.HiddenInput, max_value=2**31 - 1, min_value=1)
 
-    def __init__(self, *args, categories=(), event=None, rated=False, **kwargs):
+    def __init__(self, *args, categories=(), event=None, rated=False, questions=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["option"].choices = option_choices(categories)
         ask_agreement(self, event, "I agree to")
         if not rated:
             del self.fields["play_up"]
+        # The organiser's questions come before agreeing to the rules, the form's last word.
+        self.questions = list(questions)
+        add_question_fields(self, self.questions)
+        self.order_fields([name for name in self.fields if name != "accept_rules"])
         self.helper = _helper("Enter")
+
+    def answers(self) -> dict:
+        return given_answers(self.cleaned_data, self.questions)
 
     def add_service_error(self, error):
         field = {"category": "option", "fee": "option"}.get(error.field, error.field)
@@ -124,9 +133,14 @@ class ClassListForm(forms.Form):
         help_text="At most 200 kB, saved as CSV UTF-8 (or plain CSV from a spreadsheet on Windows).",
     )
 
-    def __init__(self, *args, categories=(), **kwargs):
+    def __init__(self, *args, categories=(), questions=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.categories = list(categories)
+        self.questions = list(questions)
+        if self.questions:
+            # Each question is a column of its own, by its wording; without a first line of names, after the phone.
+            columns = "; ".join(f"“{q.label}”" for q in self.questions)
+            self.fields["class_list"].help_text += f" The organiser's questions are columns too: {columns}."
 
     def clean(self):
         data = super().clean()
@@ -141,7 +155,7 @@ class ClassListForm(forms.Form):
                 self.data["class_list"] = text  # shown back, so a refused line can be fixed in place
             elif len(text.encode()) > MAX_CLASS_LIST_BYTES:
                 raise ValueError(_too_large("The class list", len(text.encode())))
-            data["rows"] = parse_class_list(text, self.categories)
+            data["rows"] = parse_class_list(text, self.categories, self.questions)
         except ClassListError as error:
             raise forms.ValidationError(error.problems) from None
         except ValueError as error:
@@ -170,11 +184,15 @@ def _header_key(cell: str) -> str:
     return _HEADER_NUMBER.sub("", text).strip(" :.")
 
 
-def column_for(cell: str, categories=()) -> str:
+def column_for(cell: str, categories=(), questions=()) -> str:
     """The one header rule, for every way a class list comes in: which field a column heading names ("" none).
     Case, spacing, "(if any)" and a trailing "no."/"number" do not matter, and the proof a concession fee of the
-    event asks for ("Passion Card number") names the card column too."""
+    event asks for ("Passion Card number") names the card column too. An organiser's question is named by its
+    wording (before the site's own columns: the organiser's "School" question is the organiser's)."""
     key = _header_key(cell)
+    for question in questions:
+        if key and key == _header_key(question.label):
+            return question.field_name
     for field, heading in CLASS_LIST_HEADINGS:
         if key == _header_key(heading):
             return field
@@ -308,14 +326,16 @@ def _cells(line: str, number: int, delimiter: str) -> list[str]:
         ) from None
 
 
-def parse_class_list(text: str, categories) -> list[dict]:
+def parse_class_list(text: str, categories, questions=()) -> list[dict]:
     """Student rows (as the group entry service takes them) from a pasted or uploaded class list.
 
     Tab-separated (copied from a spreadsheet) or comma-separated; the first line may name the columns,
     otherwise they are: name, date of birth, school level or category, member no., card no., phone.
     Every line that cannot be read (a quote never closed, no name, no date of birth or a wrong one, no
-    category) is refused by its line number, all of them at once (ClassListError); then no row is given."""
-    categories = list(categories)
+    category) is refused by its line number, all of them at once (ClassListError); then no row is given.
+    The organiser's `questions` are columns named by their wording (after the phone without a first line of names);
+    their answers are judged by the service, which names the line and the question."""
+    categories, questions = list(categories), list(questions)
     lines = [(number, line) for number, line in enumerate((text or "").splitlines(), start=1) if line.strip(" \t,;")]
     if not lines:
         return []
@@ -329,8 +349,8 @@ def parse_class_list(text: str, categories) -> list[dict]:
             records.append((number, _cells(line, number, delimiter)))
         except ValueError as error:
             problems.append((number, str(error)))
-    columns = list(POSITIONAL)
-    header = [column_for(cell, categories) for cell in records[0][1]] if records else []
+    columns = list(POSITIONAL) + [q.field_name for q in questions]
+    header = [column_for(cell, categories, questions) for cell in records[0][1]] if records else []
     if records and records[0][0] == lines[0][0] and "full_name" in header:
         columns = header
         records = records[1:]
@@ -375,6 +395,7 @@ def parse_class_list(text: str, categories) -> list[dict]:
                 "school": cells.get("school", ""),
                 "category": category.pk,
                 "fee": fee.pk if fee else None,
+                "answers": {q.pk: cells[q.field_name] for q in questions if q.field_name in cells},
             }
         )
     if problems:
@@ -397,9 +418,15 @@ class StudentForm(forms.Form):
     concession_proof = forms.CharField(max_length=100, required=False, label="Concession card no.")
     date_of_birth = forms.DateField(required=False, widget=DATE, label="Date of birth")
 
-    def __init__(self, *args, choices=(), **kwargs):
+    def __init__(self, *args, choices=(), questions=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["option"].choices = [("", "—")] + list(choices)
+        self.questions = list(questions)
+        add_question_fields(self, self.questions)
+
+    def question_fields(self):
+        """The organiser's questions' inputs, for the row's template."""
+        return [self[q.field_name] for q in self.questions]
 
 
 class BaseStudentFormSet(forms.BaseFormSet):
@@ -410,7 +437,8 @@ class BaseStudentFormSet(forms.BaseFormSet):
             if not (data.get("full_name") or data.get("member_number")):
                 continue
             category, fee = parse_option(data.get("option"))
-            rows.append({**data, "category": category, "fee": fee})
+            answers = given_answers(data, form.questions)
+            rows.append({**data, "category": category, "fee": fee, "answers": answers})
         return rows
 
 
@@ -418,10 +446,11 @@ STUDENT_BLOCKS = 3  # a few students typed one by one; a whole class is pasted a
 STUDENTS = "students"
 
 
-def student_formset(event, choices, data=None):
+def student_formset(event, choices, data=None, questions=()):
     """The students typed one by one: never more rows than a group entry may have (the event's max_group_size),
-    whatever row count a request sends."""
-    return _student_formset_class(event)(data, prefix=STUDENTS, form_kwargs={"choices": choices})
+    whatever row count a request sends. Each row asks the organiser's `questions`."""
+    form_kwargs = {"choices": choices, "questions": questions}
+    return _student_formset_class(event)(data, prefix=STUDENTS, form_kwargs=form_kwargs)
 
 
 def _student_formset_class(event, extra: int = STUDENT_BLOCKS):
@@ -431,7 +460,7 @@ def _student_formset_class(event, extra: int = STUDENT_BLOCKS):
     )
 
 
-def student_formset_with_another_row(event, choices, data):
+def student_formset_with_another_row(event, choices, data, questions=()):
     """The students' rows as typed so far and one more, unbound (nothing is checked or saved yet): the form's
     "Add a student" button, which works without JavaScript too (with it, site.js adds the row in the page). At the
     bound the rows stay as they are."""
@@ -440,11 +469,23 @@ def student_formset_with_another_row(event, choices, data):
         typed = min(max(int(data.get(f"{STUDENTS}-TOTAL_FORMS", 0)), 0), size)
     except (TypeError, ValueError):
         typed = 0
-    initial = [{name: data.get(f"{STUDENTS}-{i}-{name}", "") for name in StudentForm.base_fields} for i in range(typed)]
-    formset = _student_formset_class(event, extra=1)(initial=initial, prefix=STUDENTS, form_kwargs={"choices": choices})
+    initial = [
+        {
+            **{name: data.get(f"{STUDENTS}-{i}-{name}", "") for name in StudentForm.base_fields},
+            **{q.field_name: _typed_answer(data, f"{STUDENTS}-{i}-{q.field_name}", q) for q in questions},
+        }
+        for i in range(typed)
+    ]
+    form_kwargs = {"choices": choices, "questions": questions}
+    formset = _student_formset_class(event, extra=1)(initial=initial, prefix=STUDENTS, form_kwargs=form_kwargs)
     if len(formset.forms) > typed:
         formset.forms[-1].fields["full_name"].widget.attrs["autofocus"] = True  # the browser scrolls to the new row
     return formset
+
+
+def _typed_answer(data, name: str, question):
+    """What was typed for a question in a row, as its input shows it again (several choices are a list)."""
+    return data.getlist(name) if question.kind == CHOICES and hasattr(data, "getlist") else data.get(name, "")
 
 
 class ReplaceStudentForm(ServiceFormMixin, forms.Form):

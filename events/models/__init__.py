@@ -1,2 +1,3 @@
 from .entries import *  # noqa: F401,F403
 from .event import *  # noqa: F401,F403
+from .questions import *  # noqa: F401,F403

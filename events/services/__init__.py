@@ -1,8 +1,9 @@
 """Every write about events goes through these functions: pages, the API, the admin and tasks share them.
 
 One module per use case: announcements (writing an event), copying (an event to start the next one), lifecycle,
-directors, status (the registration clock), places, eligibility, entries (a member's own: mine), groups, waitinglist
-and offers, payments, notify (emails), export, desk (the printed lists of entrants).
+directors, status (the registration clock), places, eligibility, entries (a member's own: mine), groups, questions
+(the organiser's questions and their answers), waitinglist and offers, payments, notify (emails), export, desk (the
+printed lists of entrants).
 """
 
 from .announcements import (
@@ -64,6 +65,20 @@ from .places import (
     waitlist_positions,
     with_shown_status,
 )
+from .questions import (
+    answers_by_entry,
+    answers_refusal,
+    asked_in,
+    change_answers,
+    check_answers,
+    copy_questions,
+    delete_question,
+    event_questions,
+    may_answer_for,
+    question_summaries,
+    save_question,
+    with_shown_answers,
+)
 from .status import (
     name_change_refusal,
     refresh_status,
@@ -82,6 +97,18 @@ from .waitinglist import (
 )
 
 __all__ = [
+    "answers_by_entry",
+    "answers_refusal",
+    "asked_in",
+    "change_answers",
+    "check_answers",
+    "copy_questions",
+    "delete_question",
+    "event_questions",
+    "may_answer_for",
+    "question_summaries",
+    "save_question",
+    "with_shown_answers",
     "AUDIENCES",
     "PAYABLE_STATUSES",
     "CATEGORY_FIELDS",

@@ -38,6 +38,7 @@ from .places import (
     player_rating,
     waitlist_position,
 )
+from .questions import asked_in, check_answers, event_questions, save_answers
 from .status import (
     open_event_for_entries,
     open_event_for_entry,
@@ -224,6 +225,7 @@ def register_entry(
     play_up: bool = False,
     name_listed: bool = False,
     agreed_version: int | None = None,
+    answers: dict | None = None,
 ) -> Entry:
     """A logged-in player enters an event. First come, first served.
 
@@ -231,7 +233,8 @@ def register_entry(
     the member is told at once by email, with a link to withdraw. `play_up`: a rated player asks to
     play in a higher division than their rating gives. `name_listed`: entering someone else, the organiser
     says a parent or guardian agreed to list an under-18's name on the public list of entrants. `agreed_version`:
-    the rule book version the entrant was shown (check_rules); the entry records the version agreed to.
+    the rule book version the entrant was shown (check_rules); the entry records the version agreed to. `answers`:
+    the answers to the organiser's questions, keyed by question id (events.services.questions.check_answers).
 
     Everything the event lock does not change (the category and fee, the rules, a duplicate entry,
     eligibility and rating) is checked before taking it; under the lock only what others change is
@@ -255,6 +258,7 @@ def register_entry(
             phone,
             play_up,
             name_listed,
+            answers,
         )
     except RegistrationError:
         refresh_status(event)  # what the clock made due (a passed closing date) is recorded all the same
@@ -262,7 +266,7 @@ def register_entry(
 
 
 def _register(
-    actor, event, category, fee, concession_proof, agreement, player, phone, play_up, name_listed=False
+    actor, event, category, fee, concession_proof, agreement, player, phone, play_up, name_listed=False, answers=None
 ) -> Entry:
     accept_rules, agreed_version = agreement
     if registration_refusal(event):
@@ -274,6 +278,7 @@ def _register(
         for_self = player.user_id == actor.id
         category, fee, proof = clean_choice(event, category, fee, concession_proof)
         check_rules(event, accept_rules)
+        answered = check_answers(asked_in(event_questions(event), category), answers)
         refuse_duplicate(player, active_status, for_self=for_self)
         # Only a rating band or playing up needs the rating.
         rated_rule = play_up or category.min_rating is not None or category.max_rating is not None
@@ -316,6 +321,7 @@ def _register(
         )
         place_entry(entry, new_entry_status(event, category, current, amount), moment)
         insert_entry(entry)
+        save_answers(entry, answered)
         if play_up:
             request_play_up(actor, entry)
         # For the mail and the caller's response. Those ahead of the new entry (waitlisted, accepted at or before its

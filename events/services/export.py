@@ -4,8 +4,10 @@ formula-safe), filtered as the manage page filters its list."""
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from ..models import PAYABLE_STATUSES, Entry, EntryStatus, Event
+from ..answers import shown_answer
+from ..models import PAYABLE_STATUSES, Answer, Entry, EntryStatus, Event
 from .payments import entry_reference
+from .questions import event_questions
 
 
 def filter_entries(entries: QuerySet, status: str = "", category: str = "") -> QuerySet:
@@ -24,7 +26,8 @@ def entries_for_export(event: Event, *, status: str = "", category: str = ""):
     first-come-first-served order. An entry that holds no place (waiting, withdrawn, lapsed …) is charged nothing:
     its amount due is empty. "Held" is the money paid under the entry's own reference that counts for no place (a
     withdrawn entry's refund due, more than was due), as the event's money page holds it; a group's is under the
-    group's reference, on the group's page."""
+    group's reference, on the group's page. Then one column per organiser's question (headed by its wording), each
+    entry's answer as the pages show it (empty where not asked or not answered)."""
     from money.services.reports import held_by_reference
 
     header = [
@@ -45,14 +48,17 @@ def entries_for_export(event: Event, *, status: str = "", category: str = ""):
         "Group contact",
         "Rules agreed to",
     ]
-    yield header
+    questions = event_questions(event)
+    yield header + [question.label for question in questions]
     entries = filter_entries(
         Entry.objects.filter(event=event).select_related("player", "category", "fee", "group", "rules_version__book"),
         status,
         category,
     ).order_by("accepted_at", "pk")
     held = held_by_reference(None, event_id=event.pk)
+    answers = _answers_of(event) if questions else {}
     for number, e in enumerate(entries, start=1):
+        given = answers.get(e.pk, {})
         yield [
             number,
             timezone.localtime(e.accepted_at, event.zone).strftime("%Y-%m-%d %H:%M:%S"),
@@ -70,6 +76,7 @@ def entries_for_export(event: Event, *, status: str = "", category: str = ""):
             held.get(entry_reference(e), ""),
             f"{e.group.contact_name} ({e.group.phone}, {e.group.email})" if e.group_id else "",
             agreed_to(e),
+            *(shown_answer(q.kind, given.get(q.pk, "")) for q in questions),
         ]
 
 
@@ -79,3 +86,13 @@ def agreed_to(entry: Entry) -> str:
     if entry.rules_version_id:
         return str(entry.rules_version)
     return "The event's rules and indemnity" if entry.rules_accepted_at else ""
+
+
+def _answers_of(event: Event) -> dict[int, dict[int, str]]:
+    """Every answer of the event's entries, in one query: {entry id: {question id: stored value}}."""
+    found: dict[int, dict[int, str]] = {}
+    for entry_id, question_id, value in Answer.objects.filter(entry__event=event).values_list(
+        "entry_id", "question_id", "value"
+    ):
+        found.setdefault(entry_id, {})[question_id] = value
+    return found

@@ -22,6 +22,7 @@ from .entries import check_rules, clean_choice, prove_member_link, refuse_id_num
 from .notify import mail_entered_for_you, pay_url
 from .payments import group_reference
 from .places import insert_entry, new_entry_status, place_entry, places
+from .questions import asked_in, check_answers, event_questions, save_answers
 from .status import name_change_refusal, open_event_for_entries, refresh_status, sync_status
 from .waitinglist import offer_free_places
 
@@ -43,7 +44,8 @@ def register_group(
     member's date_of_birth; blank asks the one matching rule, players.matching: a student on record with the same
     name and date of birth is entered under that record, one who may be a member is refused with the records to
     choose from, and "new" says the student is a different person), category, fee, concession_proof, date_of_birth,
-    and optionally `row` (how refusals name the student, e.g. "Row 3"). All are entered, or none.
+    `answers` (the organiser's questions, keyed by question id), and optionally `row` (how refusals name the student,
+    e.g. "Line 3", and each answer refused names its question: the class list's column). All are entered, or none.
     The school is given once in `contact` and used for every student without one of their own.
     Members entered this way are told at once by email, with a link to withdraw.
     `names_listed`: the adult says the students' parents or guardians agreed to list their names on the public
@@ -107,6 +109,7 @@ def register_group(
         at_fault = {index for index, _ in problems}
         at_fault |= {i for i, s in enumerate(students, start=1) if _given_number(s) in repeated}
         known = _records_for(students)
+        questions = event_questions(event)
         members = []
         for index, student in enumerate(students, start=1):
             if index in at_fault:
@@ -114,7 +117,7 @@ def register_group(
             label = student.get("row") or f"Student {index}"
             try:
                 entry = _student_entry(
-                    event, group, actor, student, label, current, moment, names_listed, known.get(index)
+                    event, group, actor, student, label, current, moment, names_listed, known.get(index), questions
                 )
             except RegistrationError as refusal:
                 problems.append((index, refusal.message))
@@ -148,10 +151,11 @@ def register_group(
 
 
 def _student_entry(
-    event, group, actor, student: dict, label: str, current, moment, names_listed: bool, found=None
+    event, group, actor, student: dict, label: str, current, moment, names_listed: bool, found=None, questions=()
 ) -> Entry:
     """One student's entry in a group, inserted, or refused (RegistrationError) naming the student by `label`.
-    `found`: the matching rule's answer for a student without a member number (_records_for)."""
+    `found`: the matching rule's answer for a student without a member number (_records_for); `questions`: the
+    event's (event_questions)."""
     name = (student.get("full_name") or "").strip()
     prefix = f"{label} ({name})" if name else label
     try:
@@ -160,6 +164,7 @@ def _student_entry(
         )
     except RegistrationError as refusal:
         raise RegistrationError(f"{prefix}: {refusal.message}", field="students") from None
+    answered = check_answers(asked_in(questions, category), student.get("answers"), prefix)
     student = {**student, "school": (student.get("school") or "").strip() or group.school}
     if not _given_number(student):
         _refuse_child_already_entered(event, student, prefix)
@@ -195,6 +200,7 @@ def _student_entry(
     )
     place_entry(entry, new_entry_status(event, category, current, amount), moment)
     insert_entry(entry)
+    save_answers(entry, answered)
     return entry
 
 

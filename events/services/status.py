@@ -153,8 +153,9 @@ def withdrawal_refusal(event: Event) -> str | None:
     return None
 
 
-def name_change_refusal(event: Event) -> str | None:
-    """Why a group entry's names can no longer be changed (registration has closed), or None.
+def name_change_refusal(event: Event, what: str = "names") -> str | None:
+    """Why a group entry's names (or, `what`, an entry's answers to the organiser's questions) can no longer be
+    changed (registration has closed), or None.
 
     The one rule the pages (whether to offer the link) and the service share."""
     closes = event.registration_closes_at
@@ -163,11 +164,11 @@ def name_change_refusal(event: Event) -> str | None:
         if closed_at and (closes is None or closed_at < closes):
             return (
                 f"Registration is closed: the organiser closed it on {local_text(event, closed_at)}, "
-                "so names can no longer be changed."
+                f"so {what} can no longer be changed."
             )
-        return f"Registration closed on {local_text(event, closed_at)}: names can no longer be changed."
+        return f"Registration closed on {local_text(event, closed_at)}: {what} can no longer be changed."
     if event.status not in (EventStatus.REGISTRATION_OPEN, EventStatus.PUBLISHED):
-        return f"Names can no longer be changed: the event is {event.get_status_display().lower()}."
+        return f"{what.capitalize()} can no longer be changed: the event is {event.get_status_display().lower()}."
     return None
 
 

@@ -1,7 +1,8 @@
 """Pages for events. Thin: they read, show forms and call events.services for every write.
 
 public (list, announcement, calendars), entering (entry and group entry, my entries), organiser (the
-event form, categories, lifecycle, entries, payments, emails).
+event form, categories, lifecycle, entries, payments, emails), questions (the organiser's questions, an entry's
+answers).
 """
 
 from .entering import (
@@ -34,6 +35,7 @@ from .organiser import (
     reinstate_entry,
 )
 from .public import calendar_feed, event_detail, event_ics, event_list
+from .questions import delete_question, entry_answers, questions
 
 __all__ = [
     "accept_offer",
@@ -43,6 +45,9 @@ __all__ = [
     "create_event",
     "delete_category",
     "desk_list",
+    "delete_question",
+    "entry_answers",
+    "questions",
     "edit_category",
     "edit_event",
     "email_entrants",

@@ -23,7 +23,7 @@ from ..forms.entering import (
     student_formset,
     student_formset_with_another_row,
 )
-from ..models import Entry, EntryStatus, GroupEntry
+from ..models import Entry, EntryStatus, GroupEntry, Question
 from ..permissions import can_manage_event
 from ..services.payments import entry_reference
 from ..templatetags.events_tags import format_money
@@ -71,7 +71,8 @@ def enter(request, slug: str):
     eligibility = services.categories_for(event, player) if player else [(c, None) for c in categories]
     eligible = [c for c, reason in eligibility if reason is None]
     rated = bool(player and services.player_ratings(event, [player.pk]).get(player.pk))
-    form = EntryForm(request.POST or None, categories=eligible, event=event, rated=rated)
+    questions = services.event_questions(event)
+    form = EntryForm(request.POST or None, categories=eligible, event=event, rated=rated, questions=questions)
     if request.method == "POST" and form.is_valid():
         category, fee = parse_option(form.cleaned_data["option"])
         entry = run_service(
@@ -86,6 +87,7 @@ def enter(request, slug: str):
                 agreed_version=form.cleaned_data.get("agreed_version"),
                 phone=form.cleaned_data["phone"],
                 play_up=form.cleaned_data.get("play_up", False),
+                answers=form.answers(),
             ),
             form=form,
         )
@@ -119,18 +121,19 @@ def enter_group(request, slug: str):
     services.refresh_status(event)
     categories = _categories(event)
     choices = option_choices(categories)
+    questions = services.event_questions(event)
     if request.method == "POST" and "add_student" in request.POST:
         # Another row for a student, what was typed kept and nothing judged yet (no "required" on fields still to fill).
         typed = {k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"}
         contact = GroupContactForm(event=event, initial=typed)
-        students = student_formset_with_another_row(event, choices, request.POST)
-        class_list = ClassListForm(initial=typed, categories=categories)
+        students = student_formset_with_another_row(event, choices, request.POST, questions)
+        class_list = ClassListForm(initial=typed, categories=categories, questions=questions)
         return render(
             request, "events/enter_group.html", _group_context(event, categories, contact, students, class_list)
         )
     contact = GroupContactForm(request.POST or None, event=event, initial=_contact_initial(request.user))
-    students = student_formset(event, choices, request.POST or None)
-    class_list = ClassListForm(request.POST or None, request.FILES or None, categories=categories)
+    students = student_formset(event, choices, request.POST or None, questions)
+    class_list = ClassListForm(request.POST or None, request.FILES or None, categories=categories, questions=questions)
     error = None
     if request.method == "POST" and contact.is_valid() and students.is_valid() and class_list.is_valid():
         data = contact.cleaned_data
@@ -201,10 +204,12 @@ def group_entry(request, pk: int):
                 success="Payment recorded for the group.",
             ):
                 return redirect("events:group_entry", group.pk)
+    questions = services.event_questions(event)
     context = {
         "group": group,
         "event": event,
-        "entries": money.entries,
+        "entries": services.with_shown_answers(money.entries, questions),
+        "questions": questions,
         "total": money.total,
         "paid": money.paid,
         "balance": due,
@@ -230,11 +235,13 @@ def my_entries(request):
         page.object_list, Entry.objects.select_related("event", "category", "player", "group", "fee")
     )
     positions = services.waitlist_positions(entries)
+    asking = set(Question.objects.filter(event__in={e.event_id for e in entries}).values_list("event_id", flat=True))
     for entry in entries:
         entry.position = positions.get(entry.pk)
         # Offer only what would succeed: the same rules the services apply.
         entry.withdraw_refusal = services.withdrawal_refusal(entry.event)
         entry.name_change_refusal = services.name_change_refusal(entry.event)
+        entry.asks_questions = entry.event_id in asking
     # The group entries this person sent, a click from each group's page (it was reached only through an entry).
     groups = (
         GroupEntry.objects.filter(submitted_by=request.user)

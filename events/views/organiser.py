@@ -247,6 +247,8 @@ def manage(request, slug: str, director_form=None):
         "category__position", "category_id", "accepted_at", "pk"
     )
     page = BoundedPaginator(entries, MANAGE_PAGE_SIZE).get_page(request.GET.get("page"))
+    questions = services.event_questions(event)
+    page.object_list = services.with_shown_answers(page.object_list, questions)
     query = request.GET.copy()
     query.pop("page", None)
     places_left = current.left_in_event(event, categories)
@@ -284,6 +286,7 @@ def manage(request, slug: str, director_form=None):
         ),
         "groups_shown": MANAGE_GROUPS_SHOWN,
         "director_form": director_form or DirectorForm(),
+        "questions": questions,
     }
     return render(request, "events/manage.html", context)
 

@@ -313,8 +313,11 @@ class EntrySerializer(ModelSerializer):
 
     @extend_schema_field(AnswerSerializer(many=True))
     def get_answers(self, entry) -> list[dict]:
-        # A page of entries has its answers prefetched (ANSWERS); one entry just made or changed reads its own.
-        answers = sorted(entry.answers.all(), key=lambda a: (a.question.position, a.question_id))
+        # A page of entries has its answers prefetched (ANSWERS); an entry just made has them from register_entry; one
+        # changed reads its own.
+        known = getattr(entry, "known_answers", None)
+        answers = known if known is not None else entry.answers.all()
+        answers = sorted(answers, key=lambda a: (a.question.position, a.question_id))
         return [{"question": a.question_id, "label": a.question.label, "answer": a.shown} for a in answers]
 
     def get_payment_reference(self, entry) -> str:

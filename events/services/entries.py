@@ -6,7 +6,7 @@ import unicodedata
 from decimal import Decimal
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef, QuerySet, Subquery
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from clubsite.kit.errors import NotAllowed
@@ -17,7 +17,17 @@ from players.matching import same_name
 from players.models import Player
 from players.services import ensure_own_player
 
-from ..models import ACTIVE_ENTRY_STATUSES, Category, Entry, EntryStatus, Event, EventStatus, Fee, PlayUpRequest
+from ..models import (
+    ACTIVE_ENTRY_STATUSES,
+    Category,
+    Entry,
+    EntryStatus,
+    Event,
+    EventStatus,
+    Fee,
+    PlayUpRequest,
+    Question,
+)
 from ..permissions import can_manage_event
 from .common import RegistrationError, lock_event, now, require_manager, site_url
 from .eligibility import category_refusal, refusal_for
@@ -83,12 +93,19 @@ def refuse_id_number(text: str, what: str, who: str = "", field: str = "") -> No
         )
 
 
-# A category by id, with whether it has fees (ordered by id only: no join to the event for its ordering). Every entry
-# reads it: compiled once per connection.
+# A category by id, with whether it has fees and whether its entrants are asked the organiser's questions (ordered by
+# id only: no join to the event for its ordering). Every entry reads it: compiled once per connection.
 CATEGORY_BY_ID = Prepared(
     lambda pk: (
         Category.objects.filter(pk=pk)
-        .annotate(has_fees=Exists(Fee.objects.filter(category=OuterRef("pk"))))
+        .annotate(
+            has_fees=Exists(Fee.objects.filter(category=OuterRef("pk"))),
+            asks=Exists(
+                Question.objects.filter(event=OuterRef("event_id")).filter(
+                    Q(category__isnull=True) | Q(category=OuterRef("pk"))
+                )
+            ),
+        )
         .order_by("pk")[:1]
     ),
     int,
@@ -278,7 +295,9 @@ def _register(
         for_self = player.user_id == actor.id
         category, fee, proof = clean_choice(event, category, fee, concession_proof)
         check_rules(event, accept_rules)
-        answered = check_answers(asked_in(event_questions(event), category), answers)
+        # Most events ask nothing of their own: their questions are read only when the category says it asks some.
+        asked = asked_in(event_questions(event), category) if getattr(category, "asks", True) else []
+        answered = check_answers(asked, answers)
         refuse_duplicate(player, active_status, for_self=for_self)
         # Only a rating band or playing up needs the rating.
         rated_rule = play_up or category.min_rating is not None or category.max_rating is not None
@@ -321,7 +340,7 @@ def _register(
         )
         place_entry(entry, new_entry_status(event, category, current, amount), moment)
         insert_entry(entry)
-        save_answers(entry, answered)
+        entry.known_answers = save_answers(entry, answered, asked, fresh=True)
         if play_up:
             request_play_up(actor, entry)
         # For the mail and the caller's response. Those ahead of the new entry (waitlisted, accepted at or before its

@@ -200,7 +200,7 @@ def _student_entry(
     )
     place_entry(entry, new_entry_status(event, category, current, amount), moment)
     insert_entry(entry)
-    save_answers(entry, answered)
+    save_answers(entry, answered, fresh=True)
     return entry
 
 

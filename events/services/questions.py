@@ -153,10 +153,17 @@ def check_answers(questions, given: dict | None, who: str = "", error=Registrati
     return cleaned
 
 
-def save_answers(entry: Entry, cleaned: dict[int, str]) -> None:
-    """Writes an entry's answers (check_answers' result) in the caller's transaction: an empty answer is none."""
-    Answer.objects.filter(entry=entry, question_id__in=[pk for pk, value in cleaned.items() if not value]).delete()
-    existing = {a.question_id: a for a in Answer.objects.filter(entry=entry, question_id__in=list(cleaned))}
+def save_answers(entry: Entry, cleaned: dict[int, str], questions=(), *, fresh: bool = False) -> list[Answer]:
+    """Writes an entry's answers (check_answers' result) in the caller's transaction: an empty answer is none.
+    `fresh`: the entry was just made, so it has no answers yet. Returns the answers written new, each with its question
+    from `questions`, for the caller's response to show without reading them again."""
+    if not cleaned:
+        return []
+    existing = {}
+    if not fresh:
+        Answer.objects.filter(entry=entry, question_id__in=[pk for pk, value in cleaned.items() if not value]).delete()
+        existing = {a.question_id: a for a in Answer.objects.filter(entry=entry, question_id__in=list(cleaned))}
+    by_id = {q.pk: q for q in questions}
     new, changed = [], []
     for pk, value in cleaned.items():
         if not value:
@@ -167,9 +174,12 @@ def save_answers(entry: Entry, cleaned: dict[int, str]) -> None:
                 changed.append(existing[pk])
         else:
             new.append(Answer(entry=entry, question_id=pk, value=value))
+            if pk in by_id:
+                new[-1].question = by_id[pk]
     Answer.objects.bulk_create(new)
     for answer in changed:
         answer.save(update_fields=["value", "updated_at"])
+    return new
 
 
 def may_answer_for(actor, entry: Entry) -> bool:

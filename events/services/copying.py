@@ -1,6 +1,6 @@
-"""Copying an event to start the next one: its settings and categories with their fees and prizes, every date moved
-on by a year, as a draft the copier owns and edits before publishing. Nothing that happened at the event (entries,
-groups, divisions, rounds, money, directors) is copied."""
+"""Copying an event to start the next one: its settings and categories with their fees and prizes, and the organiser's
+questions, every date moved on by a year, as a draft the copier owns and edits before publishing. Nothing that happened
+at the event (entries, groups, divisions, rounds, money, directors, answers) is copied."""
 
 import re
 from datetime import date, datetime
@@ -8,7 +8,7 @@ from datetime import date, datetime
 from django.db import models, transaction
 from django.utils import timezone
 
-from ..models import Category, Event, EventStatus
+from ..models import Category, Event, EventStatus, Question
 from .announcements import _refuse, _rule_problems, _unique_slug, render_texts, require_announcer
 from .common import EventError, require_manager
 
@@ -103,13 +103,19 @@ def copy_rows(rows, source: Event, copy: Event, years: int, categories: dict[int
 # What comes with the event beyond its own settings and categories, each copied by one function (source, copy, years,
 # the copy's categories by the source's keys). A part of the announcement kept in a table of its own (questions,
 # discount codes) adds its line here, usually through copy_rows.
-PARTS: tuple = ()
+def _copy_questions(source: Event, copy: Event, years: int, categories: dict[int, Category]) -> None:
+    """The organiser's questions, each category's on that category's copy; their answers stay with the entries."""
+    copy_rows(Question.objects.filter(event=source).order_by("position", "pk"), source, copy, years, categories)
+
+
+PARTS: tuple = (_copy_questions,)
 
 
 def copy_event(actor, event: Event, *, title: str | None = None, years: int = 1) -> Event:
     """A draft copy of `event` owned by `actor` (who manages it and may announce its events: its organiser, or
-    staff), to edit and publish as the next one: every setting, the categories with their fees and prizes, each date
-    (the event's, registration's) moved on by `years`, a year in the title moved on too (or `title` if given).
+    staff), to edit and publish as the next one: every setting, the categories with their fees and prizes, the
+    organiser's questions, each date (the event's, registration's) moved on by `years`, a year in the title moved on
+    too (or `title` if given).
     Entries, groups, divisions, rounds, money and directors are not copied. All of it is saved, or (refused) none of
     it."""
     require_manager(actor, event, "copy this event")

@@ -251,26 +251,3 @@ def question_summaries(event: Event) -> list[Question]:
         .annotate(answered=Count("answers", filter=Q(answers__value__gt="")))
         .order_by("position", "pk")
     )
-
-
-def copy_questions(source: Event, target: Event, categories: dict[int, Category]) -> list[Question]:
-    """The seam for copying an event: `source`'s questions on `target`, each category's question on the copy of its
-    category (`categories`: the source category's id → the copy; a question of a category not copied is left out).
-    No answers are copied. Runs in the caller's transaction."""
-    copies = []
-    for question in event_questions(source):
-        if question.category_id is not None and question.category_id not in categories:
-            continue
-        copies.append(
-            Question(
-                event=target,
-                category=categories.get(question.category_id) if question.category_id else None,
-                kind=question.kind,
-                label=question.label,
-                help_text=question.help_text,
-                required=question.required,
-                choices=list(question.choices or []),
-                position=question.position,
-            )
-        )
-    return Question.objects.bulk_create(copies)

@@ -350,16 +350,22 @@ def test_staff_correct_an_answer_in_the_admin_by_the_same_rule(answered):
     assert AnswerInline in admin.site._registry[Entry].inlines
 
 
-def test_copying_an_event_copies_its_questions_onto_the_copied_categories():
-    event, category, _ = open_event()
-    ask(event, "School", category=category, required=True)
-    ask(event)
-    copy, copied_category, _ = open_event()
-    made = services.copy_questions(event, copy, {category.pk: copied_category})
-    assert sorted((q.label, q.category_id) for q in made) == [
-        ("Emergency contact", None),
-        ("School", copied_category.pk),
+def test_copying_an_event_copies_its_questions_onto_the_copied_categories_without_answers():
+    event, category, (fee,) = open_event()
+    CategoryFactory(event=event, name="Juniors")
+    school = ask(event, "School", category=category, required=True)
+    contact = ask(event)
+    player = player_with_account()
+    services.register_entry(
+        player.user, event, category=category, fee=fee, answers={school.pk: "Yuhua", contact.pk: "x"}
+    )
+    copy = services.copy_event(event.owner, event)
+    copied = {c.name: c.pk for c in copy.categories.all()}
+    assert sorted((q.label, q.category_id, q.required) for q in copy.questions.all()) == [
+        ("Emergency contact", None, False),
+        ("School", copied["Open"], True),
     ]
+    assert not Answer.objects.filter(question__event=copy).exists()
 
 
 def test_a_completed_events_questions_no_longer_change():

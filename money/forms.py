@@ -1,4 +1,5 @@
-"""Forms of the organiser's and the treasurer's money pages: a refund, and the treasurer's filters."""
+"""Forms of the money pages: asking for a quotation or an invoice, the organiser's refund, and the treasurer's
+filters."""
 
 from decimal import Decimal
 
@@ -8,9 +9,46 @@ from django import forms
 
 from clubsite.kit.ui import ServiceFormMixin, date_input
 
-from .models import Method, Payment
+from .models import (
+    BILLING_ADDRESS_LENGTH,
+    BILLING_NAME_LENGTH,
+    PO_NUMBER_LENGTH,
+    BillingDocument,
+    Method,
+    Payment,
+)
 from .payables import events
 from .services.reports import Filters, this_month
+
+
+class BillingForm(ServiceFormMixin, forms.Form):
+    """A quotation or an invoice, and whom it is addressed to (money.services.invoices.issue checks it)."""
+
+    document = forms.ChoiceField(
+        label="What you need",
+        choices=[
+            (BillingDocument.QUOTATION, "A quotation: what it will cost, to get a purchase approved"),
+            (BillingDocument.INVOICE, "An invoice: to pay against"),
+        ],
+        widget=forms.RadioSelect,
+    )
+    billing_name = forms.CharField(
+        label="Bill to", max_length=BILLING_NAME_LENGTH, help_text="The school, company or person who pays"
+    )
+    billing_address = forms.CharField(
+        label="Billing address", max_length=BILLING_ADDRESS_LENGTH, widget=forms.Textarea(attrs={"rows": 3})
+    )
+    po_number = forms.CharField(
+        label="Purchase order number",
+        max_length=PO_NUMBER_LENGTH,
+        required=False,
+        help_text="If your school or company gave one: printed on the document and on the receipt",
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.helper = FormHelper()
+        self.helper.add_input(Submit("submit", "Issue it", css_class="btn-primary"))
 
 
 class RefundForm(ServiceFormMixin, forms.Form):

@@ -1,5 +1,5 @@
-from .views import card, pay, statements, treasurer
+from .views import card, invoices, pay, statements, treasurer
 
 app_name = "money"
 
-urlpatterns = pay.urls + card.urls + statements.urls + treasurer.urls
+urlpatterns = pay.urls + invoices.urls + card.urls + statements.urls + treasurer.urls

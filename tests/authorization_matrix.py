@@ -20,7 +20,7 @@ is the primary key of the world's object of that name, "@name.attribute" one of 
 The objects named (tests/site_world.py): the open event walker-open, owned by the organiser, with the player's unpaid
 entry, a rival's entry and the teacher's group of two students; the event under way walker-weekender, owned by the
 organiser and directed by the director, the player seated in division A with a game of round 1 to report (round 2 is
-a draft); the player's receipt and credit note; a rating list; a bank statement.
+a draft); the player's receipt, credit note and quotation; a rating list; a bank statement.
 """
 
 ROLES = ("anonymous", "player", "teacher", "organiser", "director", "staff")
@@ -221,6 +221,9 @@ MATRIX = {
     "money:receipt_pdf": row("login 200 403 200 403 200"),
     "money:credit_note": row("login 200 403 200 403 200"),
     "money:credit_note_pdf": row("login 200 403 200 403 200"),
+    "money:ask_invoice": row("login 200 404 200 404 200", "login 200 404 200 404 200"),  # as the payment page
+    "money:invoice": row("login 200 403 200 403 200"),  # the player's quotation: theirs, the organiser's, staff's
+    "money:invoice_pdf": row("login 200 403 200 403 200"),
     "money:my_payments": row(SIGNED_IN),
     "money:card_checkout": row("405 405 405 405 405 405", "404 404 404 404 404 404"),  # no card payments here
     "money:stripe_webhook": row("405 405 405 405 405 405", "404 404 404 404 404 404"),
@@ -389,6 +392,7 @@ ADMIN_MODELS = {
     "money.refund": "read",
     "money.moneylog": "read",
     "money.statement": "read",
+    "money.invoice": "read",
 }
 # What staff get on each page of a model's admin, by GET and (adding or changing) by POST; everyone else gets the
 # admin's log-in page.

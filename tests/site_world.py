@@ -5,8 +5,9 @@
 URL's path parameters. The roles:
 
 - anonymous: nobody signed in;
-- player: a member with an account, entered in the open event (unpaid) and in the event under way (paid, with a
-  receipt and a credit note), seated in its division, with a game of a published round still to report;
+- player: a member with an account, entered in the open event (unpaid, with a quotation asked for) and in the
+  event under way (paid, with a receipt and a credit note), seated in its division, with a game of a published
+  round still to report;
 - teacher: an account that entered a group of two students (a group entry of their own, no member record);
 - organiser: in the Organisers group, owns both events;
 - director: directs the event under way (named by it; neither its owner nor an organiser);
@@ -38,7 +39,7 @@ from events.play.models import Division, DivisionPlayer, RoundStatus
 from events.services.payments import entry_reference
 from events.services.withdrawlink import make_token
 from money.models import PaymentSettings, Refund
-from money.services import ledger
+from money.services import invoices, ledger
 from money.services import statements as statement_service
 from players import services as player_services
 from players.models import Membership, MembershipOffer, MembershipType
@@ -199,6 +200,14 @@ def build() -> World:
     my_open_entry = event_services.register_entry(
         me.user, open_event, category=category, fee=standard, accept_rules=True, answers={question.pk: "M"}
     )
+    quotation = invoices.issue(
+        me.user,
+        entry_reference(my_open_entry),
+        document="quotation",
+        billing_name="Me",
+        billing_address="1 Home Road",
+        po_number="PO-1",
+    )
     rival_entry = event_services.register_entry(
         organiser,
         open_event,
@@ -333,6 +342,7 @@ def build() -> World:
         "second_category": second,
         "question": question,
         "my_open_entry": my_open_entry,
+        "quotation": quotation,
         "rival_entry": rival_entry,
         "group": group,
         "student_entry": student_entry,
@@ -447,6 +457,8 @@ def _by_name(world: World) -> dict[str, dict]:
         "wordjudge:tablet": {"token": o["judge_token"]},
         "money:credit_note": {"number": o["credit"].number},
         "money:credit_note_pdf": {"number": o["credit"].number},
+        "money:invoice": {"number": o["quotation"].number},
+        "money:invoice_pdf": {"number": o["quotation"].number},
     }
     for name in ("accept_offer", "withdraw", "leave_waitlist"):
         kwargs[f"events:{name}"] = entries

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from ..balances import MONEY
 from ..core.tax import tax_included
-from ..models import HELD, REFUNDABLE, Method, Payment, PaymentSettings, Refund
+from ..models import HELD, REFUNDABLE, BillingDocument, Invoice, InvoiceStatus, Method, Payment, PaymentSettings, Refund
 from ..payables import GONE, KINDS, HeldNote, Kind, Owing
 
 ZERO = Decimal("0")
@@ -310,6 +310,44 @@ def outstanding_totals(event_id: int | None = None, *, renewals: bool = False) -
 
 
 # ---------------------------------------------------------------------------------------------------------
+# Invoices: what was invoiced, what of it is paid and what is outstanding. A replaced invoice counts for nothing
+# (the one that replaced it counts); an invoice is paid in full once settled, and in part by the money received
+# under it until then.
+
+
+def invoices(filters: Filters) -> QuerySet[Invoice]:
+    """The invoices issued in the period (for the event), newest first, each with `received` (the money paid under
+    it so far). Not filtered by way of paying: an invoice is paid in any way."""
+    rows = Invoice.objects.filter(document=BillingDocument.INVOICE).exclude(status=InvoiceStatus.REPLACED)
+    if filters.start:
+        rows = rows.filter(issued_on__gte=filters.start)
+    if filters.end:
+        rows = rows.filter(issued_on__lte=filters.end)
+    if filters.event_id:
+        rows = rows.filter(event_id=filters.event_id)
+    return rows.annotate(received=_sum("payments__amount")).select_related("event").order_by("-issued_at", "-pk")
+
+
+def invoice_paid(invoice: Invoice) -> Decimal:
+    """What of an invoice is paid: all of it once settled, else the money received under it (never more)."""
+    if invoice.status == InvoiceStatus.PAID:
+        return invoice.amount_due
+    return min(invoice.amount_due, getattr(invoice, "received", ZERO) or ZERO)
+
+
+def invoice_totals(filters: Filters) -> dict:
+    """How many invoices, invoiced, paid and outstanding, for the filters (two queries)."""
+    rows = invoices(filters).order_by()
+    whole = Invoice.objects.filter(pk__in=rows.values("pk")).aggregate(
+        n=Count("pk"), invoiced=_sum("amount_due"), settled=_sum("amount_due", filter=Q(status=InvoiceStatus.PAID))
+    )
+    # Money under invoices still open, each counted up to what it asks for.
+    part = sum((invoice_paid(i) for i in rows.filter(status=InvoiceStatus.ISSUED, received__gt=0)), ZERO)
+    paid = whole["settled"] + part
+    return {"count": whole["n"], "invoiced": whole["invoiced"], "paid": paid, "outstanding": whole["invoiced"] - paid}
+
+
+# ---------------------------------------------------------------------------------------------------------
 # The treasurer's CSV
 
 CSV_HEADER = [
@@ -325,6 +363,9 @@ CSV_HEADER = [
     "Currency",
     "GST included",
     "Recorded by",
+    "Invoice",
+    "Invoice paid",
+    "Invoice outstanding",
 ]
 
 
@@ -361,13 +402,14 @@ def who(user) -> str:
 
 
 def csv_rows(filters: Filters):
-    """The header, then one row per payment and per refund in the period, oldest first (a refund's amount is
-    negative). Read in chunks, merged by date; clubsite.kit.csv writes them formula-safe."""
+    """The header, then one row per payment, per refund and per invoice in the period, oldest first (a refund's
+    amount is negative; an invoice's is what it asks for, with what of it is paid and outstanding). Read in chunks,
+    merged by date; clubsite.kit.csv writes them formula-safe."""
     rates = dict(PaymentSettings.objects.values_list("association_id", "gst_rate"))
     methods = dict(Method.choices)
 
     def payment_rows():
-        rows = filters.payments(Payment.objects.select_related("event", "recorded_by")).order_by(
+        rows = filters.payments(Payment.objects.select_related("event", "recorded_by", "invoice")).order_by(
             "received_on", "recorded_at", "pk"
         )
         for p in rows.iterator(chunk_size=500):
@@ -384,6 +426,9 @@ def csv_rows(filters: Filters):
                 p.currency,
                 gst_included(p.amount, p.lines, rates.get(p.association_id, DEFAULT_GST_RATE)),
                 who(p.recorded_by),
+                p.invoice.number if p.invoice_id else "",
+                "",
+                "",
             ]
 
     def refund_rows():
@@ -406,7 +451,34 @@ def csv_rows(filters: Filters):
                 p.currency,
                 gst_included(amount, p.lines, rates.get(p.association_id, DEFAULT_GST_RATE)),
                 who(r.refunded_by),
+                "",
+                "",
+                "",
+            ]
+
+    def invoice_rows():
+        """An invoice's amount is what it asks for, not money received: its Kind tells it apart in the sums."""
+        rows = invoices(filters).select_related("issued_by").order_by("issued_on", "issued_at", "pk")
+        for i in rows.iterator(chunk_size=500):
+            paid = invoice_paid(i)
+            po = f" (purchase order {i.po_number})" if i.po_number else ""
+            yield [
+                i.issued_on.isoformat(),
+                i.number,
+                "invoice",
+                i.reference,
+                f"Invoice to {i.billing_name}{po}: {i.description}",
+                i.event.title if i.event_id else "",
+                i.billing_name,
+                "",
+                i.amount_due,
+                i.currency,
+                gst_included(i.amount_due, i.lines, rates.get(i.association_id, DEFAULT_GST_RATE)),
+                who(i.issued_by),
+                i.get_status_display(),
+                paid,
+                i.amount_due - paid,
             ]
 
     yield CSV_HEADER
-    yield from heapq.merge(payment_rows(), refund_rows(), key=lambda row: row[0])
+    yield from heapq.merge(payment_rows(), refund_rows(), invoice_rows(), key=lambda row: row[0])

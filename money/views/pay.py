@@ -22,6 +22,7 @@ from ..payables import resolve
 from ..providers import payment_ways
 from ..services import assert_may_view, own_payments, payments_for, settings_for
 from ..services.documents import credit_note_document, receipt_document
+from ..services.invoices import for_reference
 
 PAGE_SIZE = 25
 
@@ -47,6 +48,7 @@ def pay(request, reference: str):
             ways.append({"way": way, "svg": mark_safe(way.qr_svg) if way.qr_svg else ""})  # noqa: S308 (segno's own SVG)
     payments = list(payments_for(kind.code, due.target_id))
     context = {
+        "documents": list(for_reference(kind.code, due.target_id)[:20]),
         "due": due,
         "kind": kind,
         "group": len(due.lines) > 1 or kind.code == GROUP,
@@ -62,7 +64,7 @@ def pay(request, reference: str):
 
 def _payment(request, number: str) -> Payment:
     payment = get_object_or_404(
-        Payment.objects.select_related("association").prefetch_related("refunds"), number=number
+        Payment.objects.select_related("association", "invoice").prefetch_related("refunds"), number=number
     )
     try:
         assert_may_view(request.user, payment)
@@ -87,8 +89,8 @@ def _private(response: HttpResponse) -> HttpResponse:
     return response
 
 
-def _document_page(request, doc, pdf_url: str, back_url: str):
-    context = {"doc": doc, "content": document_content(doc), "pdf_url": pdf_url, "back_url": back_url}
+def _document_page(request, doc, pdf_url: str, back_url: str, extra: dict | None = None):
+    context = {"doc": doc, "content": document_content(doc), "pdf_url": pdf_url, "back_url": back_url, **(extra or {})}
     return _private(render(request, "money/receipt.html", context))
 
 

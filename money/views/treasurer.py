@@ -53,6 +53,15 @@ def _page(request, rows, param: str, size: int = PAGE_SIZE):
     return page
 
 
+def _invoices(request, filters) -> dict:
+    """A page of the invoices for the filters, each with what of it is paid and outstanding, and their totals."""
+    page = _page(request, reports.invoices(filters), "invoices")
+    for invoice in page.object_list:
+        invoice.paid = reports.invoice_paid(invoice)
+        invoice.outstanding = invoice.amount_due - invoice.paid
+    return {"invoices": page, "invoice_totals": reports.invoice_totals(filters)}
+
+
 def _linked(rows):
     """Gives each payment its receipt's address and each refund its credit note's."""
     for row in rows:
@@ -183,6 +192,7 @@ def event_money(request, key: str):
         "payments": _linked(_page(request, reports.payments(only_event), "page")),
         "credits": _linked(_page(request, reports.refunds(only_event), "credits")),
         "owed": owed,
+        **_invoices(request, only_event),
         "cancelled": events().is_cancelled(event),
         "is_staff": is_association_staff(request.user),
     }
@@ -207,7 +217,7 @@ def treasurer(request):
     # What belongs to no event (membership renewals) is left out when one event is chosen.
     renewals = None if filters.event_id else _page(request, reports.owed(at_events=False), "renewals")
     query = request.GET.copy()
-    for param in ("page", "credits", "owed", "renewals"):
+    for param in ("page", "credits", "owed", "renewals", "invoices"):
         query.pop(param, None)
     context = {
         "form": form,
@@ -218,6 +228,7 @@ def treasurer(request):
         "credits": _linked(_page(request, reports.refunds(filters), "credits")),
         "owed": owed,
         "renewals": renewals,
+        **_invoices(request, filters),
         "csv_query": query.urlencode(),
     }
     return render(request, "money/treasurer/treasurer.html", context)

@@ -10,7 +10,9 @@ part, more than due) by a PayNow line on a confirmed bank statement, by the card
 by cheque, or once for a whole group; a payment is refunded (in part or whole); an entry is withdrawn; the
 organiser lapses unpaid entries; a waiting-list place is offered and accepted; a quota is raised or lowered;
 a paid entry is withdrawn and the organiser reinstates a withdrawal (while its place is free); the event is
-played (some of those holding a place seated) and completed; the event is cancelled and everything refunded.
+played (some of those holding a place seated) and completed; the event is cancelled and everything refunded; an
+entrant or a teacher asks for a quotation or an invoice (for anything, paid, withdrawn or cancelled included) and
+pays an open invoice's balance by card or by a PayNow line on a statement.
 
 What must hold after every step:
 
@@ -31,6 +33,9 @@ What must hold after every step:
    the balances of the places taken (pending payment or confirmed: an offer not yet accepted owes nothing); a
    group's page shows as held what the ledger holds under its references, so that what the group paid is either
    counted for its entries or shown held.
+6. Quotations and invoices are numbered 1, 2, 3 … in their own series, without gaps; one refused saves nothing;
+   an issued one never changes (its lines and amounts stay as issued); at most one invoice of a thing is open;
+   an invoice is paid once its balance is paid in full, and the money paid under it is for what it invoiced.
 
 Bounded to run in `make test` in well under a minute."""
 
@@ -64,8 +69,8 @@ from events.payables import ENTRY, GROUP
 from events.play.models import Division, DivisionPlayer
 from events.services.payments import entry_reference, group_reference
 from money import services as money
-from money.models import Method, Payment, PaymentSettings, Refund
-from money.services import reports
+from money.models import BillingDocument, Invoice, InvoiceStatus, Method, Payment, PaymentSettings, Refund
+from money.services import invoices, reports
 from money.services import statements as reconcile
 from tests.events.factories import CategoryFactory, EventFactory, FeeFactory, player_with_account
 from tests.factories import PlayerFactory, UserFactory
@@ -112,6 +117,7 @@ class RegistrationMoneyMachine(RuleBasedStateMachine):
         self.card = FakeCard()
         self.used = []  # (name, date of birth) of students groups entered
         self.seated = set()  # the entries play seated before the event was completed
+        self.issued = {}  # invoice pk -> its lines and amounts as issued
 
     def teardown(self):
         transaction.set_rollback(True)
@@ -392,7 +398,65 @@ class RegistrationMoneyMachine(RuleBasedStateMachine):
             lambda: money.refund(self.owner, payment, amount=amount, reason="Asked for it back", provider=self.card)
         )
 
+    # --- quotations and invoices -----------------------------------------------------------------
+
+    @rule(data=st.data(), group=st.booleans(), document=st.sampled_from(BillingDocument.values))
+    def ask_for_a_quotation_or_invoice(self, data, group, document):
+        if group:
+            things = list(GroupEntry.objects.filter(event=self.event).order_by("pk"))
+            payers = {g.pk: (group_reference(g), g.submitted_by) for g in things}
+        else:
+            things = self.entries()
+            payers = {e.pk: (entry_reference(e), e.entered_by or e.player.user) for e in things}
+        if not things:
+            return
+        reference, payer = payers[data.draw(st.sampled_from(things), label="thing").pk]
+        before = Invoice.objects.count()
+        invoice = self.attempt(
+            lambda: invoices.issue(
+                payer, reference, document=document, billing_name="Yuhua Primary", billing_address="1 Jurong West"
+            )
+        )
+        if invoice is None:
+            assert Invoice.objects.count() == before  # refused: nothing saved
+            return
+        self.issued[invoice.pk] = (invoice.lines, invoice.total, invoice.paid_before, invoice.amount_due)
+
+    @rule(data=st.data(), way=st.sampled_from(("statement", "card")))
+    def pay_an_invoice(self, data, way):
+        open_ones = list(
+            Invoice.objects.filter(event=self.event, document=BillingDocument.INVOICE, status=InvoiceStatus.ISSUED)
+        )
+        if not open_ones:
+            return
+        invoice = data.draw(st.sampled_from(open_ones), label="invoice")
+        kind, due = money.due_or_error(invoice.reference)
+        if not (due.payable and due.balance > 0):
+            return
+        self.pay(invoice.reference, due.balance, way)
+        if way == "card":  # the card's service takes it at once: the invoice is paid
+            invoice.refresh_from_db()
+            assert invoice.status == InvoiceStatus.PAID
+
     # --- what must hold --------------------------------------------------------------------------
+
+    @invariant()
+    def invoices_are_numbered_without_gaps_never_change_and_are_paid_when_paid(self):
+        association = self.event.association
+        for document in BillingDocument.values:
+            numbers = sorted(
+                Invoice.objects.filter(association=association, document=document).values_list("sequence", flat=True)
+            )
+            assert numbers == list(range(1, len(numbers) + 1)), document
+        rows = list(Invoice.objects.filter(event=self.event))
+        for invoice in rows:
+            assert (invoice.lines, invoice.total, invoice.paid_before, invoice.amount_due) == self.issued[invoice.pk]
+            for payment in invoice.payments.all():
+                assert payment.reference == invoice.reference and payment.recorded_at >= invoice.issued_at
+            if invoice.status == InvoiceStatus.PAID:
+                assert invoice.settled_at is not None and invoice.payments.exists()
+        open_ones = [(i.kind, i.target_id) for i in rows if i.document == "invoice" and i.status == "issued"]
+        assert len(open_ones) == len(set(open_ones))
 
     @invariant()
     def money_balances_out(self):

@@ -107,3 +107,14 @@ def test_the_treasurer_sees_invoiced_paid_and_outstanding_on_the_page_and_in_the
     money = client.get(reverse("money:event_money", args=[event.slug])).content.decode()
     assert paid.number in money and open_one.number in money
     assert InvoiceStatus.PAID.label in money
+
+
+def test_an_entrant_finds_the_quotation_or_invoice_link_beside_pay_now(client):
+    event, category, standard, _ = seed_event()
+    entry = entered(event, category, standard)
+    client.force_login(entry.player.user)
+    page = client.get(reverse("events:my_entries")).content.decode()
+    assert reverse("money:ask_invoice", args=[entry_reference(entry)]) in page
+    services.receive(reference=entry_reference(entry), amount="3.00", method=Method.PAYNOW)
+    page = client.get(reverse("events:my_entries")).content.decode()
+    assert reverse("money:ask_invoice", args=[entry_reference(entry)]) not in page  # paid: nothing to invoice

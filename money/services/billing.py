@@ -30,7 +30,9 @@ def pay_invoice(kind, payment: Payment) -> Invoice | None:
         Payment.objects.filter(pk=payment.pk).update(invoice=invoice)
         payment.invoice = invoice
     due = kind.due(payment.target_id)
-    if due is not None and due.balance <= 0:
+    # Paid once what is charged is paid in full; money for a group none of whose students holds a place any more
+    # (nothing charged) is held, and settles nothing.
+    if due is not None and due.total > 0 and due.balance <= 0:
         move(invoice, InvoiceStatus.PAID)
         invoice.settled_at = timezone.now()
         invoice.save(update_fields=["status", "settled_at"])

@@ -193,3 +193,16 @@ def test_the_organiser_may_invoice_and_see_it_a_stranger_may_not_see_it():
     invoices.assert_may_view(entry.player.user, invoice)
     with pytest.raises(NotAllowed):
         invoices.assert_may_view(player_with_account().user, invoice)
+
+
+def test_money_for_a_group_whose_students_all_withdrew_is_held_and_settles_nothing():
+    event, category, standard, passion = seed_event()
+    group = a_group(event, category, standard, passion, count=2)
+    teacher = group.submitted_by
+    invoice = invoices.issue(teacher, group_reference(group), document="invoice", **BILLING)
+    for entry in group.entries.all():
+        events.withdraw_entry(teacher, entry)
+    payment = services.receive(reference=group_reference(group), amount="5.00", method=Method.PAYNOW).payment
+    invoice.refresh_from_db()
+    assert payment.held == D("5.00") and invoice.status == InvoiceStatus.ISSUED
+    assert "changed" in invoices.out_of_date(invoice)

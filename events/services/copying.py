@@ -100,14 +100,14 @@ def copy_rows(rows, source: Event, copy: Event, years: int, categories: dict[int
         type(made[0]).objects.bulk_create(made)
 
 
-# What comes with the event beyond its own settings and categories, each copied by one function (source, copy, years,
-# the copy's categories by the source's keys). A part of the announcement kept in a table of its own (questions,
-# discount codes) adds its line here, usually through copy_rows.
 def _copy_questions(source: Event, copy: Event, years: int, categories: dict[int, Category]) -> None:
     """The organiser's questions, each category's on that category's copy; their answers stay with the entries."""
     copy_rows(Question.objects.filter(event=source).order_by("position", "pk"), source, copy, years, categories)
 
 
+# What comes with the event beyond its own settings and categories, each copied by one function (source, copy, years,
+# the copy's categories by the source's keys). A part of the announcement kept in a table of its own (questions,
+# discount codes) adds its line here, usually through copy_rows.
 PARTS: tuple = (_copy_questions,)
 
 

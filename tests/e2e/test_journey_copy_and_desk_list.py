@@ -11,7 +11,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
-from events.models import EntryStatus, Event, EventStatus, PrizeKind
+from events.models import EntryStatus, Event, EventStatus, PrizeKind, Question
 from events.services.copying import moved_date
 from tests.e2e.test_accessibility import AXE, violations
 from tests.events.factories import CategoryFactory, EntryFactory, EventFactory, FeeFactory, PrizeFactory
@@ -57,6 +57,9 @@ def _last_year(organiser):
         FeeFactory(category=category, name="Standard", amount=Decimal(amount))
         PrizeFactory(category=category, rank_from=1, rank_to=1, description="Trophy and S$50 voucher")
         PrizeFactory(category=category, kind=PrizeKind.HIGH_GAME, rank_from=None, rank_to=None, description="Medal")
+    Question.objects.create(
+        event=event, category=category, kind="choice", label="T-shirt size", choices=["S", "M", "L"], required=True
+    )
     return event
 
 
@@ -106,6 +109,16 @@ def test_organiser_copies_last_years_championship_publishes_it_and_prints_the_de
     expect(page.get_by_role("cell", name="Primary", exact=True)).to_be_visible()
     expect(page.get_by_role("cell", name="Secondary", exact=True)).to_be_visible()
     j.shot("the copy, a draft")
+
+    # Last year's question came along; this year an emergency contact is asked of every entrant too.
+    page.get_by_role("link", name=re.compile(r"^Questions")).click()
+    expect(page.get_by_role("cell", name="T-shirt size S; M; L")).to_be_visible()
+    page.fill("#id_label", "Emergency contact (name and phone)")
+    page.get_by_label("An answer is required").check()
+    page.get_by_role("button", name="Save the question").click()
+    expect(page.get_by_role("cell", name="Emergency contact (name and phone)", exact=True)).to_be_visible()
+    j.shot("questions of the copy")
+    page.get_by_role("link", name="Back to the dashboard").click()
 
     # Edits before publishing: the venue moved this year.
     page.get_by_role("link", name="Edit announcement").click()

@@ -164,4 +164,6 @@ def out_of_date(invoice: Invoice) -> str:
     then = sorted((line.get("description", ""), line.get("amount", "")) for line in invoice.lines)
     if now != then:
         return "The entries or their fees have changed since this invoice was issued: ask for a new invoice."
+    if due.owed <= 0:  # settled otherwise: a fee let off, or paid under another reference
+        return "Nothing is left to pay on what this invoice is for."
     return ""

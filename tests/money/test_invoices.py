@@ -206,3 +206,11 @@ def test_money_for_a_group_whose_students_all_withdrew_is_held_and_settles_nothi
     invoice.refresh_from_db()
     assert payment.held == D("5.00") and invoice.status == InvoiceStatus.ISSUED
     assert "changed" in invoices.out_of_date(invoice)
+
+
+def test_a_fee_let_off_after_the_invoice_says_nothing_is_left_to_pay_on_it():
+    event, category, standard, _ = seed_event()
+    entry = entered(event, category, standard)
+    invoice = invoices.issue(entry.player.user, entry_reference(entry), document="invoice", **BILLING)
+    events.record_payment(event.owner, entry, method="waived", note="Helper at the desk")
+    assert invoices.out_of_date(invoice) != ""

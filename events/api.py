@@ -24,7 +24,7 @@ from .services.payments import PAYABLE_STATUSES, entry_reference
 class FeeSerializer(ModelSerializer):
     class Meta:
         model = Fee
-        fields = ["id", "name", "amount", "note", "is_concession", "proof_label"]
+        fields = ["id", "name", "amount", "note", "is_concession", "proof_label", "audience", "until"]
 
 
 class PrizeSerializer(ModelSerializer):
@@ -274,6 +274,7 @@ class EntrySerializer(ModelSerializer):
         help_text="The answers to the organiser's questions, in the form's order: each question's id, its wording "
         "and the answer as the pages show it (several choices joined by '; ')"
     )
+    discount_code = serializers.SerializerMethodField(help_text="The discount code the entry used, if any")
 
     class Meta:
         model = Entry
@@ -288,6 +289,9 @@ class EntrySerializer(ModelSerializer):
             "accepted_at",
             "fee",
             "amount_due",
+            "discount",
+            "discount_code",
+            "free_place",
             "amount_paid",
             "balance",
             "payment_reference",
@@ -319,6 +323,9 @@ class EntrySerializer(ModelSerializer):
         answers = known if known is not None else entry.answers.all()
         answers = sorted(answers, key=lambda a: (a.question.position, a.question_id))
         return [{"question": a.question_id, "label": a.question.label, "answer": a.shown} for a in answers]
+
+    def get_discount_code(self, entry) -> str | None:
+        return entry.discount_code.code if entry.discount_code_id else None
 
     def get_payment_reference(self, entry) -> str:
         return entry_reference(entry)
@@ -368,6 +375,9 @@ class EntryCreateSerializer(serializers.Serializer):
     )
     phone = serializers.CharField(required=False, allow_blank=True, default="")
     answers = answers_field(required=False, default=dict)
+    discount_code = serializers.CharField(
+        required=False, allow_blank=True, default="", max_length=40, help_text="A code the organisers gave out"
+    )
 
 
 class WaitlistPositions:
@@ -396,7 +406,7 @@ class MyEntryViewSet(
         user = self.request.user
         return (
             services.own_entries(user)
-            .select_related("event", "category", "player", "rules_version__book")
+            .select_related("event", "category", "player", "rules_version__book", "discount_code")
             .prefetch_related(ANSWERS)
             .order_by("-accepted_at", "-pk")
         )
@@ -472,7 +482,7 @@ class OrganiserEntryViewSet(
         if getattr(self, "swagger_fake_view", False):
             return Entry.objects.none()
         entries = (
-            Entry.objects.select_related("event", "category", "player", "rules_version__book")
+            Entry.objects.select_related("event", "category", "player", "rules_version__book", "discount_code")
             .prefetch_related(ANSWERS)
             .order_by("event", "accepted_at", "pk")
         )

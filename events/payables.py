@@ -9,6 +9,7 @@ from django.db.models import Sum
 from django.urls import reverse
 from django.utils import timezone
 
+from clubsite.kit.money import format_money
 from money.balances import balance_sql, owing
 from money.core.references import ENTRY as ENTRY_CODE
 from money.core.references import GROUP as GROUP_CODE
@@ -17,6 +18,7 @@ from money.payables import Due, Events, HeldNote, Kind, Line, Owing
 from .models import OWING_STATUSES, Entry, EntryStatus, Event, EventStatus, GroupEntry, Payment
 from .permissions import can_manage_event
 from .services.common import lock_event
+from .services.discounts import price_of
 from .services.mine import own_entries
 from .services.payments import (
     PAYABLE_STATUSES,
@@ -45,20 +47,27 @@ def in_person_at(event: Event) -> str:
 
 
 def _entry_line(entry: Entry) -> Line:
-    fees = list(entry.category.fees.all())
-    standard = next((f.amount for f in fees if not f.is_concession), None)
+    """The entry as a receipt lists it: its amount against the full standard fee, the note naming what took it
+    below (a concession, a member's or early-bird fee, a discount code, a free place)."""
+    price = price_of(entry)
     fee = entry.fee
     charged = entry.amount_due
-    note = ""
+    parts = []
     if fee is not None and fee.is_concession:
-        note = f"{fee.name} concession"
+        parts.append(f"{fee.name} concession")
+    elif fee is not None and price.fee_amount != price.full:
+        parts.append(f"{fee.name} fee" + (f" ({fee.conditions})" if fee.conditions else ""))
+    if price.free:
+        parts.append(f"free place ({entry.free_place})")
+    elif price.discount:
+        parts.append(f"discount code {price.code} {format_money(price.discount)} off")
     if fee is not None and fee.note:
-        note = f"{note}, {fee.note}" if note else fee.note
+        parts.append(fee.note)
     return Line(
         description=f"{entry.player.full_name}: {entry.category.name}, {entry.event.title}",
-        standard=standard if standard is not None else charged,
+        standard=price.full if fee is not None else charged,
         amount=charged,
-        note=note,
+        note=", ".join(parts),
         taxed=bool(fee and "gst" in fee.note.lower()),
         status=entry.get_status_display(),
         paid=entry.amount_paid,
@@ -80,7 +89,7 @@ def _may_view_entry(user, entry: Entry) -> bool:
 
 def _entries(**where):
     return (
-        Entry.objects.select_related("event", "player", "category", "fee", "group")
+        Entry.objects.select_related("event", "player", "category", "fee", "group", "discount_code")
         .prefetch_related("category__fees")
         .filter(**where)
     )

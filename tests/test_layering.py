@@ -12,6 +12,7 @@ PURE_CORES = (
     "ratings.engine",
     "wordjudge.core",
     "money.core",
+    "events.pricing",
     "players.names",
     "players.matching",
     "players.memberfile",

@@ -14,7 +14,16 @@ from events.play.core.standings import format_round_spread_caps, parse_round_spr
 from players.models import Club
 from rulebooks.services import versions_for
 
-from ..models import BY_HAND_PAYMENT_METHODS, Category, Event, EventKind, PaymentMethod, PrizeKind, PrizeTies
+from ..models import (
+    BY_HAND_PAYMENT_METHODS,
+    Category,
+    Event,
+    EventKind,
+    FeeAudience,
+    PaymentMethod,
+    PrizeKind,
+    PrizeTies,
+)
 from ..models.event_parts import is_time_zone, validate_one_line, validate_sensible_date
 from ..services import AUDIENCES, CATEGORY_FIELDS, EVENT_FIELDS, closing_date_warning, event_problems
 from ..templatetags.events_tags import format_money
@@ -172,12 +181,20 @@ class FeeForm(forms.Form):
     note = forms.CharField(max_length=100, required=False, help_text="e.g. incl. GST")
     is_concession = forms.BooleanField(required=False, label="Concession")
     proof_label = forms.CharField(max_length=100, required=False, label="Proof asked for")
+    audience = forms.ChoiceField(
+        choices=FeeAudience.choices, required=False, label="For", help_text="Members: valid on the closing date"
+    )
+    until = forms.DateField(
+        required=False, label="Early bird until", widget=DATE, help_text="Its last day; empty: no end"
+    )
 
     def clean(self):
         data = super().clean()
         # A row filled in but for its amount would be dropped on saving: said here instead (a row left as
         # offered is no fee at all).
-        typed = self.has_changed() and any(data.get(k) for k in ("name", "note", "is_concession", "proof_label"))
+        typed = self.has_changed() and any(
+            data.get(k) for k in ("name", "note", "is_concession", "proof_label", "audience", "until")
+        )
         if typed and not data.get("id") and data.get("amount") is None and not data.get("DELETE"):
             self.add_error("amount", "Give this fee an amount, or clear the row.")
         return data
@@ -229,14 +246,26 @@ def option_value(category, fee) -> str:
 
 
 def option_choices(categories) -> list:
-    """Category-and-fee choices, grouped by category: choosing a fee chooses its category."""
+    """Category-and-fee choices, grouped by category: choosing a fee chooses its category. A fee's variants (for
+    members, non-members, early entries: events.pricing) are one choice, the pricing rule charging the one that
+    applies."""
     choices = []
     for category in categories:
         fees = list(category.fees.all())
         if not fees:
             choices.append((option_value(category, None), f"{category.name}: free"))
+        kinds: dict = {}
         for fee in fees:
-            label = f"{category.name}: {fee.name} {format_money(fee.amount)}"
+            kinds.setdefault(fee.as_row().kind, []).append(fee)
+        for variants in kinds.values():
+            fee = variants[0]
+            if len(variants) == 1 and not fee.conditions:
+                label = f"{category.name}: {fee.name} {format_money(fee.amount)}"
+            else:
+                shown = "; ".join(
+                    f"{format_money(f.amount)}" + (f" {f.conditions}" if f.conditions else "") for f in variants
+                )
+                label = f"{category.name}: {fee.name} {shown} (the one that applies to you)"
             if fee.note:
                 label += f" ({fee.note})"
             if fee.is_concession and fee.proof_label:

@@ -51,6 +51,9 @@ class EntryForm(ServiceFormMixin, forms.Form):
         required=False, max_length=100, label="Concession card number", help_text="Only for a concession fee."
     )
     phone = forms.CharField(required=False, max_length=30, label="Contact number")
+    discount_code = forms.CharField(
+        required=False, max_length=40, label="Discount code", help_text="If the organisers gave you one."
+    )
     play_up = forms.BooleanField(
         required=False,
         label="I ask to play in a higher division than my rating gives",
@@ -86,6 +89,12 @@ class GroupContactForm(ServiceFormMixin, forms.Form):
     address = forms.CharField(max_length=300)
     phone = forms.CharField(max_length=30, label="Contact number")
     email = forms.EmailField(label="Email address")
+    discount_code = forms.CharField(
+        required=False,
+        max_length=40,
+        label="Discount code",
+        help_text="If the organisers gave you one: each student entered uses it once.",
+    )
     accept_rules = forms.BooleanField(
         required=False, label="On behalf of the students entered, I agree to the rules and indemnity above."
     )

@@ -8,6 +8,7 @@ from django.db.models import F, Q
 
 from money.balances import balance
 
+from .discounts import DiscountCode
 from .event import Category, Event, Fee, PaymentMethod
 
 __all__ = [
@@ -134,6 +135,15 @@ class Entry(models.Model):
     fee = models.ForeignKey(Fee, null=True, blank=True, on_delete=models.PROTECT, related_name="entries")
     amount_due = models.DecimalField(max_digits=8, decimal_places=2, default=Decimal("0"))
     amount_paid = models.DecimalField(max_digits=8, decimal_places=2, default=Decimal("0"))
+    # How amount_due came about (events.pricing): the discount code used and what it took off the fee, or a free
+    # place the organiser gave (its reason: helper, volunteer).
+    discount_code = models.ForeignKey(
+        DiscountCode, null=True, blank=True, on_delete=models.PROTECT, related_name="entries"
+    )
+    discount = models.DecimalField(max_digits=8, decimal_places=2, default=Decimal("0"))
+    free_place = models.CharField(
+        max_length=100, blank=True, help_text="A free place given by the organiser: why (helper, volunteer)"
+    )
     concession_proof = models.CharField(max_length=100, blank=True)
     rules_accepted_at = models.DateTimeField(null=True, blank=True)
     rules_version = models.ForeignKey(
@@ -176,6 +186,7 @@ class Entry(models.Model):
             ),
             models.CheckConstraint(condition=Q(amount_due__gte=0), name="entry_amount_due_not_negative"),
             models.CheckConstraint(condition=Q(amount_paid__gte=0), name="entry_amount_paid_not_negative"),
+            models.CheckConstraint(condition=Q(discount__gte=0), name="entry_discount_not_negative"),
         ]
         indexes = [
             models.Index(fields=["event", "status", "accepted_at"]),

@@ -11,6 +11,7 @@ from django.urls import reverse
 
 from clubsite.kit.money import format_money
 from clubsite.kit.text import LONG_TEXT, NOTE_TEXT, TextLimit
+from events import pricing
 from events.play.core import prizes
 from money.models import WAIVED as MONEY_WAIVED
 from money.models import Method
@@ -40,6 +41,7 @@ __all__ = [
     "Event",
     "Category",
     "Fee",
+    "FeeAudience",
     "SchoolLevelRequirement",
     "PrizeKind",
     "PrizeTies",
@@ -315,6 +317,12 @@ class Category(models.Model):
         return ", ".join(parts) or "Open to all"
 
 
+class FeeAudience(models.TextChoices):
+    ANYONE = pricing.ANYONE, "Everyone"
+    MEMBERS = pricing.MEMBERS, "Members"
+    NON_MEMBERS = pricing.NON_MEMBERS, "Non-members"
+
+
 class Fee(models.Model):
     category = models.ForeignKey(Category, on_delete=models.CASCADE, related_name="fees")
     name = models.CharField(max_length=100, default="Standard")
@@ -324,6 +332,23 @@ class Fee(models.Model):
     proof_label = models.CharField(
         max_length=100, blank=True, help_text="What a concession asks for, for example: Passion Card number"
     )
+    # Member and non-member fees, and early-bird fees: the fee charged is the cheapest of the kind chosen that applies
+    # (events.pricing).
+    audience = models.CharField(
+        "for",
+        max_length=12,
+        choices=FeeAudience.choices,
+        default=FeeAudience.ANYONE,
+        blank=True,
+        help_text="Members: a membership valid on the closing date",
+    )
+    until = models.DateField(
+        "early bird until",
+        null=True,
+        blank=True,
+        validators=[validate_sensible_date],
+        help_text="An early-bird fee: its last day (entries made on or before it)",
+    )
     position = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
@@ -332,6 +357,26 @@ class Fee(models.Model):
 
     def __str__(self):
         return f"{self.name} {format_money(self.amount, code=True)}"
+
+    @property
+    def conditions(self) -> str:
+        """Who the fee is for and until when, in words ("members, until 01 Mar 2027"); empty: everyone, always."""
+        parts = [self.get_audience_display().lower()] if self.audience else []
+        if self.until:
+            parts.append(f"until {self.until:%d %b %Y}")
+        return ", ".join(parts)
+
+    def as_row(self) -> pricing.FeeRow:
+        return pricing.FeeRow(
+            id=self.pk,
+            name=self.name,
+            amount=self.amount,
+            is_concession=self.is_concession,
+            proof_label=self.proof_label,
+            audience=self.audience,
+            until=self.until,
+            position=self.position,
+        )
 
 
 class PrizeKind(models.TextChoices):

@@ -104,7 +104,7 @@ CATEGORY_FIELDS = (
     "max_rating",
     "notes",
 )
-FEE_FIELDS = ("name", "amount", "note", "is_concession", "proof_label", "position")
+FEE_FIELDS = ("name", "amount", "note", "is_concession", "proof_label", "audience", "until", "position")
 PRIZE_FIELDS = (
     "kind",
     "rank_from",
@@ -413,6 +413,8 @@ def _fee_change(category: Category, row: dict) -> tuple[Fee, str | None]:
             raise EventError(f"The {fee.name} fee has entries; it cannot be removed.", field="fees")
         return fee, "delete" if fee.pk else None
     data = {k: v for k, v in row.items() if k in FEE_FIELDS}
+    if "audience" in data:
+        data["audience"] = data["audience"] or ""
     if "amount" in data:
         data["amount"] = _decimal(data["amount"], "fees", "fee", Fee._meta.get_field("amount").max_digits)
     if data.get("amount") is None and fee.amount is None:

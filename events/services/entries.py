@@ -3,7 +3,6 @@ organiser moving an entry between categories."""
 
 import re
 import unicodedata
-from decimal import Decimal
 
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
@@ -30,6 +29,7 @@ from ..models import (
 )
 from ..permissions import can_manage_event
 from .common import RegistrationError, lock_event, now, require_manager, site_url
+from .discounts import apply_price, entry_day, fee_list, price_entry, usable_code
 from .eligibility import category_refusal, refusal_for
 from .notify import (
     mail_entered_for_you,
@@ -120,14 +120,18 @@ def clean_choice(event: Event, category, fee, concession_proof: str, *, proof_ne
     if category is None or category.event_id != event.pk:
         raise RegistrationError("That category is not part of this event.", field="category")
     category.event = event
+    # The category's fees are read once, for the choice and for the pricing rule (services.discounts.fee_list),
+    # unless the category is known to have none.
+    fees = fee_list(category)
     if fee is not None and not isinstance(fee, Fee):
-        fee = Fee.objects.filter(pk=fee).first()
+        fee = next((f for f in fees if f.pk == fee), None) or Fee.objects.filter(pk=fee).first()
         if fee is None:
             raise RegistrationError("Choose one of the fees listed.", field="fee")
-    # Without a fee chosen, the category's only fee; the fees are read unless the category is known to have none.
-    if fee is None and getattr(category, "has_fees", True):
-        fees = list(category.fees.order_by("position", "amount", "pk"))  # the fees' order, within the one category
-        if len(fees) == 1:
+    # Without a fee chosen, the category's only fee.
+    if fee is None:
+        # One fee, or fees of one kind only (a member's and a non-member's, an early-bird one): the pricing rule
+        # charges the one that applies (events.pricing), so there is nothing to choose.
+        if len({f.as_row().kind for f in fees}) == 1:
             fee = fees[0]
         elif fees:
             raise RegistrationError(f"Choose a fee for {category.name}.", field="fee")
@@ -243,6 +247,7 @@ def register_entry(
     name_listed: bool = False,
     agreed_version: int | None = None,
     answers: dict | None = None,
+    discount_code: str = "",
 ) -> Entry:
     """A logged-in player enters an event. First come, first served.
 
@@ -252,6 +257,8 @@ def register_entry(
     says a parent or guardian agreed to list an under-18's name on the public list of entrants. `agreed_version`:
     the rule book version the entrant was shown (check_rules); the entry records the version agreed to. `answers`:
     the answers to the organiser's questions, keyed by question id (events.services.questions.check_answers).
+    `discount_code`: a code the organiser gave out; the amount due comes from the one pricing rule
+    (services.discounts.price_entry).
 
     Everything the event lock does not change (the category and fee, the rules, a duplicate entry,
     eligibility and rating) is checked before taking it; under the lock only what others change is
@@ -276,6 +283,7 @@ def register_entry(
             play_up,
             name_listed,
             answers,
+            discount_code,
         )
     except RegistrationError:
         refresh_status(event)  # what the clock made due (a passed closing date) is recorded all the same
@@ -283,7 +291,18 @@ def register_entry(
 
 
 def _register(
-    actor, event, category, fee, concession_proof, agreement, player, phone, play_up, name_listed=False, answers=None
+    actor,
+    event,
+    category,
+    fee,
+    concession_proof,
+    agreement,
+    player,
+    phone,
+    play_up,
+    name_listed=False,
+    answers=None,
+    code="",
 ) -> Entry:
     accept_rules, agreed_version = agreement
     if registration_refusal(event):
@@ -312,13 +331,16 @@ def _register(
                 "Only a rated player can ask to play in a higher division; the director places unrated players.",
                 field="play_up",
             )
-        amount = fee.amount if fee else Decimal("0")
-
         # The event row is locked from here to the commit: a few small statements.
         event, counts = open_event_for_entry(event.pk)
         check_rules(event, accept_rules, agreed_version)  # as the event stands now, under the lock
         category.event = event
         current, moment = counts.places, counts.moment
+        # The code's uses are counted under the event's lock, as the places are.
+        day = entry_day(event, moment)
+        discount = usable_code(event, category, code, day)
+        price = price_entry(event, category, fee, player, day=day, code=discount)
+        amount = price.amount
         offered = bool(counts.waiting and offer_free_places(event, current))
         if offered:
             current = places(event)
@@ -338,6 +360,7 @@ def _register(
             # Someone entering themselves answers for their own listing (players.visibility.entrant_name).
             name_listed_on=timezone.localdate() if name_listed and not for_self else None,
         )
+        apply_price(entry, price, discount)
         place_entry(entry, new_entry_status(event, category, current, amount), moment)
         insert_entry(entry)
         entry.known_answers = save_answers(entry, answered, asked, fresh=True)
@@ -442,7 +465,9 @@ def move_entry(actor, entry: Entry, category, fee=None, concession_proof: str = 
         event = sync_status(lock_event(entry.event_id))
         require_manager(actor, event, "move entries")
         entry = (
-            Entry.objects.select_for_update(of=("self",)).select_related("player", "fee", "category").get(pk=entry.pk)
+            Entry.objects.select_for_update(of=("self",))
+            .select_related("player", "fee", "category", "discount_code")
+            .get(pk=entry.pk)
         )
         entry.event = event
         if not entry.is_active:
@@ -464,13 +489,37 @@ def move_entry(actor, entry: Entry, category, fee=None, concession_proof: str = 
         entry.category = category
         entry.fee = fee
         entry.concession_proof = proof
-        entry.amount_due = fee.amount if fee else Decimal("0")
+        # Priced as on the day it was made (its early-bird right kept); its code stays where the code applies to the
+        # new category (its use was counted already), and a free place stays free.
+        code = entry.discount_code
+        if code is not None and code.category_id not in (None, category.pk):
+            code = None
+        price = price_entry(
+            event,
+            category,
+            fee,
+            entry.player,
+            day=entry_day(event, entry.accepted_at),
+            code=code,
+            free=bool(entry.free_place),
+        )
+        apply_price(entry, price, code)
         hold_overpayment(actor, entry, f"{entry.player.full_name} moved to {fee.name if fee else category.name}")
         if entry.status == EntryStatus.PENDING_PAYMENT and entry.balance <= 0:
             move(entry, EntryStatus.CONFIRMED)
             entry.confirmed_at = now()
         entry.save(
-            update_fields=["category", "fee", "concession_proof", "amount_due", "amount_paid", "status", "confirmed_at"]
+            update_fields=[
+                "category",
+                "fee",
+                "concession_proof",
+                "amount_due",
+                "amount_paid",
+                "status",
+                "confirmed_at",
+                "discount",
+                "discount_code",
+            ]
         )
         offer_free_places(event)
     return entry

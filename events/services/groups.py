@@ -17,6 +17,7 @@ from players.services import create_player
 from ..models import ACTIVE_ENTRY_STATUSES, Category, Entry, EntryStatus, Event, GroupEntry
 from ..permissions import can_manage_event
 from .common import RegistrationError, local_text, lock_event, mail_after_commit, now, site_url
+from .discounts import apply_price, entry_day, price_entry, usable_code
 from .eligibility import declared_level, refusal_for
 from .entries import check_rules, clean_choice, prove_member_link, refuse_id_number
 from .notify import mail_entered_for_you, pay_url
@@ -44,8 +45,9 @@ def register_group(
     member's date_of_birth; blank asks the one matching rule, players.matching: a student on record with the same
     name and date of birth is entered under that record, one who may be a member is refused with the records to
     choose from, and "new" says the student is a different person), category, fee, concession_proof, date_of_birth,
-    `answers` (the organiser's questions, keyed by question id), and optionally `row` (how refusals name the student,
-    e.g. "Line 3", and each answer refused names its question: the class list's column). All are entered, or none.
+    discount_code (or `contact`'s, for every student), `answers` (the organiser's questions, keyed by question id),
+    and optionally `row` (how refusals name the student, e.g. "Line 3", and each answer refused names its question:
+    the class list's column). All are entered, or none.
     The school is given once in `contact` and used for every student without one of their own.
     Members entered this way are told at once by email, with a link to withdraw.
     `names_listed`: the adult says the students' parents or guardians agreed to list their names on the public
@@ -56,6 +58,9 @@ def register_group(
     if not (actor and actor.is_authenticated):
         raise NotAllowed("Log in to enter a group.")
     students = [s for s in students if (s.get("full_name") or "").strip() or s.get("member_number")]
+    # A discount code given for the group is each student's (one use each), unless a student's own line gives one.
+    group_code = (contact.get("discount_code") or "").strip()
+    students = [{**s, "discount_code": s.get("discount_code") or group_code} for s in students]
     refresh_status(event)
     with transaction.atomic():
         event = open_event_for_entries(event.pk)
@@ -181,7 +186,14 @@ def _student_entry(
     )
     if refusal:
         raise RegistrationError(f"{prefix}: {refusal}", field="students")
-    amount = fee.amount if fee else Decimal("0")
+    day = entry_day(event, moment)
+    code = student.get("discount_code")
+    try:
+        discount = usable_code(event, category, code, day) if code else None
+        price = price_entry(event, category, fee, player, day=day, code=discount)
+    except RegistrationError as refusal:
+        raise RegistrationError(f"{prefix}: {refusal.message}", field="students") from None
+    amount = price.amount
     entry = Entry(
         event=event,
         category=category,
@@ -198,6 +210,7 @@ def _student_entry(
         phone=(student.get("phone") or "").strip(),
         name_listed_on=timezone.localdate() if names_listed else None,
     )
+    apply_price(entry, price, discount)
     place_entry(entry, new_entry_status(event, category, current, amount), moment)
     insert_entry(entry)
     save_answers(entry, answered, fresh=True)

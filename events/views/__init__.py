@@ -34,6 +34,7 @@ from .organiser import (
     record_payment,
     reinstate_entry,
 )
+from .prices import delete_discount_code, discount_codes, free_place
 from .public import calendar_feed, event_detail, event_ics, event_list
 from .questions import delete_question, entry_answers, questions
 
@@ -48,6 +49,9 @@ __all__ = [
     "delete_question",
     "entry_answers",
     "questions",
+    "delete_discount_code",
+    "discount_codes",
+    "free_place",
     "edit_category",
     "edit_event",
     "email_entrants",

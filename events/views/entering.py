@@ -88,6 +88,7 @@ def enter(request, slug: str):
                 phone=form.cleaned_data["phone"],
                 play_up=form.cleaned_data.get("play_up", False),
                 answers=form.answers(),
+                discount_code=form.cleaned_data["discount_code"],
             ),
             form=form,
         )

@@ -6,6 +6,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Count
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_POST
 
@@ -33,6 +34,7 @@ from ..forms import (
     option_value,
     parse_option,
 )
+from ..forms.prices import FreePlaceForm
 from ..models import (
     Category,
     Entry,
@@ -86,6 +88,9 @@ def edit_event(request, slug: str):
     return render(request, "events/event_form.html", {"form": form, "event": event})
 
 
+FEE_FORM_FIELDS = ("name", "amount", "note", "is_concession", "proof_label", "audience", "until")
+
+
 @login_required
 def copy_event(request, slug: str):
     """Starts next year's event from this one: a draft with the same settings, categories, fees and prizes, every
@@ -115,7 +120,13 @@ def edit_category(request, slug: str, pk: int | None = None):
     form = CategoryForm(data, instance=category or Category(event=event))
     fee_initial = (
         [
-            {"id": f.pk, **{k: getattr(f, k) for k in ("name", "amount", "note", "is_concession", "proof_label")}}
+            {
+                "id": f.pk,
+                **{
+                    k: getattr(f, k)
+                    for k in ("name", "amount", "note", "is_concession", "proof_label", "audience", "until")
+                },
+            }
             for f in category.fees.all()
         ]
         if category
@@ -360,7 +371,9 @@ def email_entrants(request, slug: str):
 
 
 def _managed_entry(request, pk: int) -> Entry:
-    entry = get_object_or_404(Entry.objects.select_related("event", "player", "category", "fee", "group"), pk=pk)
+    entry = get_object_or_404(
+        Entry.objects.select_related("event", "player", "category", "fee", "group", "discount_code"), pk=pk
+    )
     if not can_manage_event(request.user, entry.event):
         raise PermissionDenied("Only the event's organiser can do this.")
     return entry
@@ -379,8 +392,11 @@ def record_payment(request, pk: int):
         ):
             return redirect("events:manage", entry.event.slug)
     payments = entry.payments.select_related("recorded_by", "money_payment")
+    free_form = FreePlaceForm(action=reverse("events:free_place", args=[entry.pk]))
     return render(
-        request, "events/payment_form.html", {"entry": entry, "event": entry.event, "form": form, "payments": payments}
+        request,
+        "events/payment_form.html",
+        {"entry": entry, "event": entry.event, "form": form, "payments": payments, "free_form": free_form},
     )
 
 

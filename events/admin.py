@@ -9,7 +9,20 @@ from django.utils.html import format_html
 from clubsite.kit.admin import ModelAdmin, ReadOnlyAdmin, TabularInline
 from clubsite.kit.errors import ServiceError
 from events.forms import MAX_FEES, MAX_PRIZES
-from events.models import Answer, Category, Entry, Event, Fee, GroupEntry, Payment, PlayUpRequest, Prize, Question
+from events.models import (
+    Answer,
+    Category,
+    DiscountCode,
+    Entry,
+    Event,
+    Fee,
+    GroupEntry,
+    Payment,
+    PlayUpRequest,
+    Prize,
+    Question,
+)
+from events.services import discounts
 
 from . import answers as rules
 from . import services
@@ -199,9 +212,12 @@ class EntryAdmin(ModelAdmin):
         "confirmed_at",
         "ended_at",
         "rules_accepted_at",
+        "discount_code",
+        "discount",
+        "free_place",
     ]
     inlines = [PaymentInline, AnswerInline]
-    actions = ["cancel", "reinstate"]
+    actions = ["cancel", "reinstate", "give_free_place", "end_free_place"]
 
     def has_add_permission(self, request):
         return False  # entries are made by registering (services.register_entry)
@@ -213,6 +229,64 @@ class EntryAdmin(ModelAdmin):
     @admin.action(description="Reinstate the selected withdrawn entries (while their places are free)")
     def reinstate(self, request, queryset):
         _each(request, queryset, services.reinstate_withdrawal, "Reinstated")
+
+    @admin.action(description="Give the selected entries free places (nothing to pay)")
+    def give_free_place(self, request, queryset):
+        _each(request, queryset, lambda user, e: discounts.give_free_place(user, e, "given by staff"), "Free places")
+
+    @admin.action(description="Charge the selected free places their fee again")
+    def end_free_place(self, request, queryset):
+        _each(request, queryset, discounts.end_free_place, "Charged again")
+
+
+class DiscountCodeAdminForm(forms.ModelForm):
+    """A discount code saved through the organiser's one door (services.discounts.save_discount_code), its refusals
+    shown on the form."""
+
+    class Meta:
+        model = DiscountCode
+        fields = ["event", *discounts.CODE_FIELDS]
+
+    def clean(self):
+        data = super().clean()
+        event = self.instance.event if self.instance.pk else data.get("event")
+        if event is None or self.errors:
+            return data
+        values = {k: data.get(k) for k in discounts.CODE_FIELDS}
+        values["category"] = values["category"].pk if values["category"] else None
+        try:
+            self.saved = discounts.save_discount_code(
+                self.user, event, values, self.instance if self.instance.pk else None
+            )
+        except ServiceError as error:
+            self.add_error(error.field if error.field in self.fields else None, error.message)
+        return data
+
+
+@admin.register(DiscountCode)
+class DiscountCodeAdmin(ModelAdmin):
+    form = DiscountCodeAdminForm
+    list_display = ["code", "event", "category", "kind", "value", "max_uses", "expires_on"]
+    list_select_related = ["event", "category"]
+    search_fields = ["code", "event__title"]
+    raw_id_fields = ["event", "category"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return ["event"] if obj else []
+
+    def get_form(self, request, obj=None, **kwargs):
+        form = super().get_form(request, obj, **kwargs)
+        form.user = request.user
+        return form
+
+    def save_model(self, request, obj, form, change):
+        obj.pk = form.saved.pk  # saved by the service in the form's clean
+
+    def delete_model(self, request, obj):
+        _each(request, [obj], discounts.delete_discount_code, "Removed")
+
+    def delete_queryset(self, request, queryset):
+        _each(request, queryset, discounts.delete_discount_code, "Removed")
 
 
 class QuestionAdminForm(forms.ModelForm):

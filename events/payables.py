@@ -5,15 +5,16 @@ Registered in EventsConfig.ready."""
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import Sum
+from django.db.models import Count, Q, Sum, Value
+from django.db.models.functions import Coalesce
 from django.urls import reverse
 from django.utils import timezone
 
 from clubsite.kit.money import format_money
-from money.balances import balance_sql, owing
+from money.balances import MONEY, balance_sql, owing
 from money.core.references import ENTRY as ENTRY_CODE
 from money.core.references import GROUP as GROUP_CODE
-from money.payables import Due, Events, HeldNote, Kind, Line, Owing
+from money.payables import Due, Events, HeldNote, Kind, Line, Owing, Reductions
 
 from .models import OWING_STATUSES, Entry, EntryStatus, Event, EventStatus, GroupEntry, Payment
 from .permissions import can_manage_event
@@ -56,7 +57,7 @@ def _entry_line(entry: Entry) -> Line:
     if fee is not None and fee.is_concession:
         parts.append(f"{fee.name} concession")
     elif fee is not None and price.fee_amount != price.full:
-        parts.append(f"{fee.name} fee" + (f" ({fee.conditions})" if fee.conditions else ""))
+        parts.append(fee.variant_name)
     if price.free:
         parts.append(f"free place ({entry.free_place})")
     elif price.discount:
@@ -73,6 +74,10 @@ def _entry_line(entry: Entry) -> Line:
         paid=entry.amount_paid,
         balance=entry.owed,
         owing=entry.status in OWING_STATUSES,
+        discount=price.discount,
+        discount_note=f"free place ({entry.free_place})"
+        if price.free
+        else (f"code {price.code}" if price.code else ""),
     )
 
 
@@ -126,6 +131,34 @@ class EventMoney(Events):
 
     def manage_url(self, event) -> str:
         return reverse("events:manage", args=[event.slug])
+
+    def reductions(self, event_id: int | None = None) -> list[Reductions]:
+        """One grouped query over the entries holding places with a discount or a free place."""
+        rows = Entry.objects.filter(status__in=OWING_STATUSES).filter(Q(discount__gt=0) | ~Q(free_place=""))
+        if event_id:
+            rows = rows.filter(event_id=event_id)
+        found = (
+            rows.values("event_id", "event__title", "event__slug")
+            .annotate(
+                discounted=Count("pk", filter=Q(discount__gt=0)),
+                discount=Coalesce(Sum("discount"), Value(ZERO), output_field=MONEY),
+                free_places=Count("pk", filter=~Q(free_place="")),
+                free_value=Coalesce(Sum("fee__amount", filter=~Q(free_place="")), Value(ZERO), output_field=MONEY),
+            )
+            .order_by("event__title", "event_id")
+        )
+        return [
+            Reductions(
+                event_id=r["event_id"],
+                title=r["event__title"],
+                slug=r["event__slug"],
+                discounted=r["discounted"],
+                discount=r["discount"],
+                free_places=r["free_places"],
+                free_value=r["free_value"],
+            )
+            for r in found
+        ]
 
 
 EVENTS = EventMoney()

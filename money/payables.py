@@ -30,6 +30,21 @@ class Line:
     paid: Decimal = Decimal("0")
     balance: Decimal = Decimal("0")
     owing: bool = True  # its fee is owed (a place taken): a quotation or invoice lists it
+    discount: Decimal = Decimal("0")  # of the reduction below the standard fee, what a discount code took off
+    discount_note: str = ""  # the code, or a free place and why
+
+
+@dataclass(frozen=True)
+class Reductions:
+    """What an event's entries were let off, as the treasurer's report lists it: discount codes and free places."""
+
+    event_id: int
+    title: str
+    slug: str
+    discounted: int  # entries with a discount code
+    discount: Decimal  # what the codes took off
+    free_places: int
+    free_value: Decimal  # the fees the free places would have cost
 
 
 @dataclass(frozen=True)
@@ -134,6 +149,10 @@ class Events:
     def manage_url(self, event) -> str:
         """The organiser's page of the event."""
         raise NotImplementedError
+
+    def reductions(self, event_id: int | None = None) -> list[Reductions]:
+        """Discounts and free places given on the events' entries that hold places (one event's, with event_id)."""
+        return []
 
 
 class NoEvents(Events):

@@ -118,6 +118,11 @@ MATRIX = {
     "events:cancel_entry": row(POST_ONLY, OWNER_WRITES),
     # Undoing a withdrawal: the event's organiser and staff (the player's entry is not withdrawn: refused, a message).
     "events:reinstate_entry": row(POST_ONLY, OWNER_WRITES),
+    # Free places and discount codes: the event's organiser and staff.
+    "events:free_place": row(POST_ONLY, OWNER_WRITES),
+    "events:discount_codes": row(OWNER, OWNER),
+    "events:discount_code_edit": row(OWNER, OWNER),
+    "events:discount_code_delete": row(POST_ONLY, OWNER_WRITES),
     "events:withdraw_by_link": row(EVERYONE, EVERYONE),  # the emailed link is the proof: no log-in
     "events:group_entry": row("login 404 200 200 404 200", "login 404 200 200 404 200"),
     # The player's own entry's answers: the player and the event's managers (nothing sent: the form again).
@@ -364,6 +369,7 @@ ADMIN_MODELS = {
     "events.entry": "change",  # entries are made by registering, not in the admin
     "events.groupentry": "edit",
     "events.question": "edit",
+    "events.discountcode": "edit",
     "events.playuprequest": "read",
     "play.division": "edit",
     "play.divisionplayer": "read",

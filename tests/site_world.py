@@ -36,6 +36,7 @@ from events import services as event_services
 from events.models import Category, Entry, EntryStatus, EventStatus, Fee, GroupEntry, PrizeKind
 from events.play import services as play
 from events.play.models import Division, DivisionPlayer, RoundStatus
+from events.services.discounts import save_discount_code
 from events.services.payments import entry_reference
 from events.services.withdrawlink import make_token
 from money.models import PaymentSettings, Refund
@@ -192,6 +193,10 @@ def build() -> World:
         organiser, open_event, name="Novices", fees=[{"name": "Free", "amount": Decimal("0")}]
     )
     standard = category.fees.get(is_concession=False)
+    # A discount code the organiser gave out (not yet used: its page may remove it).
+    discount_code = save_discount_code(
+        organiser, open_event, {"code": "WALKER-FRIENDS", "kind": "amount", "value": "2", "max_uses": 10}
+    )
     # The organiser's own question, optional (the API's entering door is asked without answers), answered by the
     # player.
     question = event_services.save_question(
@@ -339,6 +344,7 @@ def build() -> World:
         "rules": rules,
         "category": category,
         "standard_fee": standard,
+        "discount_code": discount_code,
         "second_category": second,
         "question": question,
         "my_open_entry": my_open_entry,
@@ -434,6 +440,9 @@ def _by_name(world: World) -> dict[str, dict]:
         "events:move_entry": {"pk": o["rival_entry"].pk},
         "events:cancel_entry": {"pk": o["rival_entry"].pk},
         "events:reinstate_entry": {"pk": o["rival_entry"].pk},
+        "events:free_place": {"pk": o["rival_entry"].pk},
+        "events:discount_code_edit": {"slug": open_slug, "pk": o["discount_code"].pk},
+        "events:discount_code_delete": {"slug": open_slug, "pk": o["discount_code"].pk},
         "events:group_entry": {"pk": o["group"].pk},
         "events:category_edit": {"slug": open_slug, "pk": o["category"].pk},
         "events:category_delete": {"slug": open_slug, "pk": o["second_category"].pk},

@@ -366,6 +366,13 @@ class Fee(models.Model):
             parts.append(f"until {self.until:%d %b %Y}")
         return ", ".join(parts)
 
+    @property
+    def variant_name(self) -> str:
+        """How a receipt names a member's or an early-bird fee charged below the full fee."""
+        if self.audience == FeeAudience.MEMBERS:
+            return "members' early-bird fee" if self.until else "members' fee"
+        return "early-bird fee" if self.until else f"{self.name} fee"
+
     def as_row(self) -> pricing.FeeRow:
         return pricing.FeeRow(
             id=self.pk,

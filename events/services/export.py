@@ -47,11 +47,16 @@ def entries_for_export(event: Event, *, status: str = "", category: str = ""):
         "Held",
         "Group contact",
         "Rules agreed to",
+        "Discount code",
+        "Discount",
+        "Free place",
     ]
     questions = event_questions(event)
     yield header + [question.label for question in questions]
     entries = filter_entries(
-        Entry.objects.filter(event=event).select_related("player", "category", "fee", "group", "rules_version__book"),
+        Entry.objects.filter(event=event).select_related(
+            "player", "category", "fee", "group", "rules_version__book", "discount_code"
+        ),
         status,
         category,
     ).order_by("accepted_at", "pk")
@@ -77,6 +82,9 @@ def entries_for_export(event: Event, *, status: str = "", category: str = ""):
             f"{e.group.contact_name} ({e.group.phone}, {e.group.email})" if e.group_id else "",
             agreed_to(e),
             *(shown_answer(q.kind, given.get(q.pk, "")) for q in questions),
+            e.discount_code.code if e.discount_code_id else "",
+            e.discount or "",
+            e.free_place,
         ]
 
 

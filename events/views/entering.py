@@ -233,7 +233,8 @@ def my_entries(request):
         request.GET.get("page")
     )
     entries = page.object_list = in_order(
-        page.object_list, Entry.objects.select_related("event", "category", "player", "group", "fee")
+        page.object_list,
+        Entry.objects.select_related("event", "category", "player", "group", "fee", "discount_code"),
     )
     positions = services.waitlist_positions(entries)
     asking = set(Question.objects.filter(event__in={e.event_id for e in entries}).values_list("event_id", flat=True))

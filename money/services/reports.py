@@ -366,6 +366,8 @@ CSV_HEADER = [
     "Invoice",
     "Invoice paid",
     "Invoice outstanding",
+    "Discount",
+    "Discount note",
 ]
 
 
@@ -393,6 +395,28 @@ def gst_included(amount: Decimal, lines: list[dict], rate: Decimal) -> Decimal:
     if share != 1:
         amount = (amount * share).quantize(Decimal("0.01"))
     return tax_included(amount, rate)
+
+
+def line_discounts(lines: list[dict]) -> tuple:
+    """What discount codes took off the things a payment paid for, and the codes (empty when none did)."""
+    total, notes = ZERO, []
+    for line in lines or []:
+        try:
+            taken = Decimal(str(line.get("discount") or "0"))
+        except ArithmeticError:
+            taken = ZERO
+        if taken > 0:
+            total += taken
+            notes.append(str(line.get("discount_note") or ""))
+    return (total, "; ".join(n for n in notes if n)) if total else ("", "")
+
+
+def reductions(event_id: int | None = None):
+    """Discount codes and free places given, per event (money.payables.Events.reductions): entries as they stand
+    now, as the amounts owed are."""
+    from ..payables import events
+
+    return events().reductions(event_id)
 
 
 def who(user) -> str:
@@ -429,6 +453,7 @@ def csv_rows(filters: Filters):
                 p.invoice.number if p.invoice_id else "",
                 "",
                 "",
+                *line_discounts(p.lines),
             ]
 
     def refund_rows():
@@ -451,6 +476,8 @@ def csv_rows(filters: Filters):
                 p.currency,
                 gst_included(amount, p.lines, rates.get(p.association_id, DEFAULT_GST_RATE)),
                 who(r.refunded_by),
+                "",
+                "",
                 "",
                 "",
                 "",
@@ -478,6 +505,8 @@ def csv_rows(filters: Filters):
                 i.get_status_display(),
                 paid,
                 i.amount_due - paid,
+                "",
+                "",
             ]
 
     yield CSV_HEADER

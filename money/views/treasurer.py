@@ -224,6 +224,7 @@ def treasurer(request):
         "filters": filters,
         "summary": reports.summary(filters),
         "owing": reports.outstanding_totals(filters.event_id, renewals=not filters.event_id),
+        "reductions": reports.reductions(filters.event_id),
         "payments": _linked(_page(request, reports.payments(filters), "page")),
         "credits": _linked(_page(request, reports.refunds(filters), "credits")),
         "owed": owed,

@@ -12,7 +12,9 @@ organiser lapses unpaid entries; a waiting-list place is offered and accepted; a
 a paid entry is withdrawn and the organiser reinstates a withdrawal (while its place is free); the event is
 played (some of those holding a place seated) and completed; the event is cancelled and everything refunded; an
 entrant or a teacher asks for a quotation or an invoice (for anything, paid, withdrawn or cancelled included) and
-pays an open invoice's balance by card or by a PayNow line on a statement.
+pays an open invoice's balance by card or by a PayNow line on a statement; an entrant uses a discount code (a
+percentage for the event, an amount for one category, each with its uses); the organiser gives a free place and
+takes it back.
 
 What must hold after every step:
 
@@ -36,6 +38,8 @@ What must hold after every step:
 6. Quotations and invoices are numbered 1, 2, 3 … in their own series, without gaps; one refused saves nothing;
    an issued one never changes (its lines and amounts stay as issued); at most one invoice of a thing is open;
    an invoice is paid once its balance is paid in full, and the money paid under it is for what it invoiced.
+7. A discount code is never used by more entries holding or waiting for a place than its uses; a free place owes
+   nothing and carries no discount; no discount or charge is negative.
 
 Bounded to run in `make test` in well under a minute."""
 
@@ -64,9 +68,11 @@ from hypothesis.stateful import (
 from clubsite.kit.errors import ServiceError
 from events import services as events
 from events.forms.entering import parse_class_list
-from events.models import ACTIVE_ENTRY_STATUSES, Entry, EntryStatus, Event, EventStatus, GroupEntry
+from events.models import ACTIVE_ENTRY_STATUSES, DiscountCode, Entry, EntryStatus, Event, EventStatus, GroupEntry
 from events.payables import ENTRY, GROUP
 from events.play.models import Division, DivisionPlayer
+from events.services import discounts
+from events.services.discounts import save_discount_code
 from events.services.payments import entry_reference, group_reference
 from money import services as money
 from money.models import BillingDocument, Invoice, InvoiceStatus, Method, Payment, PaymentSettings, Refund
@@ -145,6 +151,11 @@ class RegistrationMoneyMachine(RuleBasedStateMachine):
                 proof_label="Passion Card number",
             )
             self.categories.append(category)
+        # Discount codes: half off for the whole event, twice; a whole fee off the first category only.
+        save_discount_code(self.owner, self.event, {"code": "HALF", "kind": "percent", "value": "50", "max_uses": 2})
+        save_discount_code(
+            self.owner, self.event, {"code": "ALL", "value": "3", "category": self.categories[0].pk, "max_uses": 3}
+        )
 
     def fee(self, category, concession: bool):
         return category.fees.get(is_concession=concession)
@@ -226,6 +237,41 @@ class RegistrationMoneyMachine(RuleBasedStateMachine):
                 assert entry.concession_proof == card
                 assert entry.amount_due == (Decimal("2.00") if card else Decimal("3.00"))
                 self.used.append((name, born))
+
+    @rule(which=st.integers(0, 1), concession=st.booleans(), code=st.sampled_from(("HALF", "ALL", "half", "NONE")))
+    def enter_with_a_code(self, which, concession, code):
+        """A code takes its amount or percentage off (never below nothing), within its uses and its category."""
+        player = player_with_account()
+        category = self.categories[which]
+        fee = self.fee(category, concession)
+        entry = self.attempt(
+            lambda: events.register_entry(
+                player.user,
+                self.event,
+                category=category,
+                fee=fee,
+                concession_proof="PC1234" if concession else "",
+                discount_code=code,
+            )
+        )
+        if entry is not None:
+            off = {"HALF": fee.amount / 2, "ALL": min(Decimal("3"), fee.amount)}[code.upper()]
+            assert (entry.amount_due, entry.discount) == (fee.amount - off, off)
+
+    @rule(data=st.data())
+    def give_a_free_place(self, data):
+        """The organiser gives a helper a free place: nothing to pay, what was paid held for the refund."""
+        entries = self.active()
+        if entries:
+            entry = data.draw(st.sampled_from(entries), label="helper")
+            self.attempt(lambda: discounts.give_free_place(self.owner, entry, "helper"))
+
+    @rule(data=st.data())
+    def end_a_free_place(self, data):
+        free = [e for e in self.active() if e.free_place]
+        if free:
+            entry = data.draw(st.sampled_from(free), label="free place")
+            self.attempt(lambda: discounts.end_free_place(self.owner, entry))
 
     # --- changing an entry -----------------------------------------------------------------------
 
@@ -484,6 +530,15 @@ class RegistrationMoneyMachine(RuleBasedStateMachine):
             applied[key] += sum((applied.pop(("E", e.pk), ZERO) for e in mine), ZERO)
         for key in set(applied) | set(counted):
             assert applied.get(key, ZERO) == counted.get(key, ZERO), key
+
+    @invariant()
+    def codes_are_never_over_used_and_free_places_owe_nothing(self):
+        for code in DiscountCode.objects.filter(event=getattr(self, "event", None)):
+            assert discounts.uses(code) <= code.max_uses, f"{code.code} used {discounts.uses(code)} times"
+        for entry in self.entries():
+            assert entry.discount >= 0 and entry.amount_due >= 0
+            if entry.free_place:
+                assert entry.amount_due == 0 and entry.discount == 0 and entry.discount_code_id is None
 
     @invariant()
     def a_withdrawn_entry_counts_nothing_as_paid(self):

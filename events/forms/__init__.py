@@ -262,10 +262,10 @@ def option_choices(categories) -> list:
             if len(variants) == 1 and not fee.conditions:
                 label = f"{category.name}: {fee.name} {format_money(fee.amount)}"
             else:
-                shown = "; ".join(
+                shown = ", or ".join(
                     f"{format_money(f.amount)}" + (f" {f.conditions}" if f.conditions else "") for f in variants
                 )
-                label = f"{category.name}: {fee.name} {shown} (the one that applies to you)"
+                label = f"{category.name}: {fee.name} {shown} (you pay the lowest that applies to you)"
             if fee.note:
                 label += f" ({fee.note})"
             if fee.is_concession and fee.proof_label:

@@ -61,7 +61,9 @@ def test_an_early_bird_fee_and_a_code_are_charged_and_shown_on_the_receipt(journ
     log_in(phone, j.base_url, entrant.email, next_path=event.get_absolute_url())
     expect(phone.get_by_text(f"until {last_day:%d %b %Y}").first).to_be_visible()
     phone.get_by_role("link", name="Enter myself").click()
-    option = phone.get_by_label(re.compile(r"Open: Standard S\$24\.00 until .*S\$30\.00"))
+    option = phone.get_by_label(
+        re.compile(r"Open: Standard S\$30\.00, or S\$24\.00 until .*lowest that applies to you")
+    )
     option.check()
     phone.fill("#id_discount_code", "Spring-Friends")
     j.shot("entry form with a code", phone)

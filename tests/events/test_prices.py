@@ -133,8 +133,10 @@ def test_the_entry_form_prices_the_early_bird_fee_with_a_code(client):
     client.force_login(player.user)
     # The fee's variants are one choice, telling what each costs.
     (option, label), _ = option_choices(_categories(event))
-    assert label == "Open: Standard S$35.00 until " + f"{standard.category.fees.get(amount=35).until:%d %b %Y}; " + (
-        "S$40.00 members; S$50.00 (the one that applies to you)"
+    until = standard.category.fees.get(amount=35).until
+    assert label == (
+        f"Open: Standard S$35.00 until {until:%d %b %Y}, or S$40.00 for members, or S$50.00 "
+        "(you pay the lowest that applies to you)"
     )
     answer = client.post(
         reverse("events:enter", args=[event.slug]), {"option": option, "discount_code": " Spring "}, follow=True

@@ -337,3 +337,44 @@ def test_an_entry_with_a_code_for_a_free_category_keeps_its_fee_at_nothing():
     code(event, "ZERO")
     entry = services.register_entry(player_with_account().user, event, category=category.pk, discount_code="ZERO")
     assert (entry.amount_due, entry.discount, entry.status) == (0, 0, EntryStatus.CONFIRMED)
+
+
+@pytest.mark.django_db
+def test_copying_an_event_keeps_its_fee_variants_with_the_early_bird_date_a_year_on_and_no_codes():
+    from events.services.copying import copy_event
+
+    event, category, _, _ = priced_event()
+    code(event, "ONLY-THIS-YEAR")
+    copy = copy_event(event.owner, event)
+    fees = {(f.amount, f.audience, f.until) for f in copy.categories.get(name="Open").fees.all()}
+    early = category.fees.get(amount=35).until
+    assert fees == {
+        (D("50"), "", None),
+        (D("40"), MEMBERS, None),
+        (D("35"), "", early.replace(year=early.year + 1)),
+    }
+    assert not DiscountCode.objects.filter(event=copy).exists()  # a code is given out for one event
+
+
+@pytest.mark.django_db
+def test_an_invoice_for_an_entry_with_a_code_shows_the_discount():
+    from events.services.payments import entry_reference
+    from money.core.documents import render_text
+    from money.services import invoices
+    from money.services.documents import invoice_document
+    from tests.money.test_documents_service import payment_settings
+
+    event, category, _, _ = priced_event()
+    payment_settings(event.association)
+    code(event, "TEN")
+    entry = services.register_entry(player_with_account().user, event, category=category.pk, discount_code="TEN")
+    invoice = invoices.issue(
+        entry.player.user,
+        entry_reference(entry),
+        document="invoice",
+        billing_name="Yuhua Secondary School",
+        billing_address="1 School Road",
+    )
+    text = render_text(invoice_document(invoice))
+    assert invoice.amount_due == D("25")
+    assert any("less early-bird fee, discount code TEN S$10.00 off SGD 25.00" in line for line in text), text

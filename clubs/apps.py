@@ -11,3 +11,55 @@ class ClubsConfig(AppConfig):
         from .payables import SESSION_FEE
 
         register(SESSION_FEE)
+
+    def player_page_context(self, player):
+        """The member's club and its next night, on their page."""
+        from django.utils import timezone
+
+        from .models import AttendanceStatus, ClubNight, NightStatus
+
+        if not player.club_id:
+            return {}
+        today = timezone.localdate()
+        next_night = (
+            ClubNight.objects.filter(club_id=player.club_id, on__gte=today, status=NightStatus.SCHEDULED)
+            .order_by("on", "pk")
+            .first()
+        )
+        nights_came = player.club_attendances.filter(status=AttendanceStatus.CHECKED_IN).count()
+        return {
+            "player_sections": ["clubs/_player_club.html"],
+            "player_club_next_night": next_night,
+            "player_club_nights_came": nights_came,
+        }
+
+    def account_page_context(self, request, player):
+        """My account: the member's coming club nights and what they answered, and the clubs they are an officer of."""
+        from django.utils import timezone
+
+        from players.models import Club
+
+        from .models import Attendance, ClubNight, NightStatus
+        from .permissions import clubs_run_by
+
+        nights = []
+        if player.club_id:
+            nights = list(
+                ClubNight.objects.filter(club_id=player.club_id, on__gte=timezone.localdate())
+                .exclude(status=NightStatus.CANCELLED)
+                .select_related("club")
+                .order_by("on", "pk")[:3]
+            )
+            answers = dict(
+                Attendance.objects.filter(player=player, night__in=[n.pk for n in nights]).values_list(
+                    "night_id", "status"
+                )
+            )
+            for night in nights:
+                night.my_status = answers.get(night.pk, "")
+        offices = list(Club.objects.filter(pk__in=clubs_run_by(request.user)).order_by("name"))
+        return {
+            "account_sections": ["clubs/_account_clubs.html"],
+            "my_club_nights": nights,
+            "my_club_offices": offices,
+        }

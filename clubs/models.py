@@ -2,6 +2,7 @@
 comes to each (RSVP, check-in at the door, the session fee charged and paid through the money ledger)."""
 
 from decimal import Decimal
+from urllib.parse import quote
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -50,7 +51,7 @@ class ClubPage(models.Model):
     about = models.TextField(
         blank=True,
         validators=[TextLimit(NOTE_TEXT, "about the club")],
-        help_text="About the club, for newcomers (Markdown). Its rules: the club's rule book.",
+        help_text="About the club, for newcomers. Its rules belong in the club's rule book.",
     )
 
     def __str__(self):
@@ -201,3 +202,13 @@ class Attendance(models.Model):
     @property
     def balance(self) -> Decimal:
         return self.fee - self.paid
+
+
+def map_link(page: ClubPage | None) -> str:
+    """The club's map link: the one it gave, else a map search for its address (none without an address)."""
+    if page is None:
+        return ""
+    if page.map_url:
+        return page.map_url
+    where = ", ".join(part for part in (page.venue, page.address) if part)
+    return f"https://www.openstreetmap.org/search?query={quote(where)}" if page.address else ""

@@ -49,7 +49,7 @@ class SessionFeeKind(Kind):
             paid=attendance.paid,
             payable=_payable(attendance),
             why_not="Only someone checked in at a night that took place pays its session fee.",
-            url="",  # the night's page comes with the club pages
+            url=night.get_absolute_url(),
             methods=(Method.IN_PERSON, Method.PAYNOW),
             in_person_at=night.venue,
             lines=(

@@ -62,6 +62,7 @@ urlpatterns = [
     path("ratings/", include("ratings.urls")),
     path("judge/", include("wordjudge.urls")),
     path("money/", include("money.urls")),
+    path("clubs/", include("clubs.urls")),
     path("admin/", admin.site.urls),
     path("api/me/", players_api.MeView.as_view(), name="api-me"),
     path("api/auth/token/", players_api.TokenView.as_view(), name="api-token"),

@@ -50,6 +50,8 @@ API_PUBLIC = "200 200 200 200 200 200"
 API_SIGNED_IN = "403 200 200 200 200 200"
 API_NO_WRITE = "403 405 405 405 405 405"
 API_POST_ONLY = "403 405 405 405 405 405"  # the anonymous are refused before the method is
+CLUB_DIRECTOR = "login 403 403 403 200 200"  # Walker Club's director and staff
+CLUB_DIRECTOR_WRITES = "login 403 403 403 302 302"
 PLAY_POST_ONLY = "405 405 405 405 405 405"  # play's API lets the anonymous read, so the method is refused first
 
 MATRIX = {
@@ -245,6 +247,21 @@ MATRIX = {
     "money:refund_all": row(POST_ONLY, OWNER_WRITES),
     "money:treasurer": row(STAFF),
     "money:treasurer_csv": row(STAFF),
+    # --- club life (tests/site_world_clubs.py): the director is Walker Club's club director; the player its member,
+    # checked in at tonight's night with the session fee to pay. The others hold no office there.
+    "clubs:list": row(EVERYONE),
+    "clubs:detail": row(EVERYONE),
+    "clubs:night": row(EVERYONE),
+    "clubs:edit": row(CLUB_DIRECTOR, "login 403 403 403 302 302"),
+    "clubs:manage": row(CLUB_DIRECTOR, CLUB_DIRECTOR),  # nothing sent: the form is shown again with what is missing
+    "clubs:takings": row(CLUB_DIRECTOR),
+    "clubs:door": row(CLUB_DIRECTOR),
+    "clubs:night_off": row(POST_ONLY, CLUB_DIRECTOR_WRITES),
+    "clubs:check_in": row(POST_ONLY, CLUB_DIRECTOR_WRITES),
+    "clubs:guest": row(POST_ONLY, "login 403 403 403 400 400"),
+    "clubs:fee": row(POST_ONLY, CLUB_DIRECTOR_WRITES),
+    # Saying one is coming: members of the club with a record (the player, the club director) and nobody else.
+    "clubs:rsvp": row(POST_ONLY, "login 302 403 403 302 403", body={"guests": "0", "answer": "yes"}),
     # --- the API (signed in by session; DRF answers the anonymous 403 where one must be signed in) ---
     "api-root": row(API_PUBLIC),
     "schema": row(API_PUBLIC),
@@ -399,6 +416,11 @@ ADMIN_MODELS = {
     "money.moneylog": "read",
     "money.statement": "read",
     "money.invoice": "read",
+    "clubs.officer": "edit",  # through the club's service: a change gives up the old office and takes the new
+    "clubs.clubpage": "read",
+    "clubs.nightseries": "read",
+    "clubs.clubnight": "read",
+    "clubs.attendance": "read",
 }
 # What staff get on each page of a model's admin, by GET and (adding or changing) by POST; everyone else gets the
 # admin's log-in page.

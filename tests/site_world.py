@@ -48,6 +48,7 @@ from ratings import services as rating_services
 from ratings.models import RatingRun
 from rulebooks import services as rule_book_services
 from rulebooks.models import RuleBook
+from tests import site_world_clubs
 from tests.events.factories import EventFactory
 from tests.factories import AssociationFactory, ClubFactory, PlayerFactory, UserFactory, confirmed
 from tests.ratings.factories import PlayerRatingFactory, RatingListFactory
@@ -375,6 +376,7 @@ def build() -> World:
     }
     # One record of each kind the admin lists, so each of its pages has one to show.
     _one_of_each({**objects, "staff": staff, "director": director, "today": today, "judge": judge})
+    objects.update(site_world_clubs.build(objects, users))
     return World(users=users, objects=objects)
 
 
@@ -474,7 +476,7 @@ def _by_name(world: World) -> dict[str, dict]:
     for name in ("statement", "statement-matching", "statement-match-again", "statement-assign",
                  "statement-confirm", "statement-discard"):  # fmt: skip
         kwargs[f"money:{name}"] = {"pk": o["statement"].pk}
-    return kwargs
+    return kwargs | site_world_clubs.url_kwargs(o)
 
 
 def route_parameters(route: str) -> list[str]:

@@ -5,7 +5,9 @@ from django.apps import apps
 from django.contrib import admin
 from django.urls import reverse
 
-MODELS = [m for app in ("players", "rulebooks", "events", "ratings") for m in apps.get_app_config(app).get_models()]
+MODELS = [
+    m for app in ("players", "rulebooks", "events", "ratings", "clubs") for m in apps.get_app_config(app).get_models()
+]
 # Edited inside their category, entry or association.
 INLINE_ONLY = {"Fee", "Prize", "Payment", "MembershipOffer", "Answer"}
 

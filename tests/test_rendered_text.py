@@ -11,7 +11,7 @@ from events.models import Event
 from rulebooks.models import RuleBookVersion
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("clubsite", "outbox", "money", "players", "rulebooks", "events", "ratings", "wordjudge")
+APPS = ("clubsite", "outbox", "money", "players", "rulebooks", "events", "ratings", "clubs", "wordjudge")
 TEMPLATES = ROOT / "templates"
 RENDERER = "clubsite/kit/text.py"
 

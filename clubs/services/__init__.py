@@ -3,7 +3,7 @@
 and session fees (door); and what a night took (takings, read only)."""
 
 from .common import ClubError
-from .door import check_in, check_in_guest, record_fee, session_reference
+from .door import check_in, check_in_guest, likely_guests, record_fee, session_reference
 from .nights import add_exception, plan_series
 from .officers import appoint_officer, remove_officer, update_page
 from .rsvp import answer
@@ -17,6 +17,7 @@ __all__ = [
     "appoint_officer",
     "check_in",
     "check_in_guest",
+    "likely_guests",
     "plan_series",
     "record_fee",
     "remove_officer",

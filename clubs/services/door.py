@@ -113,3 +113,9 @@ def record_fee(actor, attendance: Attendance, method: str) -> Payment:
         notify=bool(attendance.player.email),
     )
     return received.payment
+
+
+def likely_guests(*, full_name: str, email: str = "", date_of_birth: date | None = None) -> tuple:
+    """The records the door offers to choose from for a guest (the one matching rule's likely ones)."""
+    person = Person(full_name=(full_name or "")[:200], email=(email or "")[:254], date_of_birth=date_of_birth)
+    return lookup.find_person(person).likely

@@ -9,7 +9,7 @@ from clubsite.kit.admin import ModelAdmin, ReadOnlyAdmin
 from clubsite.kit.errors import ServiceError
 
 from . import services
-from .models import Attendance, ClubNight, ClubPage, NightSeries, Officer
+from .models import Attendance, ClubNight, ClubPage, NightException, NightSeries, Officer
 
 
 @admin.register(Officer)
@@ -17,7 +17,7 @@ class OfficerAdmin(ModelAdmin):
     list_display = ["club", "player", "role", "since"]
     list_filter = ["role"]
     search_fields = ["club__name", "player__full_name"]
-    autocomplete_fields = ["club", "player"]
+    raw_id_fields = ["player"]
 
     def save_model(self, request, obj, form, change):
         """A change is the old office given up and the new one taken, together."""
@@ -63,3 +63,9 @@ class AttendanceAdmin(ReadOnlyAdmin):
     list_filter = ["status", "is_guest"]
     search_fields = ["player__full_name", "night__club__name"]
     list_select_related = ["night", "night__club", "player"]
+
+
+@admin.register(NightException)
+class NightExceptionAdmin(ReadOnlyAdmin):
+    list_display = ["series", "on", "reason"]
+    search_fields = ["series__club__name", "reason"]

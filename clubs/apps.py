@@ -63,3 +63,9 @@ class ClubsConfig(AppConfig):
             "my_club_nights": nights,
             "my_club_offices": offices,
         }
+
+    def load_demo(self, stdout):
+        """Demo club life (after the members' demo)."""
+        from . import demo
+
+        demo.load(stdout)

@@ -419,6 +419,7 @@ ADMIN_MODELS = {
     "clubs.officer": "edit",  # through the club's service: a change gives up the old office and takes the new
     "clubs.clubpage": "read",
     "clubs.nightseries": "read",
+    "clubs.nightexception": "read",
     "clubs.clubnight": "read",
     "clubs.attendance": "read",
 }

@@ -24,6 +24,7 @@ def build(objects: dict, users: dict) -> dict:
         frequency="weekly",
         first_on=today,
         last_on=today + timedelta(weeks=3),
+        exceptions=[(today + timedelta(weeks=2), "Public holiday")],
         starts_at=time(19, 0),
         member_fee=Decimal("5.00"),
         guest_fee=Decimal("8.00"),

@@ -75,6 +75,7 @@ def plan_series(
         created_by=actor if getattr(actor, "pk", None) else None,
     )
     NightException.objects.bulk_create(NightException(series=series, on=day, reason=why) for day, why in off.items())
+    # A night off is made too, as off, so the club's page tells members there is no club that week.
     ClubNight.objects.bulk_create(
         ClubNight(
             club=club,
@@ -86,8 +87,10 @@ def plan_series(
             venue=venue,
             member_fee=member_fee,
             guest_fee=guest_fee,
+            status=NightStatus.CANCELLED if day in off else NightStatus.SCHEDULED,
+            note=(off[day] or "No club night") if day in off else "",
         )
-        for day in meets
+        for day in sorted({*meets, *off})
     )
     return series
 

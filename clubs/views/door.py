@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
 from clubsite.kit.errors import ServiceError
+from clubsite.kit.money import format_money
 from clubsite.kit.paging import BoundedPaginator
 from clubsite.kit.ui import run_service
 from players.models import Player, by_family_name
@@ -128,7 +129,9 @@ def fee(request, slug: str, pk: int, attendance: int):
     if form.is_valid():
         payment = run_service(request, lambda: services.record_fee(request.user, found, form.cleaned_data["method"]))
         if payment:
-            messages.success(request, f"{found.player.name} paid {payment.amount}: receipt {payment.number}.")
+            messages.success(
+                request, f"{found.player.name} paid {format_money(payment.amount)}: receipt {payment.number}."
+            )
     else:
         messages.error(request, "Choose how the fee was paid: in person or by PayNow.")
     return redirect("clubs:door", club.slug, night.pk)

@@ -101,14 +101,16 @@ def takings(request, slug: str):
     """The treasurer's view: each past night's attendance and the session fees the ledger received."""
     club = club_or_404(slug)
     require(may_keep_money(request.user, club))
+    # Nights held: those already past, and any where people were checked in (the door opened early).
     nights = (
-        ClubNight.objects.filter(club=club, on__lte=timezone.localdate())
+        ClubNight.objects.filter(club=club)
         .annotate(
             present=Count("attendances", filter=Q(attendances__status=AttendanceStatus.CHECKED_IN)),
             guests=Count(
                 "attendances", filter=Q(attendances__status=AttendanceStatus.CHECKED_IN, attendances__is_guest=True)
             ),
         )
+        .filter(Q(on__lte=timezone.localdate()) | Q(present__gt=0))
         .order_by("-on", "-pk")
     )
     page = BoundedPaginator(nights, PAGE_SIZE).get_page(request.GET.get("page"))

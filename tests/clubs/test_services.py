@@ -41,8 +41,10 @@ def test_roles_are_held_only_in_ones_own_club(world, staff):
 def test_a_series_makes_its_nights_less_the_night_off(world):
     first = next_weekday(1)
     series = weekly_series(world.director.user, world.club, first_on=first, weeks=4, off=[first + timedelta(weeks=2)])
-    nights = list(series.nights.order_by("on"))
+    nights = list(series.nights.filter(status=NightStatus.SCHEDULED).order_by("on"))
     assert [n.on for n in nights] == [first, first + timedelta(weeks=1), first + timedelta(weeks=3)]
+    off = series.nights.get(on=first + timedelta(weeks=2))
+    assert off.status == NightStatus.CANCELLED and off.note == "Public holiday"  # shown as off on the club's page
     assert all(n.member_fee == Decimal("5.00") and n.guest_fee == Decimal("8.00") for n in nights)
     assert list(series.exceptions.values_list("reason", flat=True)) == ["Public holiday"]
 

@@ -1,0 +1,87 @@
+"""Demo club life: both demo clubs with officers, a page, and a season of weekly nights (twelve held, with
+attendance, guests and session fees in the ledger; eight to come, with a holiday off and the demo player coming to
+the next one), so a newcomer sees club life at once."""
+
+import random
+from datetime import time, timedelta
+from decimal import Decimal
+
+from django.utils import timezone
+
+from money.models import Method
+from players.models import Club, Player, User
+
+from . import services
+from .models import OfficerRole
+
+PAGES = {
+    "jurong-green": {
+        "venue": "Jurong Green Community Club",
+        "address": "6 Jurong West Ave 1, Singapore 649520",
+        "contact_email": "jurong-green@example.org",
+        "about": "Friendly games every Saturday evening: newcomers get a board and a partner. Clocks on request.",
+        "weekday": 5,
+        "starts_at": time(19, 30),
+    },
+    "toa-payoh": {
+        "venue": "Toa Payoh Public Library, Programme Zone",
+        "address": "6 Toa Payoh Central, Singapore 319191",
+        "contact_email": "toa-payoh@example.org",
+        "contact_phone": "6123 4567",
+        "about": "Wednesday nights of club play, with a table of three or four for those who like it lively.",
+        "weekday": 2,
+        "starts_at": time(19, 0),
+    },
+}
+GUESTS = [("Hannah Visitor", "hannah.visitor@example.org"), ("Ivan Newcomer", "ivan.newcomer@example.org")]
+HELD, TO_COME = 12, 8
+
+
+def load(stdout) -> None:
+    rng = random.Random(30)
+    staff = User.objects.filter(is_staff=True).order_by("pk").first()
+    diana = Player.objects.filter(user__email="director@example.org").first()
+    priya = Player.objects.filter(user__email="player@example.org").first()
+    today = timezone.localdate()
+    for club in Club.objects.filter(slug__in=PAGES).order_by("name"):
+        setup = dict(PAGES[club.slug])
+        weekday, starts_at = setup.pop("weekday"), setup.pop("starts_at")
+        services.update_page(staff, club, **setup)
+        members = list(Player.objects.filter(club=club, user__isnull=True).order_by("member_number"))
+        director = diana if diana is not None and diana.club_id == club.pk else members.pop(0)
+        for player, role in ((director, OfficerRole.DIRECTOR), (members[0], OfficerRole.SECRETARY),
+                             (members[1], OfficerRole.TREASURER)):  # fmt: skip
+            services.appoint_officer(staff, club, player, role)
+        last_held = today - timedelta(days=(today.weekday() - weekday) % 7 or 7)
+        first = last_held - timedelta(weeks=HELD - 1)
+        holiday = first + timedelta(weeks=HELD + 3)  # a night off to come
+        series = services.plan_series(
+            staff,
+            club,
+            frequency="weekly",
+            first_on=first,
+            last_on=first + timedelta(weeks=HELD + TO_COME - 1),
+            exceptions=[(holiday, "Public holiday")],
+            title="Club night",
+            starts_at=starts_at,
+            ends_at=time(22, 30),
+            venue=setup["venue"],
+            member_fee=Decimal("5.00"),
+            guest_fee=Decimal("8.00"),
+        )
+        for night in series.nights.filter(on__lt=today).order_by("on"):
+            regulars = rng.sample(members, min(len(members), rng.randint(5, 9)))
+            if night.club_id == getattr(priya, "club_id", None) and rng.random() < 0.6:
+                regulars.append(priya)
+            for player in regulars:
+                attendance = services.check_in(staff, night, player)
+                if rng.random() < 0.9:  # a few still owe the night's fee
+                    services.record_fee(staff, attendance, rng.choice([Method.IN_PERSON, Method.PAYNOW]))
+            if rng.random() < 0.4:
+                name, email = rng.choice(GUESTS)
+                guest = services.check_in_guest(staff, night, full_name=name, email=email, guest_of=regulars[0])
+                services.record_fee(staff, guest, Method.PAYNOW)
+        if priya is not None and priya.club_id == club.pk:
+            upcoming = series.nights.filter(on__gte=today).exclude(on=holiday).order_by("on").first()
+            services.answer(priya.user, upcoming, coming=True, guests=1)
+    stdout.write(f"Club life: {HELD} nights held and {TO_COME} to come at each demo club.")

@@ -1,0 +1,41 @@
+"""The demo's club life: both clubs with officers and a season of nights, attendance and fees in the ledger."""
+
+import io
+
+import pytest
+from django.apps import apps
+from django.urls import reverse
+from django.utils import timezone
+
+from clubs import services
+from clubs.models import Attendance, AttendanceStatus, ClubNight, NightStatus, Officer
+from money.core.references import SESSION
+from money.models import Payment
+from players import demo as members_demo
+from players.models import Club
+from tests.events.factories import fast_passwords  # noqa: F401
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_demo_clubs_have_a_season_of_nights(client):
+    out = io.StringIO()
+    members_demo.load(out)
+    apps.get_app_config("clubs").load_demo(out)
+    today = timezone.localdate()
+    for club in Club.objects.all():
+        assert set(Officer.objects.filter(club=club).values_list("role", flat=True)) == {
+            "director",
+            "secretary",
+            "treasurer",
+        }
+        held = ClubNight.objects.filter(club=club, on__lt=today, status=NightStatus.SCHEDULED)
+        assert held.count() == 12
+        assert ClubNight.objects.filter(club=club, on__gt=today, status=NightStatus.CANCELLED).count() == 1
+        takings = services.takings(list(held))
+        assert all(t.total > 0 for t in takings.values())
+    assert Attendance.objects.filter(status=AttendanceStatus.CHECKED_IN, is_guest=True).exists()
+    assert Attendance.objects.filter(status=AttendanceStatus.COMING, player__user__email="player@example.org").exists()
+    assert Payment.objects.filter(kind=SESSION).count() > 100
+    page = client.get(reverse("clubs:detail", args=["toa-payoh"]))
+    assert "Club director:" in page.text and "Past club nights" in page.text

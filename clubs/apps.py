@@ -69,3 +69,9 @@ class ClubsConfig(AppConfig):
         from . import demo
 
         demo.load(stdout)
+
+    def directs_club(self, user, club):
+        """Events asks whether `user` directs `club` (a club director may announce their club's events)."""
+        from .permissions import may_run_club
+
+        return {"directs_club": [may_run_club(user, club)]}

@@ -183,3 +183,10 @@ def test_the_page_is_kept_by_its_director_and_bounded(world):
     assert refused.value.field == "map_url"
     with pytest.raises(NotAllowed):
         services.update_page(world.member.user, world.club, venue="Mine")
+
+
+def test_events_learn_who_directs_a_club_from_the_one_role_check(world):
+    from events.permissions import directs_club
+
+    assert directs_club(world.director.user, world.club)
+    assert not directs_club(world.member.user, world.club) and not directs_club(world.director.user, ClubFactory())

@@ -91,6 +91,7 @@ class RsvpForm(ServiceFormMixin, forms.Form):
         coerce=int,
         choices=[(n, str(n)) for n in range(Attendance.MAX_GUESTS + 1)],
         initial=0,
+        widget=forms.Select(attrs={"class": "form-select w-auto"}),
     )
 
 

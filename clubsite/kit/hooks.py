@@ -1,4 +1,5 @@
-"""Apps add sections to shared pages (home, player page, My account) through AppConfig hooks.
+"""Apps add sections to shared pages (home, player page, My account; the club list, a club's page and a club night's
+page, as `club_list_context`, `club_page_context` and `club_night_context`) through AppConfig hooks.
 
 A hook is a method on an app's AppConfig returning a dict; list values from several apps are joined.
 """

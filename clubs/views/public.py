@@ -13,6 +13,7 @@ from clubsite.kit.roles import player_of
 from clubsite.kit.ui import run_service
 from players.models import Club, Player, by_family_name
 from players.visibility import visible_players
+from rulebooks.services import latest_versions
 
 from .. import services
 from ..forms import RsvpForm
@@ -72,7 +73,10 @@ def club_detail(request, slug: str):
     for night in upcoming:
         night.my_answer = answers.get(night.pk)
     page = ClubPage.objects.filter(club=club).first()
+    # The club's own rule books (club-play relaxations of the association's); without one it plays by the association's.
+    books = latest_versions().filter(club=club).select_related("based_on").order_by("position", "title")
     context = {
+        "club_rule_books": list(books),
         "club": club,
         "club_page": page,
         "map_link": map_link(page),

@@ -169,3 +169,19 @@ def test_the_page_editor_saves_the_page(client, world):
     assert response.status_code == 302
     assert world.club.page.venue == "Toa Payoh CC"
     assert Decimal("0") == Decimal("0")
+
+
+def test_the_club_page_names_its_rule_book_or_the_associations(client, world):
+    from rulebooks.models import RuleBook
+
+    page = client.get(reverse("clubs:detail", args=["toa-payoh"]))
+    assert "The club plays by" in page.text and reverse("rulebooks:list") in page.text
+    RuleBook.objects.create(
+        association=world.club.association,
+        club=world.club,
+        title="Club-play rules",
+        slug="club-play",
+        summary="Relaxed",
+    )
+    page = client.get(reverse("clubs:detail", args=["toa-payoh"]))
+    assert "Club-play rules" in page.text and reverse("rulebooks:book", args=["club-play"]) in page.text

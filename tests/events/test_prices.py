@@ -378,3 +378,22 @@ def test_an_invoice_for_an_entry_with_a_code_shows_the_discount():
     text = render_text(invoice_document(invoice))
     assert invoice.amount_due == D("25")
     assert any("less early-bird fee, discount code TEN S$10.00 off SGD 25.00" in line for line in text), text
+
+
+@pytest.mark.django_db
+def test_a_fee_changed_after_money_was_paid_leaves_the_entries_made_as_they_were():
+    """An entry keeps the price it was made at: the organiser raising or lowering a fee later changes what new
+    entrants pay, never what an entry owes or has paid (nothing becomes due, nothing is held)."""
+    from money.services import reports
+
+    event, category, _, standard = priced_event()
+    code(event, "TEN")
+    entry = services.register_entry(player_with_account().user, event, category=category.pk, discount_code="TEN")
+    services.record_payment(event.owner, entry, amount="25", method="in_person")
+    early = category.fees.get(amount=35)
+    services.save_category(event.owner, event, category, fees=[{"id": early.pk, "amount": "20"}])
+    entry.refresh_from_db()
+    assert (entry.amount_due, entry.amount_paid, entry.status, entry.balance) == (D("25"), D("25"), "confirmed", 0)
+    assert reports.event_totals(event)["held"] == 0
+    later = services.register_entry(player_with_account().user, event, category=category.pk, discount_code="TEN")
+    assert later.amount_due == D("10")

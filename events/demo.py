@@ -153,6 +153,15 @@ def load(stdout) -> None:
         prizes=_prizes(PRIMARY_PRIZES),
     )
     services.set_directors(organiser, students, [director])
+    # The organiser's own question, answered for the group's students below.
+    shirt = services.save_question(
+        organiser,
+        students,
+        kind="choice",
+        label="T-shirt size",
+        choices=["XS", "S", "M", "L"],
+        help_text="Every player gets the championship T-shirt.",
+    )
     services.publish_event(organiser, students)
     pupils = list(Player.objects.exclude(school_level=SchoolLevel.NONE).order_by("member_number"))
     pupils = [p for p in pupils if services.category_refusal(_level_category(p, primary, secondary), p) is None]
@@ -197,6 +206,7 @@ def load(stdout) -> None:
                 "phone": "9123 0001",
                 "category": primary,
                 "fee": primary.fees.get(is_concession=False),
+                "answers": {shirt.pk: "S"},
             },
             {
                 "full_name": "Muhammad Irfan",
@@ -205,6 +215,7 @@ def load(stdout) -> None:
                 "phone": "9123 0002",
                 "category": primary,
                 "fee": primary.fees.get(is_concession=False),
+                "answers": {shirt.pk: "M"},
             },
         ],
         accept_rules=True,

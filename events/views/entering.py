@@ -309,5 +309,7 @@ def replace_student(request, pk: int):
             success="The name is changed.",
         ):
             return redirect("events:my_entries")
-    context = {"entry": entry, "event": entry.event, "form": form, "refusal": refusal}
+    # The answers to the organiser's questions stay with the entry: the page says to check them for the new student.
+    asks = bool(services.asked_in(services.event_questions(entry.event), entry.category_id))
+    context = {"entry": entry, "event": entry.event, "form": form, "refusal": refusal, "asks_questions": asks}
     return render(request, "events/replace_student.html", context)

@@ -372,3 +372,15 @@ def test_a_completed_events_questions_no_longer_change():
     event, _, _ = open_event(status=EventStatus.COMPLETED)
     with pytest.raises(EventError, match="can no longer be changed"):
         ask(event)
+
+
+def test_changing_a_students_name_points_to_the_answers_that_stay_with_the_entry(client):
+    event, _, primary = students_event()
+    question = ask(event)
+    teacher = UserFactory()
+    row = {"full_name": "Ann Lee", "date_of_birth": pupil_born(event), "category": primary.pk,
+           "fee": standard(primary).pk, "answers": {question.pk: "Mrs Lee"}}  # fmt: skip
+    entry = services.register_group(teacher, event, contact=contact(), students=[row]).entries.get()
+    client.force_login(teacher)
+    page = client.get(reverse("events:replace_student", args=[entry.pk])).content.decode()
+    assert reverse("events:entry_answers", args=[entry.pk]) in page and "So do the answers" in page

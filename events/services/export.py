@@ -81,10 +81,11 @@ def entries_for_export(event: Event, *, status: str = "", category: str = ""):
             held.get(entry_reference(e), ""),
             f"{e.group.contact_name} ({e.group.phone}, {e.group.email})" if e.group_id else "",
             agreed_to(e),
-            *(shown_answer(q.kind, given.get(q.pk, "")) for q in questions),
             e.discount_code.code if e.discount_code_id else "",
             e.discount or "",
             e.free_place,
+            # The organiser's questions come last, one column each, under their headings at the header's end.
+            *(shown_answer(q.kind, given.get(q.pk, "")) for q in questions),
         ]
 
 

@@ -305,8 +305,10 @@ def test_the_csv_has_one_column_per_question_made_formula_safe(client, answered)
     client.force_login(event.owner)
     body = client.get(reverse("events:export", args=[event.slug])).content.decode("utf-8-sig")
     header, row = list(csv.reader(io.StringIO(body)))
+    assert len(row) == len(header)
     assert header[-2:] == ["Emergency contact", "Sizes"]
     assert row[-2:] == ["'=HYPERLINK(1)", ""]
+    assert dict(zip(header, row, strict=True))["Name as on ID"] == "Dana Koh"  # every column under its heading
 
 
 def test_the_api_gives_and_takes_answers():

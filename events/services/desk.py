@@ -4,6 +4,7 @@ has paid and still owes. Read in two queries however many entrants there are."""
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from clubsite.kit.money import format_money
 from players.models import by_family_name
 
 from ..models import OWING_STATUSES, Category, Entry, EntryStatus, Event
@@ -31,6 +32,7 @@ class DeskRow:
     school: str
     fee_name: str
     fee: Decimal | None  # None: no place taken, nothing charged yet
+    price_note: str  # how the fee came to be less than the fee's amount: a free place, a discount code
     paid: Decimal
     balance: Decimal
     status: str
@@ -66,6 +68,17 @@ def _school(entry: Entry) -> str:
     return entry.school or player.school or group_school or (player.club.name if player.club_id else "")
 
 
+def _price_note(entry: Entry) -> str:
+    """A free place and its reason, or the discount code used and what it took off: the desk then knows why a fee
+    reads less than the category's."""
+    if entry.free_place:
+        return f"Free place: {entry.free_place}"
+    if entry.discount:
+        code = entry.discount_code.code if entry.discount_code_id else "a discount code"
+        return f"{code}: less {format_money(entry.discount)}"
+    return ""
+
+
 def _row(entry: Entry) -> DeskRow:
     holds = entry.status in OWING_STATUSES
     return DeskRow(
@@ -75,6 +88,7 @@ def _row(entry: Entry) -> DeskRow:
         school=_school(entry),
         fee_name=entry.fee.name if entry.fee_id else "",
         fee=entry.amount_due if holds else None,
+        price_note=_price_note(entry) if holds else "",
         paid=entry.amount_paid,
         balance=entry.owed,
         status=DESK_STATUS[entry.status],
@@ -89,7 +103,7 @@ def desk_list(actor, event: Event) -> list[DeskCategory]:
     listed = {category.pk: DeskCategory(category) for category in event.categories.order_by("position", "pk")}
     entries = (
         Entry.objects.filter(event=event, status__in=LISTED_STATUSES)
-        .select_related("player", "player__club", "fee", "group")
+        .select_related("player", "player__club", "fee", "group", "discount_code")
         .order_by(*by_family_name("player__"))
     )
     waiting = []

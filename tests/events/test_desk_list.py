@@ -26,15 +26,8 @@ pytestmark = pytest.mark.django_db
 
 def _entry(category, fee, status, name, paid="0", school="", **fields):
     player = PlayerFactory(full_name=name, family_name=name.split()[-1], school=school)
-    return EntryFactory(
-        category=category,
-        fee=fee,
-        player=player,
-        status=status,
-        amount_due=fee.amount,
-        amount_paid=Decimal(paid),
-        **fields,
-    )
+    fields.setdefault("amount_due", fee.amount)
+    return EntryFactory(category=category, fee=fee, player=player, status=status, amount_paid=Decimal(paid), **fields)
 
 
 @pytest.fixture
@@ -147,3 +140,23 @@ def test_the_manage_page_links_to_the_desk_list_and_the_copy(client, desk):
     html = client.get(reverse("events:manage", args=[event.slug])).content.decode()
     assert reverse("events:desk_list", args=[event.slug]) in html
     assert reverse("events:copy", args=[event.slug]) in html
+
+
+def test_a_free_place_and_a_discount_code_are_named_beside_the_fee(client, desk):
+    from events.models import DiscountCode
+
+    event, primary, secondary = desk
+    fee = primary.fees.get()
+    code = DiscountCode.objects.create(event=event, code="SCHOOLS", value=Decimal("2.00"))
+    _entry(primary, fee, EntryStatus.CONFIRMED, "Helper Wong", free_place="helper", amount_due=Decimal("0"))
+    _entry(
+        primary, fee, EntryStatus.CONFIRMED, "Coded Ng", "8.00",
+        discount_code=code, discount=Decimal("2.00"), amount_due=Decimal("8.00"),
+    )  # fmt: skip
+    rows = {r.name: r for r in services.desk_list(event.owner, event)[0].rows}
+    assert (rows["Helper Wong"].fee, rows["Helper Wong"].price_note) == (Decimal("0"), "Free place: helper")
+    assert (rows["Coded Ng"].fee, rows["Coded Ng"].price_note) == (Decimal("8.00"), "SCHOOLS: less S$2.00")
+    assert rows["Tan Wei Ming"].price_note == ""
+    client.force_login(event.owner)
+    html = client.get(reverse("events:desk_list", args=[event.slug])).content.decode()
+    assert "Free place: helper" in html and "SCHOOLS: less S$2.00" in html

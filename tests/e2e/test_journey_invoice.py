@@ -1,4 +1,5 @@
-"""A school's quotation and invoice in a browser: a teacher enters a class of fifteen, asks from the group's page
+"""A school's quotation and invoice in a browser: a teacher enters a class of fifteen (answering the organiser's
+emergency-contact question for each student in the pasted class list), asks from the group's page
 for a quotation addressed to the school with its purchase-order number, then for an invoice, pays it by PayNow
 (the treasurer confirms the transfer from the bank statement), and the invoice shows as paid, its receipt
 carrying the billing details."""
@@ -9,8 +10,9 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from events.models import GroupEntry
+from events.models import Answer, GroupEntry
 from events.services.payments import group_reference
+from events.services.questions import save_question
 from money.models import BillingDocument, Invoice, InvoiceStatus, Payment
 from tests.e2e.conftest import PHONE, log_in
 from tests.e2e.test_accessibility import AXE, violations
@@ -40,6 +42,7 @@ def ask(page, document_label: str):
 def test_a_teacher_gets_a_quotation_then_an_invoice_and_pays_it_by_paynow(journey, member):
     organiser, _ = member("Oliver Organiser", organiser=True, player=False)
     event = seed_event(organiser)
+    save_question(organiser, event, kind="short", label="Emergency contact", required=True)
     teacher, _ = member("Tan Mei Ling", email="tan@example.org", player=False)
     staff = treasurer(member)
     today = timezone.localdate()
@@ -50,11 +53,14 @@ def test_a_teacher_gets_a_quotation_then_an_invoice_and_pays_it_by_paynow(journe
     page.fill("#id_school", "Yuhua Primary")
     page.fill("#id_address", "Yuhua Primary School, Jurong West")
     page.fill("#id_phone", "6123 4567")
-    page.fill("#id_class_list", class_list(event.starts_on.year, 15))
+    rows = class_list(event.starts_on.year, 15).split("\n")
+    rows = [rows[0] + "\tEmergency contact"] + [f"{row}\tParent {n} 9000 {n:04d}" for n, row in enumerate(rows[1:], 1)]
+    page.fill("#id_class_list", "\n".join(rows))
     page.check("#id_accept_rules")
     page.get_by_role("button", name="Enter these students").click()
     page.wait_for_url(re.compile(r"/events/groups/\d+/$"))
     group = GroupEntry.objects.get()
+    assert Answer.objects.filter(entry__group=group).count() == 15
     reference = group_reference(group)
     group_url = page.url
     expect(page.locator("#group-total")).to_have_text("S$45.00", use_inner_text=True)

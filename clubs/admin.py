@@ -69,3 +69,6 @@ class AttendanceAdmin(ReadOnlyAdmin):
 class NightExceptionAdmin(ReadOnlyAdmin):
     list_display = ["series", "on", "reason"]
     search_fields = ["series__club__name", "reason"]
+
+
+from . import play_admin  # noqa: E402, F401  (games, tables, ratings: read only)

@@ -13,10 +13,11 @@ class ClubsConfig(AppConfig):
         register(SESSION_FEE)
 
     def player_page_context(self, player):
-        """The member's club and its next night, on their page."""
+        """The member's club and its next night, their place on its ladder and their club rating, on their page."""
         from django.utils import timezone
 
         from .models import AttendanceStatus, ClubNight, NightStatus
+        from .services.standings import player_standing
 
         if not player.club_id:
             return {}
@@ -28,9 +29,10 @@ class ClubsConfig(AppConfig):
         )
         nights_came = player.club_attendances.filter(status=AttendanceStatus.CHECKED_IN).count()
         return {
-            "player_sections": ["clubs/_player_club.html"],
+            "player_sections": ["clubs/_player_club.html", "clubs/play/_player_standing.html"],
             "player_club_next_night": next_night,
             "player_club_nights_came": nights_came,
+            "club_standing": player_standing(player),
         }
 
     def account_page_context(self, request, player):
@@ -66,9 +68,24 @@ class ClubsConfig(AppConfig):
 
     def load_demo(self, stdout):
         """Demo club life (after the members' demo)."""
-        from . import demo
+        from . import demo, play_demo
 
         demo.load(stdout)
+        play_demo.load(stdout)
+
+    def club_page_context(self, request, club):
+        """The top of the club's ladder (with club ratings) on its page."""
+        from .services.standings import club_ladder
+
+        return {"club_sections": ["clubs/play/_club_ladder.html"], "club_ladder_top": club_ladder(club).lines[:10]}
+
+    def club_night_context(self, request, night):
+        """How many games and tables a night has, and the way to them."""
+        return {
+            "club_night_sections": ["clubs/play/_night_games.html"],
+            "night_games_count": night.games.count(),
+            "night_tables_count": night.tables.count(),
+        }
 
     def directs_club(self, user, club):
         """Events asks whether `user` directs `club` (a club director may announce their club's events)."""

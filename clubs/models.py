@@ -212,3 +212,16 @@ def map_link(page: ClubPage | None) -> str:
         return page.map_url
     where = ", ".join(part for part in (page.venue, page.address) if part)
     return f"https://www.openstreetmap.org/search?query={quote(where)}" if page.address else ""
+
+
+# Play at club nights (games, tables, the ladder's points, the club rating) lives in its own module.
+from .play_models import (  # noqa: E402, F401
+    AHEAD,
+    SIDES,
+    ClubGame,
+    ClubGameStatus,
+    ClubPlayRules,
+    ClubRating,
+    ClubTable,
+    TableSeat,
+)

@@ -1,5 +1,6 @@
 from django.urls import path
 
+from . import play_urls
 from .views import door, manage, public
 
 app_name = "clubs"
@@ -16,4 +17,5 @@ urlpatterns = [
     path("<slug:slug>/nights/<int:pk>/door/check-in/", door.check_in, name="check_in"),
     path("<slug:slug>/nights/<int:pk>/door/guest/", door.guest, name="guest"),
     path("<slug:slug>/nights/<int:pk>/door/fee/<int:attendance>/", door.fee, name="fee"),
+    *play_urls.urlpatterns,  # games, tables, the ladder, club tournaments
 ]

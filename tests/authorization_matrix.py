@@ -222,6 +222,18 @@ MATRIX = {
     "wordjudge:open": row(POST_ONLY, DIRECTORS_WRITE),
     "wordjudge:close": row(POST_ONLY, DIRECTORS_WRITE),
     "wordjudge:tablet": row(EVERYONE, EVERYONE),  # the address the director opened is the proof: no log-in
+    # --- club play: the club night, its table and the rival's game the player is to confirm; the director also
+    # directs the club (its club director), which neither the organiser nor the teacher does ---
+    "clubs:night_play": row(EVERYONE, "login 200 200 200 200 200"),  # an empty game form is refused on the page
+    "clubs:table_new": row(CLUB_DIRECTOR, CLUB_DIRECTOR),
+    "clubs:table_sheet": row(EVERYONE),
+    "clubs:game_confirm": row(POST_ONLY, "login 302 403 403 302 302"),  # the opponent, or the club director
+    "clubs:game_dispute": row(POST_ONLY, "login 302 403 403 403 403"),  # only the opponent disputes
+    "clubs:game_remove": row(POST_ONLY, CLUB_DIRECTOR_WRITES),
+    "clubs:table_remove": row(POST_ONLY, CLUB_DIRECTOR_WRITES),
+    "clubs:ladder": row(EVERYONE),
+    "clubs:play_rules": row(CLUB_DIRECTOR, CLUB_DIRECTOR),
+    "clubs:tournament_new": row(CLUB_DIRECTOR, CLUB_DIRECTOR),
     # --- money: the player's unpaid entry's reference, their receipt and credit note ---
     "money:pay": row("login 200 404 200 404 200"),  # anyone else: as if the reference did not exist
     "money:receipt": row("login 200 403 200 403 200"),  # the payer, the event's organiser, staff
@@ -422,6 +434,11 @@ ADMIN_MODELS = {
     "clubs.nightexception": "read",
     "clubs.clubnight": "read",
     "clubs.attendance": "read",
+    "clubs.clubplayrules": "read",  # play at club nights changes only through its services (clubs.services.play)
+    "clubs.clubgame": "read",
+    "clubs.clubtable": "read",
+    "clubs.tableseat": "read",
+    "clubs.clubrating": "read",
 }
 # What staff get on each page of a model's admin, by GET and (adding or changing) by POST; everyone else gets the
 # admin's log-in page.

@@ -1,6 +1,8 @@
 """Club life in the site's world (tests/site_world.py): the director of the event under way is also the club director
 of Walker Club, which meets weekly from today; the player said they are coming to tonight's night and was checked
-in, with the session fee still to pay."""
+in, with the session fee still to pay. The rival came too: they played a table and a game the club director entered
+(so the club has its play rules and rating list), and the rival's game against the player waits for the player to
+confirm it."""
 
 from datetime import time, timedelta
 from decimal import Decimal
@@ -9,6 +11,7 @@ from django.utils import timezone
 
 from clubs import services
 from clubs.models import OfficerRole
+from clubs.services import play
 from tests.factories import PlayerFactory
 
 
@@ -33,7 +36,20 @@ def build(objects: dict, users: dict) -> dict:
     night = series.nights.order_by("on").first()
     services.answer(objects["me"].user, night, coming=True, guests=1)
     attendance = services.check_in(director, night, objects["me"])
-    return {"night_series": series, "club_night": night, "attendance": attendance}
+    # Play at the night: the rival checked in too, a table of the two, and the rival's game waiting for the player.
+    services.check_in(director, night, objects["rival"])
+    me, rival = objects["me"], objects["rival"]
+    table = play.enter_table(director, night, [play.TableRow(me, "A", 300, 0), play.TableRow(rival, "B", 290, 5)])
+    play.save_rules(director, club, win_points=3)
+    play.submit_game(director, night, me, rival, 400, 390)  # confirmed as entered: both are on the club rating list
+    game = play.submit_game(rival.user, night, rival, me, 380, 350)
+    return {
+        "night_series": series,
+        "club_night": night,
+        "attendance": attendance,
+        "club_table": table,
+        "club_game": game,
+    }
 
 
 def url_kwargs(o: dict) -> dict:
@@ -45,4 +61,11 @@ def url_kwargs(o: dict) -> dict:
     for name in ("night", "rsvp", "door", "check_in", "guest"):
         named[f"clubs:{name}"] = {"slug": slug, "pk": night.pk}
     named["clubs:fee"] = {"slug": slug, "pk": night.pk, "attendance": o["attendance"].pk}
+    for name in ("night_play", "table_new", "table_sheet"):
+        named[f"clubs:{name}"] = {"slug": slug, "pk": night.pk}
+    for name in ("game_confirm", "game_dispute", "game_remove"):
+        named[f"clubs:{name}"] = {"slug": slug, "pk": o["club_game"].pk}
+    named["clubs:table_remove"] = {"slug": slug, "pk": o["club_table"].pk}
+    for name in ("ladder", "play_rules", "tournament_new"):
+        named[f"clubs:{name}"] = {"slug": slug}
     return named

@@ -43,3 +43,20 @@ def test_someone_who_is_neither_organiser_nor_the_clubs_director_cannot_announce
         services.create_event(UserFactory(), title="Club Cup", starts_on=EventFactory.build().starts_on, club=club)
     with pytest.raises(NotAllowed, match="Only organisers"):
         services.create_event(UserFactory(), title="Cup", starts_on=EventFactory.build().starts_on)
+
+
+def test_a_club_director_announces_their_own_clubs_tournament_and_no_other():
+    from tests.clubs.play_helpers import club_director
+
+    club, other = ClubFactory(), ClubFactory()
+    director = club_director(club)
+    event = services.create_event(
+        director, title="Club Cup", association=club.association, starts_on=EventFactory.build().starts_on, club=club
+    )
+    assert event.owner == director and event.club == club
+    with pytest.raises(NotAllowed, match="club's director"):
+        services.update_event(director, event, club=other)
+    with pytest.raises(NotAllowed, match="club's director"):
+        services.create_event(
+            director, title="Not mine", association=club.association, starts_on=event.starts_on, club=other
+        )

@@ -1,6 +1,7 @@
 """Pages of play at club nights: a night's games and tables (entered there), a table, the ladder with the club
 rating list, the club's play rules, and announcing a club tournament. Each calls clubs.services; none decides."""
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Prefetch
@@ -81,8 +82,6 @@ def night_play(request, slug: str, pk: int):
                 message = "Game entered." if game.status == ClubGameStatus.CONFIRMED else "Game submitted: "
                 if game.status != ClubGameStatus.CONFIRMED:
                     message += f"{play.who_confirms(game, request.user)}."
-                from django.contrib import messages
-
                 messages.success(request, message)
                 return redirect("clubs:night_play", club.slug, night.pk)
     elif request.method == "POST":

@@ -187,7 +187,7 @@ def _contact_initial(user) -> dict:
 def group_entry(request, pk: int):
     """A group entry student by student, with what each owes and the group's total; the organiser
     records one payment for the whole group here."""
-    group = get_object_or_404(GroupEntry.objects.select_related("event"), pk=pk)
+    group = get_object_or_404(GroupEntry.objects.select_related("event", "rules_version__book"), pk=pk)
     event = group.event
     manager = can_manage_event(request.user, event)
     if not (manager or group.submitted_by_id == request.user.id):

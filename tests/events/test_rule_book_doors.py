@@ -6,6 +6,7 @@ import csv
 import io
 
 import pytest
+from django.core import mail
 from django.urls import reverse
 from rest_framework.test import APIClient
 
@@ -64,7 +65,7 @@ def test_an_event_naming_no_rule_book_keeps_its_own_rules_and_indemnity():
     assert entry.rules_accepted_at is None and entry.rules_version is None
 
 
-def test_the_entry_form_names_and_links_the_version_and_shows_the_amendments(client):
+def test_the_entry_form_names_and_links_the_version_and_shows_the_amendments(client, on_commit):
     event, category, fee, (_, current) = following(rules_agreement="No liability.")
     player = player_with_account()
     client.force_login(player.user)
@@ -77,8 +78,11 @@ def test_the_entry_form_names_and_links_the_version_and_shows_the_amendments(cli
     option = f"{category.pk}:{fee.pk}"
     refused = client.post(url, {"option": option, "agreed_version": current.pk}).content.decode()
     assert "Agree to Tournament Rules, version 2" in refused and not Entry.objects.exists()
-    client.post(url, {"option": option, "accept_rules": "on", "agreed_version": current.pk})
+    with on_commit(execute=True):
+        client.post(url, {"option": option, "accept_rules": "on", "agreed_version": current.pk})
     assert Entry.objects.get().rules_version == current
+    (received,) = mail.outbox
+    assert "You agreed to Tournament Rules, version 2 of 1 January 2022, with the event's amendments" in received.body
 
 
 def test_the_event_page_shows_the_version_and_the_amendments_beside_it(client):
@@ -88,7 +92,7 @@ def test_the_event_page_shows_the_version_and_the_amendments_beside_it(client):
     assert "Amendments to the rule book" in page and "Rule 2 does not apply." in page
 
 
-def test_a_group_and_each_of_its_students_record_the_version(client):
+def test_a_group_and_each_of_its_students_record_the_version(client, on_commit):
     event, category, fee, (_, current) = following()
     teacher = UserFactory()
     client.force_login(teacher)
@@ -96,10 +100,14 @@ def test_a_group_and_each_of_its_students_record_the_version(client):
     assert "On behalf of the students entered, I agree to <a" in page
     students = [{"full_name": "Alice Ong", "option": f"{category.pk}:{fee.pk}"}]
     data = group_post(event, students, agreed_version=str(current.pk))
-    client.post(reverse("events:enter_group", args=[event.slug]), data)
+    with on_commit(execute=True):
+        client.post(reverse("events:enter_group", args=[event.slug]), data)
     group = GroupEntry.objects.get()
     assert group.rules_version == current
     assert [e.rules_version for e in group.entries.all()] == [current]
+    assert "you agreed to Tournament Rules, version 2" in mail.outbox[0].body
+    page = client.get(reverse("events:group_entry", args=[group.pk])).content.decode()
+    assert "Agreed to <a" in page and "on the students' behalf" in page
 
 
 def test_the_api_takes_the_agreement_and_shows_the_version(client):

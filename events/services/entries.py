@@ -197,6 +197,14 @@ def check_rules(event: Event, accept_rules: bool, agreed_version: int | None = N
         )
 
 
+def agreement_record(event: Event, moment) -> dict:
+    """What an entry or a group entry records of the agreement check_rules asked for: when, and to which rule book
+    version (none for an event that asks for no agreement). Every door that makes an entry records it this way."""
+    if not event.asks_agreement:
+        return {"rules_accepted_at": None, "rules_version_id": None}
+    return {"rules_accepted_at": moment, "rules_version_id": event.rule_book_version_id}
+
+
 def _active_entries(event: Event | int, player) -> QuerySet:
     """The player's active entry in the event (at most one: a constraint)."""
     return Entry.objects.filter(event=event, player=player, status__in=ACTIVE_ENTRY_STATUSES).order_by("pk")
@@ -353,8 +361,7 @@ def _register(
             fee=fee,
             amount_due=amount,
             concession_proof=proof,
-            rules_accepted_at=moment if event.asks_agreement else None,
-            rules_version_id=event.rule_book_version_id,
+            **agreement_record(event, moment),
             school=player.school,
             phone=phone or player.phone,
             # Someone entering themselves answers for their own listing (players.visibility.entrant_name).

@@ -19,7 +19,7 @@ from ..permissions import can_manage_event
 from .common import RegistrationError, local_text, lock_event, mail_after_commit, now, site_url
 from .discounts import apply_price, entry_day, price_entry, usable_code
 from .eligibility import declared_level, refusal_for
-from .entries import check_rules, clean_choice, prove_member_link, refuse_id_number
+from .entries import agreement_record, check_rules, clean_choice, prove_member_link, refuse_id_number
 from .notify import mail_entered_for_you, pay_url
 from .payments import group_reference
 from .places import insert_entry, new_entry_status, place_entry, places
@@ -87,8 +87,7 @@ def register_group(
             address=contact["address"].strip(),
             phone=contact["phone"].strip(),
             email=contact["email"].strip(),
-            rules_accepted_at=moment if event.asks_agreement else None,
-            rules_version_id=event.rule_book_version_id,
+            **agreement_record(event, moment),
         )
         group.full_clean()
         group.save()

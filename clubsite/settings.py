@@ -320,6 +320,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "events.tasks.remind_expiring_offers",
         "schedule": crontab(minute="*/15"),
     },
+    "events-forget-unconfirmed-guest-entries": {
+        "task": "events.tasks.forget_unconfirmed_guest_entries",
+        "schedule": crontab(hour=3, minute=40),
+    },
     "ratings-sweep-stale-runs": {
         "task": "ratings.tasks.sweep_rating_runs",
         "schedule": 60.0,

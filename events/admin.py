@@ -17,6 +17,7 @@ from events.models import (
     Event,
     Fee,
     GroupEntry,
+    GuestEntry,
     Payment,
     PlayUpRequest,
     Prize,
@@ -199,6 +200,7 @@ class EntryAdmin(ModelAdmin):
         "category",
         "player",
         "group",
+        "guest",
         "entered_by",
         "fee",
         "amount_due",
@@ -355,6 +357,17 @@ class GroupEntryAdmin(ModelAdmin):
     list_select_related = ["event"]
     search_fields = ["contact_name", "school", "email"]
     raw_id_fields = ["submitted_by"]
+
+
+@admin.register(GuestEntry)
+class GuestEntryAdmin(ReadOnlyAdmin):
+    """Entries made without an account, as their guests gave them; they are confirmed, changed and withdrawn from the
+    emailed link (events.services.guests), and the entry itself is on the entries' page."""
+
+    list_display = ["full_name", "contact_name", "email", "event", "created_at", "confirmed_at"]
+    list_select_related = ["event"]
+    list_filter = ["event"]
+    search_fields = ["full_name", "contact_name", "email"]
 
 
 @admin.register(PlayUpRequest)

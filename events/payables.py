@@ -94,7 +94,7 @@ def _may_view_entry(user, entry: Entry) -> bool:
 
 def _entries(**where):
     return (
-        Entry.objects.select_related("event", "player", "category", "fee", "group", "discount_code")
+        Entry.objects.select_related("event", "player", "category", "fee", "group", "guest", "discount_code")
         .prefetch_related("category__fees")
         .filter(**where)
     )
@@ -185,12 +185,16 @@ class EntryKind(Kind):
             return None
         event = entry.event
         email = entry.player.email or (entry.group.email if entry.group_id else "")
+        if entry.guest_id:  # entered without an account: the guest pays and gets the receipt
+            payer_name, email = entry.guest.contact_name, entry.guest.email
+        else:
+            payer_name = entry.group.contact_name if entry.group_id else entry.player.full_name
         return Due(
             kind=self.code,
             target_id=entry.pk,
             association_id=event.association_id,
             title=f"Entry: {entry.player.full_name}, {entry.category.name}, {event.title}",
-            payer_name=entry.group.contact_name if entry.group_id else entry.player.full_name,
+            payer_name=payer_name,
             payer_email=entry.group.email if entry.group_id and entry.group.email else email,
             total=entry.amount_due,
             paid=entry.amount_paid,

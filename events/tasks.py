@@ -43,3 +43,11 @@ def sync_event_statuses() -> int:
     from . import services
 
     return services.sync_event_statuses()
+
+
+@shared_task
+def forget_unconfirmed_guest_entries() -> int:
+    """Entries given without an account and never confirmed are deleted a week after their link lapsed."""
+    from . import services
+
+    return services.forget_unconfirmed_guest_entries()

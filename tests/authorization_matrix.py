@@ -132,6 +132,15 @@ MATRIX = {
     "events:detail": row(EVERYONE),
     "events:ics": row(EVERYONE),
     "events:enter": row(SIGNED_IN, SIGNED_IN),
+    # Entering without an account: no log-in anywhere; the emailed link is the proof (a POST without the form's
+    # fields is the form again, with its refusals).
+    "events:enter_guest": row(EVERYONE, EVERYONE),
+    "events:guest_lost_link": row(EVERYONE, EVERYONE),
+    "events:guest_entry": row(EVERYONE),
+    "events:guest_confirm": row("405 405 405 405 405 405", "302 302 302 302 302 302"),
+    "events:guest_withdraw": row("405 405 405 405 405 405", "302 302 302 302 302 302"),
+    "events:guest_change": row(EVERYONE, EVERYONE),
+    "events:guest_pay": row(EVERYONE),
     "events:enter_group": row(SIGNED_IN, SIGNED_IN),
     # --- events: the organiser's pages (the open event) ---
     "events:edit": row(OWNER, OWNER),
@@ -399,6 +408,7 @@ ADMIN_MODELS = {
     "events.groupentry": "edit",
     "events.question": "edit",
     "events.discountcode": "edit",
+    "events.guestentry": "read",  # confirmed, changed and withdrawn from the emailed link (events.services.guests)
     "events.playuprequest": "read",
     "play.division": "edit",
     "play.divisionplayer": "read",

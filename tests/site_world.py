@@ -37,6 +37,7 @@ from events.models import Category, Entry, EntryStatus, EventStatus, Fee, GroupE
 from events.play import services as play
 from events.play.models import Division, DivisionPlayer, RoundStatus
 from events.services.discounts import save_discount_code
+from events.services.guestlink import make_guest_token
 from events.services.payments import entry_reference
 from events.services.withdrawlink import make_token
 from money.models import PaymentSettings, Refund
@@ -246,6 +247,21 @@ def build() -> World:
         accept_rules=True,
     )
     student_entry = group.entries.order_by("pk").first()
+    # Entered without an account, confirmed from its emailed link.
+    open_event.allows_guest_entries = True
+    open_event.save(update_fields=["allows_guest_entries"])
+    guest = event_services.submit_guest_entry(
+        open_event,
+        role="parent",
+        contact_name="Gina Guest",
+        email="gina.guest@example.org",
+        full_name="Gus Guest",
+        date_of_birth=date(today.year - 11, 2, 2),
+        category=category,
+        fee=standard,
+        accept_rules=True,
+    )
+    event_services.confirm_guest_entry(make_guest_token(guest))
 
     # An event under way: a division, a published round with games (one reported), a draft round after it.
     playing = EventFactory(
@@ -354,6 +370,7 @@ def build() -> World:
         "group": group,
         "student_entry": student_entry,
         "withdraw_token": make_token(rival_entry),
+        "guest_token": make_guest_token(guest),
         "playing": playing,
         "division": division,
         "first_round": first,
@@ -473,6 +490,8 @@ def _by_name(world: World) -> dict[str, dict]:
     }
     for name in ("accept_offer", "withdraw", "leave_waitlist"):
         kwargs[f"events:{name}"] = entries
+    for name in ("guest_entry", "guest_confirm", "guest_withdraw", "guest_change", "guest_pay"):
+        kwargs[f"events:{name}"] = {"token": o["guest_token"]}
     for name in ("statement", "statement-matching", "statement-match-again", "statement-assign",
                  "statement-confirm", "statement-discard"):  # fmt: skip
         kwargs[f"money:{name}"] = {"pk": o["statement"].pk}

@@ -2,6 +2,8 @@
 with a new one, and a password reset for an unknown address as for a known one. The owner of the address is told
 by email instead."""
 
+import re
+
 import pytest
 from allauth.account.models import EmailAddress
 from django.core import mail
@@ -72,3 +74,38 @@ def test_a_reset_for_an_unknown_address_answers_as_for_a_known_one(client, on_co
     [told] = [m for m in mail.outbox if m.to == ["nobody@example.org"]]
     assert "No account uses this address" in told.body
     assert "https://scrabble.example.org/accounts/signup/" in told.body
+
+
+def test_asking_for_a_lost_entry_link_answers_as_for_an_address_that_entered_nobody(client):
+    """Entering without an account: "Lost your link?" says the same for an address that entered someone in the event
+    and for one that did not; only the address's owner gets the links."""
+    from datetime import timedelta
+
+    import time_machine
+    from django.utils import timezone
+
+    from events.services import submit_guest_entry
+    from outbox.models import Message
+    from tests.events.test_entry_doors import pupil_born, standard, students_event
+
+    event, _, primary = students_event(allows_guest_entries=True)
+    submit_guest_entry(
+        event,
+        role="parent",
+        contact_name="Mary Lim",
+        email="entered@example.org",
+        full_name="Lim Wei Ling",
+        date_of_birth=pupil_born(event),
+        school_level="primary",
+        category=primary,
+        fee=standard(primary),
+        accept_rules=True,
+    )
+    url = reverse("events:guest_lost_link", args=[event.slug])
+    csrf = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
+    with time_machine.travel(timezone.now() + timedelta(minutes=11)):
+        known = shown(client.post(url, {"email": "entered@example.org"}, follow=True), "entered@example.org")
+        unknown = shown(client.post(url, {"email": "nobody@example.org"}, follow=True), "nobody@example.org")
+    assert (known[0], known[1], csrf.sub("", known[2])) == (unknown[0], unknown[1], csrf.sub("", unknown[2]))
+    assert Message.objects.filter(to="entered@example.org", subject__contains="Your entry links").count() == 1
+    assert not Message.objects.filter(to="nobody@example.org").exists()

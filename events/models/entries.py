@@ -127,6 +127,10 @@ class Entry(models.Model):
     category = models.ForeignKey(Category, on_delete=models.PROTECT, related_name="entries")
     player = models.ForeignKey("players.Player", on_delete=models.PROTECT, related_name="entries")
     group = models.ForeignKey(GroupEntry, null=True, blank=True, on_delete=models.SET_NULL, related_name="entries")
+    # Entered without an account: the guest's email confirmed it and manages it (events.models.guests).
+    guest = models.ForeignKey(
+        "events.GuestEntry", null=True, blank=True, on_delete=models.SET_NULL, related_name="entries"
+    )
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

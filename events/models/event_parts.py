@@ -121,6 +121,12 @@ class EventRegistration(models.Model):
         help_text="How long a place offered from the waiting list is held (at most 720 hours)",
     )
     max_group_size = models.PositiveSmallIntegerField(default=15, validators=bounded(1, 200))
+    allows_guest_entries = models.BooleanField(
+        "allows entry without an account",
+        default=False,
+        help_text="Anyone may enter with a name and an email address, confirmed by an emailed link (a parent entering "
+        "a child for a one-off event need not sign up first)",
+    )
     rules_agreement = models.TextField(
         blank=True,
         validators=[TextLimit(LONG_TEXT, "rules and indemnity")],

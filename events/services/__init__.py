@@ -35,6 +35,17 @@ from .entries import (
 )
 from .export import entries_for_export, filter_entries
 from .groups import group_total, register_group, replace_group_student
+from .guests import (
+    GUEST_BAD_LINK,
+    MAX_GUEST_ENTRIES_PER_EMAIL,
+    change_guest_entry,
+    confirm_guest_entry,
+    forget_unconfirmed_guest_entries,
+    guest_for_token,
+    resend_guest_links,
+    submit_guest_entry,
+    withdraw_guest_entry,
+)
 from .lifecycle import (
     before_event_refusal,
     cancel_event,
@@ -107,6 +118,15 @@ __all__ = [
     "question_summaries",
     "save_question",
     "with_shown_answers",
+    "forget_unconfirmed_guest_entries",
+    "GUEST_BAD_LINK",
+    "MAX_GUEST_ENTRIES_PER_EMAIL",
+    "change_guest_entry",
+    "confirm_guest_entry",
+    "guest_for_token",
+    "resend_guest_links",
+    "submit_guest_entry",
+    "withdraw_guest_entry",
     "AUDIENCES",
     "PAYABLE_STATUSES",
     "CATEGORY_FIELDS",

@@ -79,6 +79,7 @@ EVENT_FIELDS = (
     "payment_hold_hours",
     "offer_hold_hours",
     "max_group_size",
+    "allows_guest_entries",
     "payment_methods",
     "payment_instructions",
     "rule_book_version",

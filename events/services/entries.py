@@ -435,7 +435,11 @@ def _end_entry(
         if managers_only:
             require_manager(actor, event, "cancel entries")
         if by_link:
-            entry = Entry.objects.select_for_update(of=("self",)).select_related("player", "group").get(pk=entry.pk)
+            entry = (
+                Entry.objects.select_for_update(of=("self",))
+                .select_related("player", "group", "guest")
+                .get(pk=entry.pk)
+            )
         else:
             entry = own_entry(actor, entry.pk)
         entry.event = event

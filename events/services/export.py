@@ -55,7 +55,7 @@ def entries_for_export(event: Event, *, status: str = "", category: str = ""):
     yield header + [question.label for question in questions]
     entries = filter_entries(
         Entry.objects.filter(event=event).select_related(
-            "player", "category", "fee", "group", "rules_version__book", "discount_code"
+            "player", "category", "fee", "group", "guest", "rules_version__book", "discount_code"
         ),
         status,
         category,
@@ -79,7 +79,7 @@ def entries_for_export(event: Event, *, status: str = "", category: str = ""):
             e.amount_due if e.status in PAYABLE_STATUSES else "",
             e.amount_paid,
             held.get(entry_reference(e), ""),
-            f"{e.group.contact_name} ({e.group.phone}, {e.group.email})" if e.group_id else "",
+            _contact(e),
             agreed_to(e),
             e.discount_code.code if e.discount_code_id else "",
             e.discount or "",
@@ -105,3 +105,12 @@ def _answers_of(event: Event) -> dict[int, dict[int, str]]:
     ):
         found.setdefault(entry_id, {})[question_id] = value
     return found
+
+
+def _contact(entry) -> str:
+    """Who to contact about an entry someone else made: the group's adult, or whoever entered without an account."""
+    if entry.group_id:
+        return f"{entry.group.contact_name} ({entry.group.phone}, {entry.group.email})"
+    if entry.guest_id:
+        return f"{entry.guest.contact_name} ({entry.guest.entered_as}, without an account, {entry.guest.email})"
+    return ""

@@ -194,7 +194,7 @@ def cancel_event(actor, event: Event, reason: str = "") -> Event:
         entries = list(
             Entry.objects.select_for_update(of=("self",))
             .filter(event=event, status__in=ACTIVE_ENTRY_STATUSES)
-            .select_related("player", "group")
+            .select_related("player", "group", "guest")
         )
         addresses = recipients_of(entries)
         paid = {address for entry in entries if entry.amount_paid > 0 for address in recipients(entry)}

@@ -9,6 +9,7 @@ from money.core.references import ENTRY, make_reference
 
 from ..models import ACTIVE_ENTRY_STATUSES, Entry, EntryStatus, Event
 from .common import RegistrationError, local_text, mail_after_commit, require_manager, site_url
+from .guestlink import make_guest_token
 from .places import waitlist_position
 from .withdrawlink import make_token
 
@@ -21,6 +22,8 @@ def recipients(entry: Entry) -> dict[str, str]:
         found[entry.player.email] = entry.player.full_name
     if entry.group_id and entry.group.email:
         found.setdefault(entry.group.email, entry.group.contact_name)
+    if entry.guest_id:
+        found.setdefault(entry.guest.email, entry.guest.contact_name)
     return found
 
 
@@ -36,6 +39,11 @@ def recipients_of(entries) -> dict[str, str]:
         for address, name in recipients(entry).items():
             found.setdefault(address, name)
     return dict(sorted(found.items()))
+
+
+def guest_url(guest) -> str:
+    """The page of an entry made without an account, from its signed link: confirm, pay, withdraw, change."""
+    return site_url(reverse("events:guest_entry", args=[make_guest_token(guest)]))
 
 
 def pay_url(reference: str) -> str:
@@ -56,7 +64,8 @@ def _context(entry: Entry, extra: dict | None) -> dict:
         "reference": reference,
         "pay_url": pay_url(reference),
         "url": site_url(event.get_absolute_url()),
-        "entries_url": site_url("/events/my-entries/"),
+        # Entered without an account: the emailed link is the guest's way to their entry (no My entries to log in to).
+        "entries_url": guest_url(entry.guest) if entry.guest_id else site_url("/events/my-entries/"),
         "payment_due": local_text(event, entry.payment_due_at),
         "offer_expires": local_text(event, entry.offer_expires_at),
         **(extra or {}),
@@ -109,7 +118,9 @@ def mail_refund_to_decide(entry: Entry, paid) -> None:
 def mail_event_changed(event: Event, changed: list[str]) -> None:
     """Tells everyone holding a place or waiting that the event's date or venue changed: one message to
     each address, sent when the change commits."""
-    entries = Entry.objects.filter(event=event, status__in=ACTIVE_ENTRY_STATUSES).select_related("player", "group")
+    entries = Entry.objects.filter(event=event, status__in=ACTIVE_ENTRY_STATUSES).select_related(
+        "player", "group", "guest"
+    )
     addresses = recipients_of(entries)
     context = {
         "event": event,
@@ -172,7 +183,7 @@ def email_entrants(
         if audience not in AUDIENCE_STATUSES:
             raise RegistrationError("Choose whom to write to.", field="audience")
         statuses = AUDIENCE_STATUSES[audience][1]
-    entries = Entry.objects.filter(event=event, status__in=statuses).select_related("player", "group")
+    entries = Entry.objects.filter(event=event, status__in=statuses).select_related("player", "group", "guest")
     if category is not None:
         category_id = getattr(category, "pk", category)
         if not event.categories.filter(pk=category_id).exists():

@@ -31,7 +31,7 @@ def offer_free_places(event: Event, current: Places | None = None) -> list[Entry
         return []
     waiting = list(
         Entry.objects.filter(event=event, status=EntryStatus.WAITLISTED)
-        .select_related("category", "player", "group")
+        .select_related("category", "player", "group", "guest")
         .order_by("accepted_at", "pk")
     )
     if not waiting:

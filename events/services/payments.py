@@ -205,7 +205,11 @@ def _locked(actor, entry: Entry, action: str) -> tuple:
     """The entry's event and the entry itself, both locked, once the actor may manage the event."""
     event = sync_status(lock_event(entry.event_id))
     require_manager(actor, event, action)
-    entry = Entry.objects.select_for_update(of=("self",)).select_related("player", "group", "category").get(pk=entry.pk)
+    entry = (
+        Entry.objects.select_for_update(of=("self",))
+        .select_related("player", "group", "guest", "category")
+        .get(pk=entry.pk)
+    )
     entry.event = event
     return event, entry
 
@@ -219,7 +223,7 @@ def record_payment(actor, entry: Entry, *, amount=None, method: str, reference: 
     _check_payment(method, reference)
     with transaction.atomic():
         received = _receive(actor, entry_reference(entry), amount, method, reference, note)
-        entry = Entry.objects.select_related("event", "player", "group", "category").get(pk=entry.pk)
+        entry = Entry.objects.select_related("event", "player", "group", "guest", "category").get(pk=entry.pk)
         payment = received.payment.entry_payments.get(entry=entry)
         receipt = received.payment.number
         extra = {"payment": payment, "receipt": receipt, "receipt_url": receipt_url(receipt)}

@@ -43,7 +43,7 @@ def end_overdue_entries(event: Event) -> int:
     due = (
         Entry.objects.select_for_update(of=("self",))
         .filter(pk__in=due_ids)
-        .select_related("player", "group", "category")
+        .select_related("player", "group", "guest", "category")
         .order_by("pk")
     )
     ended = 0

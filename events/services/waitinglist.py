@@ -24,7 +24,7 @@ OFFER_REMINDER_BEFORE = timedelta(hours=12)
 def own_entry(actor, entry_id: int) -> Entry:
     entry = (
         Entry.objects.select_for_update(of=("self",))
-        .select_related("player", "group", "category", "fee")
+        .select_related("player", "group", "guest", "category", "fee")
         .get(pk=entry_id)
     )
     mine = entry.player.user_id == actor.id or (entry.group_id and entry.group.submitted_by_id == actor.id)
@@ -89,7 +89,7 @@ def remind_expiring_offers() -> int:
         with transaction.atomic():
             entry = (
                 Entry.objects.select_for_update(of=("self",))
-                .select_related("event", "player", "group")
+                .select_related("event", "player", "group", "guest")
                 .get(pk=entry_id)
             )
             if entry.status != EntryStatus.OFFERED or entry.offer_reminded_at:
@@ -121,7 +121,7 @@ def lapse_unpaid_now(actor, event: Event) -> int:
         unpaid = (
             Entry.objects.select_for_update(of=("self",))
             .filter(event=event, status=EntryStatus.PENDING_PAYMENT)
-            .select_related("player", "group", "category")
+            .select_related("player", "group", "guest", "category")
         )
         ended = 0
         for entry in unpaid:

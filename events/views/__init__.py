@@ -16,6 +16,15 @@ from .entering import (
     withdraw,
     withdraw_by_link,
 )
+from .guests import (
+    enter_as_guest,
+    guest_change,
+    guest_confirm,
+    guest_entry,
+    guest_lost_link,
+    guest_pay,
+    guest_withdraw,
+)
 from .organiser import (
     cancel_entry,
     copy_event,
@@ -39,6 +48,13 @@ from .public import calendar_feed, event_detail, event_ics, event_list
 from .questions import delete_question, entry_answers, questions
 
 __all__ = [
+    "enter_as_guest",
+    "guest_change",
+    "guest_confirm",
+    "guest_entry",
+    "guest_lost_link",
+    "guest_pay",
+    "guest_withdraw",
     "accept_offer",
     "calendar_feed",
     "cancel_entry",

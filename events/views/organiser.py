@@ -251,7 +251,7 @@ def manage(request, slug: str, director_form=None):
     # PostgreSQL reads every player.
     entries = (
         Entry.objects.filter(event=event)
-        .select_related("category", "fee", "group", "rules_version__book")
+        .select_related("category", "fee", "group", "guest", "rules_version__book")
         .prefetch_related("player")
     )
     entries = services.filter_entries(entries, status_filter, category_filter).order_by(

@@ -41,10 +41,18 @@ def pay(request, reference: str):
     if reference != due.reference:  # typed in lower case or with spaces: show the reference as it is written
         target = _url("pay", due.reference)
         return redirect(f"{target}?{request.GET.urlencode()}" if request.GET else target)
+    return pay_page(request, kind, due)
+
+
+def pay_page(request, kind, due, *, signed_in: bool = True, back_url: str = ""):
+    """The payment page of `due`, for a payer the caller has let see it. `signed_in=False`: a payer without an account
+    (an entry's emailed link): the ways that need an account (a card checkout) are left out."""
     settings = settings_for(association_model().objects.get(pk=due.association_id))
     ways = []
     if due.payable and due.balance > 0:
         for way in payment_ways(due, settings):
+            if way.action_url and not signed_in:
+                continue
             ways.append({"way": way, "svg": mark_safe(way.qr_svg) if way.qr_svg else ""})  # noqa: S308 (segno's own SVG)
     payments = list(payments_for(kind.code, due.target_id))
     context = {
@@ -58,6 +66,8 @@ def pay(request, reference: str):
         "held": sum((p.held for p in payments), 0),
         "card_pending": request.GET.get("card") == "done" and due.balance > 0,
         "currency": site_settings.CURRENCY,
+        "signed_in": signed_in,
+        "back_url": back_url,
     }
     return render(request, "money/pay/pay.html", context)
 

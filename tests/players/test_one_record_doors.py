@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from events import services as events
 from events.play.services import tsh_io
-from events.services import groups
+from events.services import groups, guests
 from players import admin as players_admin
 from players import forms as players_forms
 from players import joining, memberimport, services
@@ -49,6 +49,8 @@ def test_every_door_that_may_make_a_record_asks_the_one_rule():
         "the admin's add player": players_admin.PlayerAddForm.clean,
         "the members import": memberimport.preview,
         "joining online": joining._refuse_someone_on_record,
+        "entering without an account (the form)": guests._on_record,
+        "entering without an account (its link opened)": guests._entrant,
     }
     assert [door for door, function in doors.items() if not _calls_the_rule(function)] == []
     # The command's import, and the preview's offers that the import checks the director's choices against, are what

@@ -9,6 +9,7 @@ from players.models import SchoolLevel
 from ..models import GuestEntry
 from . import DATE, _helper
 from .entering import EntryForm
+from .questions import add_question_fields, given_answers
 
 # Where the guest's own fields stand among the individual form's: who enters whom first, the entry's choices after.
 GUEST_ORDER = (
@@ -60,7 +61,9 @@ class GuestEntryForm(EntryForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, rated=False, **kwargs)
-        self.order_fields(GUEST_ORDER)
+        # The organiser's questions (EntryForm adds them) come before agreeing to the rules, as on the entry form.
+        asked = [q.field_name for q in self.questions]
+        self.order_fields([*GUEST_ORDER[:-2], *asked, *GUEST_ORDER[-2:]])
         self.helper = _helper("Send me the link to confirm")
 
     def add_service_error(self, error):
@@ -74,9 +77,14 @@ class GuestChangeForm(ServiceFormMixin, forms.Form):
     school = forms.CharField(max_length=200, required=False)
     phone = forms.CharField(max_length=30, required=False, label="Contact number")
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, questions=(), answers=None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.questions = list(questions)
+        add_question_fields(self, self.questions, answers)
         self.helper = _helper("Save the changes")
+
+    def answers(self) -> dict:
+        return given_answers(self.cleaned_data, self.questions)
 
 
 class LostLinkForm(ServiceFormMixin, forms.Form):

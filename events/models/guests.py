@@ -51,6 +51,11 @@ class GuestEntry(models.Model):
         related_name="+",
         verbose_name="rule book version agreed to",
     )
+    answers = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="The answers to the organiser's questions by question id, as checked when the form was sent",
+    )
     name_listed = models.BooleanField(
         default=False, help_text="A parent or guardian agreed to list the child's name on the public list of entrants"
     )

@@ -8,7 +8,6 @@ one the site's one matching rule finds (players.lookup), without the guest being
 membership."""
 
 from datetime import timedelta
-from decimal import Decimal
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
@@ -25,6 +24,7 @@ from players.models import Player, SchoolLevel, birth_date_problem
 
 from ..models import ACTIVE_ENTRY_STATUSES, GUEST_CONFIRM_HOURS, Entry, EntryStatus, Event, GuestEntry
 from .common import RegistrationError, local_text, lock_event, mail_after_commit, now, site_url
+from .discounts import apply_price, entry_day, price_entry
 from .eligibility import category_refusal, refusal_for
 from .entries import _end_entry, check_rules, clean_choice, prove_member_link, refuse_id_number
 from .groups import NEW_PERSON
@@ -35,6 +35,7 @@ from .guestlink import read_guest_token
 from .notify import guest_url, mail_entered_for_you, mail_entry_received
 from .offers import offer_free_places
 from .places import insert_entry, new_entry_status, place_entry, places
+from .questions import asked_in, check_answers, event_questions, save_answers
 from .status import name_change_refusal, open_event_for_entries, open_event_for_entry, refresh_status, sync_status
 
 # One address may enter this many people in one event (a parent with several children), counting those confirmed and
@@ -162,6 +163,7 @@ def submit_guest_entry(
     accept_rules: bool = False,
     agreed_version: int | None = None,
     name_listed: bool = False,
+    answers: dict | None = None,
 ) -> GuestEntry:
     """Someone without an account enters themselves or a child: everything the entry form checks is checked now, and
     the link to confirm is emailed (written to the outbox in this transaction). No place is taken until then."""
@@ -199,6 +201,8 @@ def submit_guest_entry(
             raise RegistrationError("Choose the school level.", field="school_level")
         category, fee, proof = clean_choice(event, category, fee, texts["concession_proof"])
         check_rules(event, accept_rules, agreed_version)
+        # The organiser's questions, by the one rule of every door; the answers wait with the form for the link.
+        answered = check_answers(asked_in(event_questions(event), category), answers)
         guests = GuestEntry.objects.filter(event=event, email__iexact=email)
         if _live(guests).count() >= MAX_GUEST_ENTRIES_PER_EMAIL:
             raise RegistrationError(
@@ -230,6 +234,7 @@ def submit_guest_entry(
             fee=fee,
             rules_accepted_at=moment if event.asks_agreement else None,
             rules_version_id=event.rule_book_version_id,
+            answers={str(pk): value for pk, value in answered.items() if value},
             name_listed=bool(name_listed) and role != GuestEntry.Role.SELF,
             created_at=moment,
             link_sent_at=moment,
@@ -283,7 +288,9 @@ def confirm_guest_entry(token: str) -> Entry:
         current, moment = counts.places, counts.moment
         if counts.waiting and offer_free_places(event, current):
             current = places(event)
-        amount = fee.amount if fee else Decimal("0")
+        # The one pricing rule (member fee, early bird), on the day the link is opened: the entry is made then.
+        price = price_entry(event, category, fee, player, day=entry_day(event, moment))
+        amount = price.amount
         entry = Entry(
             event=event,
             category=category,
@@ -299,8 +306,12 @@ def confirm_guest_entry(token: str) -> Entry:
             phone=guest.phone or player.phone,
             name_listed_on=timezone.localdate(guest.created_at) if guest.name_listed else None,
         )
+        apply_price(entry, price, None)
         place_entry(entry, new_entry_status(event, category, current, amount), moment)
         insert_entry(entry)
+        asked = asked_in(event_questions(event), category)  # a question deleted since is not answered
+        kept = {q.pk: guest.answers[str(q.pk)] for q in asked if str(q.pk) in (guest.answers or {})}
+        save_answers(entry, kept, asked, fresh=True)
         guest.confirmed_at = moment
         guest.save(update_fields=["confirmed_at"])
         mail_entry_received(entry)
@@ -349,7 +360,9 @@ def withdraw_guest_entry(token: str) -> Entry:
     return _end_entry(None, entry, EntryStatus.WITHDRAWN, managers_only=False, by_link=True)
 
 
-def change_guest_entry(token: str, *, full_name: str, date_of_birth, school: str = "", phone: str = "") -> GuestEntry:
+def change_guest_entry(
+    token: str, *, full_name: str, date_of_birth, school: str = "", phone: str = "", answers: dict | None = None
+) -> GuestEntry:
     """The guest corrects the entrant's details from the link, until names can no longer be changed (the closing
     date). A record made for this entry takes the new name; an entry under a record that was on file keeps its
     person (the name is theirs): entering someone else is a withdrawal and a new entry. The eligibility rule is asked
@@ -387,9 +400,14 @@ def change_guest_entry(token: str, *, full_name: str, date_of_birth, school: str
         refusal = _eligibility(guest.category, None if own_record else player, guest.school_level, date_of_birth)
         if refusal:
             raise RegistrationError(refusal, field="date_of_birth")
+        if answers is not None:  # the organiser's questions, judged as at every door
+            cleaned = check_answers(asked_in(event_questions(event), guest.category_id), answers)
+            if entry is not None:
+                save_answers(entry, cleaned)
+            guest.answers = {str(pk): value for pk, value in cleaned.items() if value}
         guest.full_name, guest.date_of_birth = texts["full_name"], date_of_birth
         guest.school, guest.phone = texts["school"], texts["phone"]
-        guest.save(update_fields=["full_name", "date_of_birth", "school", "phone"])
+        guest.save(update_fields=["full_name", "date_of_birth", "school", "phone", "answers"])
         if own_record and renamed:
             player.full_name, player.display_name, player.date_of_birth = texts["full_name"], "", date_of_birth
             player.save(update_fields=["full_name", "display_name", "date_of_birth"])

@@ -32,7 +32,8 @@ def enter_as_guest(request, slug: str):
     event = _guest_event(request, slug)
     services.refresh_status(event)
     categories = _categories(event)
-    form = GuestEntryForm(request.POST or None, categories=categories, event=event)
+    questions = services.event_questions(event)
+    form = GuestEntryForm(request.POST or None, categories=categories, event=event, questions=questions)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         category, fee = parse_option(data["option"])
@@ -55,6 +56,7 @@ def enter_as_guest(request, slug: str):
                 accept_rules=data.get("accept_rules", False),
                 agreed_version=data.get("agreed_version"),
                 name_listed=data["name_listed"],
+                answers=form.answers(),
             ),
             form=form,
         )
@@ -133,12 +135,26 @@ def guest_change(request, token: str):
     guest = _guest_or_404(token)
     initial = {"full_name": guest.full_name, "date_of_birth": guest.date_of_birth, "school": guest.school}
     initial["phone"] = guest.phone
-    form = GuestChangeForm(request.POST or None, initial=initial)
+    questions = services.asked_in(services.event_questions(guest.event), guest.category_id)
+    entry = guest.entry
+    stored = (
+        {a.question_id: a.value for a in entry.answers.all()}
+        if entry
+        else {int(pk): value for pk, value in (guest.answers or {}).items()}
+    )
+    form = GuestChangeForm(request.POST or None, initial=initial, questions=questions, answers=stored)
     refusal = services.name_change_refusal(guest.event)
     if request.method == "POST" and not refusal and form.is_valid():
         if run_service(
             request,
-            lambda: services.change_guest_entry(token, **form.cleaned_data),
+            lambda: services.change_guest_entry(
+                token,
+                full_name=form.cleaned_data["full_name"],
+                date_of_birth=form.cleaned_data["date_of_birth"],
+                school=form.cleaned_data["school"],
+                phone=form.cleaned_data["phone"],
+                answers=form.answers(),
+            ),
             form=form,
             success="The entry is changed.",
         ):

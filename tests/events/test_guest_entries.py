@@ -18,6 +18,7 @@ from events.services.guestlink import MAX_AGE, SALT, make_guest_token
 from events.services.payments import entry_reference
 from outbox.models import Message
 from players.models import Player
+from tests.events.factories import FeeFactory
 from tests.events.test_entry_doors import PRIMARY, pupil_born, standard, students_event
 from tests.factories import PlayerFactory
 
@@ -43,10 +44,10 @@ def enter(event, category, **given):
         "school_level": "primary",
         "school": "Rosyth School",
         "category": category,
-        "fee": standard(category),
         "accept_rules": True,
         **given,
     }
+    fields.setdefault("fee", standard(category) if "fee" not in given else None)
     return services.submit_guest_entry(event, **fields)
 
 
@@ -315,3 +316,36 @@ def test_the_entry_records_the_rule_book_version_the_guest_agreed_to():
     enter(event, primary, agreed_version=current.pk)
     entry = services.confirm_guest_entry(emailed_token())
     assert entry.rules_version == current and entry.rules_accepted_at is not None
+
+
+def test_the_organisers_questions_are_asked_kept_until_the_link_and_changed_from_it(client):
+    event, _, primary = guest_event()
+    question = services.save_question(event.owner, event, kind="short", label="Emergency contact", required=True)
+    with pytest.raises(services.RegistrationError, match="Emergency contact"):
+        enter(event, primary)
+    enter(event, primary, answers={question.pk: "Mr Lim 9876 5432"})
+    assert GuestEntry.objects.get().answers == {str(question.pk): "Mr Lim 9876 5432"}
+    token = emailed_token()
+    entry = services.confirm_guest_entry(token)
+    assert entry.answers.get().value == "Mr Lim 9876 5432"
+    # The form asks it, and the link's change page changes it.
+    page = client.get(reverse("events:enter_guest", args=[event.slug])).content.decode()
+    assert "Emergency contact" in page
+    client.post(
+        reverse("events:guest_change", args=[token]),
+        {
+            "full_name": "Lim Wei Ling",
+            "date_of_birth": pupil_born(event).isoformat(),
+            question.field_name: "Mrs Lim 9000 0000",
+        },
+    )
+    assert entry.answers.get().value == "Mrs Lim 9000 0000"
+
+
+def test_the_price_is_the_one_pricing_rule_on_the_day_the_link_is_opened():
+    event, _, primary = guest_event()
+    fee = standard(primary)
+    FeeFactory(category=primary, name="Standard", amount=Decimal("2.50"), until=timezone.localdate())
+    guest = enter(event, primary, fee=fee)
+    entry = services.confirm_guest_entry(make_guest_token(guest))
+    assert entry.amount_due == Decimal("2.50")

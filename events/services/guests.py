@@ -26,7 +26,7 @@ from ..models import ACTIVE_ENTRY_STATUSES, GUEST_CONFIRM_HOURS, Entry, EntrySta
 from .common import RegistrationError, local_text, lock_event, mail_after_commit, now, site_url
 from .discounts import apply_price, entry_day, price_entry
 from .eligibility import category_refusal, refusal_for
-from .entries import _end_entry, check_rules, clean_choice, prove_member_link, refuse_id_number
+from .entries import _end_entry, agreement_record, check_rules, clean_choice, prove_member_link, refuse_id_number
 from .groups import NEW_PERSON
 from .groups import _given_number as given_number
 from .groups import _said_new as said_new
@@ -232,8 +232,7 @@ def submit_guest_entry(
             school_level=school_level,
             category=category,
             fee=fee,
-            rules_accepted_at=moment if event.asks_agreement else None,
-            rules_version_id=event.rule_book_version_id,
+            **agreement_record(event, moment),
             answers={str(pk): value for pk, value in answered.items() if value},
             name_listed=bool(name_listed) and role != GuestEntry.Role.SELF,
             created_at=moment,

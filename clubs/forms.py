@@ -8,7 +8,7 @@ from clubsite.kit.ui import ServiceFormMixin, date_input
 from money.models import Method
 
 from . import core
-from .models import Attendance, ClubPage, Frequency
+from .models import Attendance, ClubPage, Frequency, OfficerRole
 
 MAX_FEE = 9999
 
@@ -122,3 +122,8 @@ class GuestForm(ServiceFormMixin, forms.Form):
 
 class FeeForm(forms.Form):
     method = forms.ChoiceField(choices=[(m.value, m.label) for m in (Method.IN_PERSON, Method.PAYNOW)])
+
+
+class OfficerForm(ServiceFormMixin, forms.Form):
+    member_number = forms.IntegerField(label="Member number", min_value=1, max_value=2**31 - 1)
+    role = forms.ChoiceField(label="Office", choices=OfficerRole.choices)

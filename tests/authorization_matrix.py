@@ -276,6 +276,9 @@ MATRIX = {
     "clubs:edit": row(CLUB_DIRECTOR, "login 403 403 403 302 302"),
     "clubs:manage": row(CLUB_DIRECTOR, CLUB_DIRECTOR),  # nothing sent: the form is shown again with what is missing
     "clubs:takings": row(CLUB_DIRECTOR),
+    "clubs:officers": row(CLUB_DIRECTOR, CLUB_DIRECTOR),  # nothing sent: the form asks for the member number
+    # The club director cannot give up the office while the only one (told so); staff may.
+    "clubs:officer_remove": row(POST_ONLY, CLUB_DIRECTOR_WRITES),
     "clubs:door": row(CLUB_DIRECTOR),
     "clubs:night_off": row(POST_ONLY, CLUB_DIRECTOR_WRITES),
     "clubs:check_in": row(POST_ONLY, CLUB_DIRECTOR_WRITES),

@@ -18,7 +18,7 @@ from tests.factories import PlayerFactory
 def build(objects: dict, users: dict) -> dict:
     club, staff, director = objects["club"], users["staff"], users["director"]
     director_player = PlayerFactory(user=director, email=director.email, club=club, full_name="Dan Director")
-    services.appoint_officer(staff, club, director_player, OfficerRole.DIRECTOR)
+    office = services.appoint_officer(staff, club, director_player, OfficerRole.DIRECTOR)
     services.update_page(director, club, venue="Walker Hall", address="1 Walker Road", contact_email="c@example.org")
     today = timezone.localdate()
     series = services.plan_series(
@@ -49,17 +49,19 @@ def build(objects: dict, users: dict) -> dict:
         "attendance": attendance,
         "club_table": table,
         "club_game": game,
+        "club_office": office,
     }
 
 
 def url_kwargs(o: dict) -> dict:
     """The path parameters of the club pages."""
     slug, night = o["club"].slug, o["club_night"]
-    named = {"clubs:detail": {}, "clubs:edit": {}, "clubs:manage": {}, "clubs:takings": {}}
+    named = {"clubs:detail": {}, "clubs:edit": {}, "clubs:manage": {}, "clubs:takings": {}, "clubs:officers": {}}
     named = {name: {"slug": slug} for name in named}
     named["clubs:night_off"] = {"slug": slug, "pk": o["night_series"].pk}
     for name in ("night", "rsvp", "door", "check_in", "guest"):
         named[f"clubs:{name}"] = {"slug": slug, "pk": night.pk}
+    named["clubs:officer_remove"] = {"slug": slug, "pk": o["club_office"].pk}
     named["clubs:fee"] = {"slug": slug, "pk": night.pk, "attendance": o["attendance"].pk}
     for name in ("night_play", "table_new", "table_sheet"):
         named[f"clubs:{name}"] = {"slug": slug, "pk": night.pk}

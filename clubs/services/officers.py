@@ -21,6 +21,10 @@ def appoint_officer(actor, club, player, role: str) -> Officer:
         raise ClubError("Choose the office: club director, secretary or treasurer.", field="role")
     if player is None:
         raise ClubError("Choose the member who takes the office.", field="player")
+    if player.club_id != club.pk:
+        raise ClubError(
+            f"{player.name} is not a member of {club.name}: only its members hold its offices.", field="player"
+        )
     officer, made = Officer.objects.get_or_create(club=club, player=player, role=role)
     if not made:
         raise ClubError(f"{player.name} is {OfficerRole(role).label.lower()} of {club.name} already.", field="player")

@@ -9,10 +9,11 @@ from django.views.decorators.http import require_POST, require_safe
 
 from clubsite.kit.paging import BoundedPaginator
 from clubsite.kit.ui import run_service
+from players.models import Player
 
 from .. import services
-from ..forms import ExceptionForm, PageForm, SeriesForm
-from ..models import AttendanceStatus, ClubNight, ClubPage, NightSeries
+from ..forms import ExceptionForm, OfficerForm, PageForm, SeriesForm
+from ..models import AttendanceStatus, ClubNight, ClubPage, NightSeries, Officer
 from ..permissions import may_keep_money, may_keep_page, may_run_club
 from .common import club_or_404, require
 
@@ -118,3 +119,37 @@ def takings(request, slug: str):
     for night in page:
         night.takings = found[night.pk]
     return render(request, "clubs/takings.html", {"club": club, "page": page})
+
+
+@login_required
+def officers(request, slug: str):
+    """The club director appoints the club's officers (a member by their member number) and sees who holds which."""
+    club = club_or_404(slug)
+    require(may_run_club(request.user, club))
+    form = OfficerForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        player = Player.objects.filter(member_number=form.cleaned_data["member_number"]).first()
+        if player is None:
+            form.add_error("member_number", "No member has that member number.")
+        else:
+            role = form.cleaned_data["role"]
+            done = run_service(
+                request, lambda: services.appoint_officer(request.user, club, player, role), "", form=form
+            )
+            if done:
+                messages.success(request, f"{player.name} is now {done.get_role_display().lower()}.")
+                return redirect("clubs:officers", club.slug)
+    held = Officer.objects.filter(club=club).select_related("player").order_by("role", "player__full_name")
+    return render(request, "clubs/officers.html", {"club": club, "form": form, "officers": list(held)})
+
+
+@login_required
+@require_POST
+def officer_remove(request, slug: str, pk: int):
+    club = club_or_404(slug)
+    require(may_run_club(request.user, club))
+    officer = get_object_or_404(Officer.objects.select_related("player"), club=club, pk=pk)
+    officer.club = club
+    said = f"{officer.player.name} is no longer {officer.get_role_display().lower()}."
+    run_service(request, lambda: services.remove_officer(request.user, officer), said)
+    return redirect("clubs:officers", club.slug)

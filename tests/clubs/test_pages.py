@@ -185,3 +185,20 @@ def test_the_club_page_names_its_rule_book_or_the_associations(client, world):
     )
     page = client.get(reverse("clubs:detail", args=["toa-payoh"]))
     assert "Club-play rules" in page.text and reverse("rulebooks:book", args=["club-play"]) in page.text
+
+
+def test_the_director_appoints_and_removes_officers_of_their_club_only(client, world):
+    client.force_login(world.director.user)
+    url = reverse("clubs:officers", args=["toa-payoh"])
+    done = client.post(url, {"member_number": world.member.member_number, "role": "secretary"})
+    assert done.status_code == 302 and world.club.officers.filter(player=world.member, role="secretary").exists()
+    outsider = PlayerFactory(full_name="Oscar Outsider")
+    refused = client.post(url, {"member_number": outsider.member_number, "role": "treasurer"})
+    assert refused.status_code == 200 and "not a member of Toa Payoh Scrabble Club" in refused.text
+    unknown = client.post(url, {"member_number": 99999999, "role": "treasurer"})
+    assert "No member has that member number." in unknown.text
+    office = world.club.officers.get(player=world.member, role="secretary")
+    client.post(reverse("clubs:officer_remove", args=["toa-payoh", office.pk]))
+    assert not world.club.officers.filter(pk=office.pk).exists()
+    client.force_login(world.member.user)
+    assert client.get(url).status_code == 403

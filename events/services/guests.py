@@ -273,7 +273,8 @@ def confirm_guest_entry(token: str) -> Entry:
     refresh_status(guest.event)
     with transaction.atomic():
         event, counts = open_event_for_entry(guest.event_id)
-        guest = GuestEntry.objects.select_for_update().select_related("category", "fee").get(pk=guest.pk)
+        # Only the guest's row is locked: its fee may be none, and PostgreSQL locks no side of an outer join.
+        guest = GuestEntry.objects.select_for_update(of=("self",)).select_related("category", "fee").get(pk=guest.pk)
         guest.event = event
         if guest.confirmed_at:
             return guest.entry

@@ -40,6 +40,12 @@ def check_in(actor, night, player: Player, *, guest_of: Player | None = None) ->
     night = lock_night(night.pk)
     if night.status != NightStatus.SCHEDULED:
         raise ClubError(f"The club night of {night.on:%-d %B %Y} is off: nobody is checked in.")
+    # The door opens on the night's day (the site's time zone is the clubs'): a check-in earlier would charge a
+    # session fee for a night that may yet be called off.
+    if night.on > timezone.localdate():
+        raise ClubError(
+            f"The club night of {night.on:%-d %B %Y} has not come yet: check people in on the night.", field="player"
+        )
     if player is None:
         raise ClubError("Choose who is at the door.", field="player")
     attendance = Attendance.objects.filter(night=night, player=player).first()

@@ -52,7 +52,8 @@ def next_weekday(weekday: int, today: date | None = None) -> date:
 
 
 def weekly_series(actor, club, *, first_on=None, weeks: int = 6, off=(), member_fee="5.00", guest_fee="8.00"):
-    first_on = first_on or next_weekday(1)
+    # The first night is today: the door opens only on the night's day.
+    first_on = first_on or timezone.localdate()
     return services.plan_series(
         actor,
         club,

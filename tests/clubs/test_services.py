@@ -190,3 +190,15 @@ def test_events_learn_who_directs_a_club_from_the_one_role_check(world):
 
     assert directs_club(world.director.user, world.club)
     assert not directs_club(world.member.user, world.club) and not directs_club(world.director.user, ClubFactory())
+
+
+def test_the_door_opens_only_on_the_nights_day(world):
+    tomorrow = timezone.localdate() + timedelta(days=1)
+    night = weekly_series(world.director.user, world.club, first_on=tomorrow, weeks=1).nights.get()
+    with pytest.raises(services.ClubError, match="has not come yet") as refused:
+        services.check_in(world.director.user, night, world.member)
+    assert refused.value.field == "player"
+    with pytest.raises(services.ClubError, match="has not come yet"):
+        services.check_in_guest(world.director.user, night, full_name="Gina Guest", email="gina@example.org")
+    assert not Attendance.objects.filter(status=AttendanceStatus.CHECKED_IN).exists()
+    assert not Player.objects.filter(full_name="Gina Guest").exists()  # nothing half-saved

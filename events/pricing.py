@@ -26,6 +26,11 @@ AMOUNT = "amount"
 PERCENT = "percent"
 
 
+def day_text(day: date) -> str:
+    """A day as the site writes it everywhere ("1 Mar 2027", as Django's "j M Y"): this core cannot ask Django."""
+    return f"{day.day} {day:%b %Y}"
+
+
 class PricingError(Exception):
     """No fee of the kind chosen applies to this entrant; `message` says why, in words the entrant can act on."""
 
@@ -138,8 +143,8 @@ def fee_for(rows: list[FeeRow], chosen: FeeRow, day: date, member: bool, closing
     if applying:
         return applying[0]
     if chosen.until is not None and day > chosen.until:
-        raise PricingError(f"The {chosen.name} fee ended on {chosen.until:%d %b %Y}; choose another fee.")
-    on = f" on the closing date, {closing:%d %b %Y}" if closing else ""
+        raise PricingError(f"The {chosen.name} fee ended on {day_text(chosen.until)}; choose another fee.")
+    on = f" on the closing date, {day_text(closing)}" if closing else ""
     if member:
         reason = f"The {chosen.name} fee is for {_who(chosen.audience)}, and your membership is valid{on}."
     else:

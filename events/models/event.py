@@ -360,10 +360,10 @@ class Fee(models.Model):
 
     @property
     def conditions(self) -> str:
-        """Who the fee is for and until when, in words ("for members, until 01 Mar 2027"); empty: everyone, always."""
+        """Who the fee is for and until when, in words ("for members, until 1 Mar 2027"); empty: everyone, always."""
         parts = [f"for {self.get_audience_display().lower()}"] if self.audience else []
         if self.until:
-            parts.append(f"until {self.until:%d %b %Y}")
+            parts.append(f"until {pricing.day_text(self.until)}")
         return ", ".join(parts)
 
     @property

@@ -12,6 +12,7 @@ from datetime import date
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
 from django.utils import timezone
+from django.utils.formats import date_format
 
 from clubsite.kit.money import parse_amount
 from clubsite.kit.status import move
@@ -58,9 +59,10 @@ def uses(code: DiscountCode) -> int:
     return Entry.objects.filter(discount_code=code, status__in=ACTIVE_ENTRY_STATUSES).count()
 
 
-def usable_code(event: Event, category: Category, text, day: date, *, taking: int = 1) -> DiscountCode | None:
-    """The discount code `text` names, checked for this event, this category, this day and its uses left (`taking`:
-    how many entries take a use now). The caller holds the event's lock. None when no code was given."""
+def event_code(event: Event, text, day: date) -> DiscountCode | None:
+    """The discount code `text` names, checked for what holds for every entrant alike: its shape, this event and
+    this day (a code wrong here is one refusal of the code, however many entries it was given for). None when no
+    code was given."""
     code = normalised_code(text)
     if not code:
         return None
@@ -74,12 +76,24 @@ def usable_code(event: Event, category: Category, text, day: date, *, taking: in
         if DiscountCode.objects.filter(code=code).exclude(event=event).exists():
             raise RegistrationError(f"The code {code} is for another event.", field="discount_code")
         raise RegistrationError(f"There is no discount code {code} for this event.", field="discount_code")
+    if found.expires_on is not None and day > found.expires_on:
+        raise RegistrationError(
+            f"The code {code} expired on {date_format(found.expires_on, 'j M Y')}.", field="discount_code"
+        )
+    return found
+
+
+def usable_code(event: Event, category: Category, text, day: date, *, taking: int = 1) -> DiscountCode | None:
+    """The discount code `text` names, checked for this event, this category, this day and its uses left (`taking`:
+    how many entries take a use now). The caller holds the event's lock. None when no code was given."""
+    found = event_code(event, text, day)
+    if found is None:
+        return None
+    code = found.code
     if found.category_id is not None and found.category_id != category.pk:
         raise RegistrationError(
             f"The code {code} is for the {found.category.name} category only.", field="discount_code"
         )
-    if found.expires_on is not None and day > found.expires_on:
-        raise RegistrationError(f"The code {code} expired on {found.expires_on:%d %b %Y}.", field="discount_code")
     if found.max_uses is not None:
         left = found.max_uses - uses(found)
         if left < taking:

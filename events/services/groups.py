@@ -17,7 +17,7 @@ from players.services import create_player
 from ..models import ACTIVE_ENTRY_STATUSES, Category, Entry, EntryStatus, Event, GroupEntry
 from ..permissions import can_manage_event
 from .common import RegistrationError, local_text, lock_event, mail_after_commit, now, site_url
-from .discounts import apply_price, entry_day, price_entry, usable_code
+from .discounts import apply_price, entry_day, event_code, price_entry, usable_code
 from .eligibility import declared_level, refusal_for
 from .entries import agreement_record, check_rules, clean_choice, prove_member_link, refuse_id_number
 from .notify import mail_entered_for_you, pay_url
@@ -78,6 +78,9 @@ def register_group(
                 raise RegistrationError(f"Enter {label.get(name, 'your email address')}.", field=name)
         check_rules(event, accept_rules, agreed_version)
         moment = now()
+        # A code wrong for the whole group (unknown, another event's, expired) is one refusal of the code field;
+        # what depends on the student (their category, the uses left) is judged line by line below.
+        event_code(event, group_code, entry_day(event, moment))
         group = GroupEntry(
             event=event,
             submitted_by=actor,

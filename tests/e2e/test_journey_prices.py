@@ -59,7 +59,7 @@ def test_an_early_bird_fee_and_a_code_are_charged_and_shown_on_the_receipt(journ
     # The entrant, on a phone, before the early-bird date, with the code.
     phone = j.new_page(viewport=PHONE)
     log_in(phone, j.base_url, entrant.email, next_path=event.get_absolute_url())
-    expect(phone.get_by_text(f"until {last_day:%d %b %Y}").first).to_be_visible()
+    expect(phone.get_by_text(f"until {last_day.day} {last_day:%b %Y}").first).to_be_visible()
     phone.get_by_role("link", name="Enter myself").click()
     option = phone.get_by_label(
         re.compile(r"Open: Standard S\$30\.00, or S\$24\.00 until .*lowest that applies to you")

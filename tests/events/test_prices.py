@@ -93,7 +93,7 @@ def test_a_free_place_costs_nothing_and_takes_no_discount():
 
 def test_a_fee_that_applies_to_no_one_like_the_entrant_is_refused_saying_why():
     ended = [row(1, "35", name="Early", until=DAY)]
-    with pytest.raises(PricingError, match="The Early fee ended on 01 Mar 2027"):
+    with pytest.raises(PricingError, match="The Early fee ended on 1 Mar 2027"):
         price(ended, ended[0], day=DAY + timedelta(days=1), member=False)
     members = [row(1, "35", name="Members", audience=MEMBERS)]
     with pytest.raises(PricingError, match="for members .*on the closing date, 10 Mar 2027"):
@@ -135,7 +135,7 @@ def test_the_entry_form_prices_the_early_bird_fee_with_a_code(client):
     (option, label), _ = option_choices(_categories(event))
     until = standard.category.fees.get(amount=35).until
     assert label == (
-        f"Open: Standard S$35.00 until {until:%d %b %Y}, or S$40.00 for members, or S$50.00 "
+        f"Open: Standard S$35.00 until {until.day} {until:%b %Y}, or S$40.00 for members, or S$50.00 "
         "(you pay the lowest that applies to you)"
     )
     answer = client.post(
@@ -242,6 +242,31 @@ def test_the_group_form_and_its_class_list_use_the_code_once_per_student(client)
     )
     assert "The code SCHOOL has been used up." in answer.content.decode()
     assert Entry.objects.filter(event=event).count() == 2
+
+
+@pytest.mark.django_db
+def test_a_code_wrong_for_the_whole_group_is_one_error_on_the_code_field(client):
+    event, a, b = students_event()
+    elsewhere, _, _, _ = priced_event()
+    code(elsewhere, "OTHER")
+    expired = date(2026, 1, 1)
+    code(event, "OLD", expires_on=expired)
+    code(event, "ONCE", value="1", max_uses=1)
+    client.force_login(UserFactory())
+    rows = [(f"Student {n} Ong", 9, "P4", "") for n in "ABCDEFGHIJKLMNO"]
+    text = class_list(event, *rows)
+    url = reverse("events:enter_group", args=[event.slug])
+    for given, message in {"OLD": "The code OLD expired on 1 Jan 2026.", "other": "is for another event."}.items():
+        answer = client.post(url, group_form(class_list=text, discount_code=given))
+        form = answer.context["contact"]
+        assert answer.status_code == 200 and message in " ".join(form.errors.get("discount_code", []))
+        assert answer.content.decode().count(message) == 1  # once, not once per line
+        assert not answer.context["error"]
+    # What depends on each student (the uses left) still names the lines.
+    answer = client.post(url, group_form(class_list=class_list(event, *rows[:2]), discount_code="ONCE"))
+    assert "The code ONCE has been used up." in answer.context["error"]
+    assert "discount_code" not in answer.context["contact"].errors
+    assert Entry.objects.filter(event=event).count() == 0
 
 
 @pytest.mark.django_db

@@ -152,6 +152,17 @@ def test_the_entry_form_prices_the_early_bird_fee_with_a_code(client):
 
 
 @pytest.mark.django_db
+def test_the_dashboard_says_which_fee_is_for_members_and_which_is_the_early_bird(client):
+    event, category, _, standard = priced_event()
+    until = standard.category.fees.get(amount=35).until
+    client.force_login(event.owner)
+    page = client.get(reverse("events:manage", args=[event.slug])).content.decode()
+    assert (
+        f"Standard S$35.00 (until {until.day} {until:%b %Y}), Standard S$40.00 (for members), Standard S$50.00" in page
+    )
+
+
+@pytest.mark.django_db
 def test_after_the_early_bird_date_a_member_pays_the_members_fee(client):
     event, category, _, standard = priced_event()
     member = player_with_account()

@@ -307,6 +307,8 @@ class GroupKind(Kind):
             title=f"Group entry: {group.school or group.contact_name}, {students}, {event.title}",
             payer_name=group.contact_name,
             payer_email=group.email,
+            billing_name=group.school,  # a school's purchase is billed to the school, at the address the form took
+            billing_address=group.address,
             total=sum((e.amount_due for e in payable), ZERO),
             paid=sum((e.amount_paid for e in payable), ZERO),
             payable=any(e.balance > 0 for e in payable),

@@ -67,6 +67,8 @@ class Due:
     methods: tuple[str, ...] = ()  # the ways of paying it accepts (money.models.Method); empty: every way
     payment_instructions_html: str = ""  # how its organiser asks to be paid (payee, where, when), as the page shows it
     in_person_at: str = ""  # where it is paid in person (the venue and its address); empty: not said
+    billing_name: str = ""  # whom its quotation or invoice is addressed to at first (a school); "": the payer
+    billing_address: str = ""  # and where
     lines: tuple[Line, ...] = field(default_factory=tuple)
 
     @property

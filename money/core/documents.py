@@ -322,7 +322,8 @@ def document_content(doc: Document) -> DocumentContent:
         payer=doc.payer,
         credit=tuple(_credit(doc)),
         columns=(
-            ("Description", f"Standard fee ({cur})", f"Concession ({cur})", f"Amount ({cur})")
+            # "Less": a concession, a member's fee or a discount code, whichever took the line below the standard fee.
+            ("Description", f"Standard fee ({cur})", f"Less ({cur})", f"Amount ({cur})")
             if receipt
             else ("Description", f"Paid ({cur})", "", f"Credited ({cur})")
         ),

@@ -21,6 +21,14 @@ def money(amount, style: str = "") -> str:
 
 
 @register.filter
+def purchase_order(number: str) -> str:
+    """{{ invoice.po_number|purchase_order }}: "PO 457", or the number alone when it already says PO
+    ("PO-2026-0457", not "PO PO-2026-0457")."""
+    number = str(number or "")
+    return number if number[:2].upper() == "PO" else f"PO {number}"
+
+
+@register.filter
 def pay_reference(target_id, kind: str) -> str:
     """{{ entry.pk|pay_reference:"E" }}: what the payer quotes (and the payment page's address)."""
     return make_reference(kind, int(target_id)) if target_id else ""

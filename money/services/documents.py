@@ -32,7 +32,11 @@ def issuer(settings: PaymentSettings) -> Party:
 
 
 def payer(payment: Payment) -> Party:
-    return Party(payment.payer_name or "(not named)", (payment.payer_email,))
+    """Whom the money came from: the billing name of the invoice it paid (a bank line shortens a school's name),
+    else the payer's name."""
+    invoice = payment.invoice if payment.invoice_id else None
+    name = invoice.billing_name if invoice is not None else payment.payer_name
+    return Party(name or "(not named)", (payment.payer_email,))
 
 
 def billed_to(invoice: Invoice) -> Party:

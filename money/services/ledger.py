@@ -97,6 +97,17 @@ def _mail(payment: Payment, template: str, subject: str, context: dict) -> None:
     queue_email([payment.payer_email], subject, body)
 
 
+def greeting(payment: Payment, invoice, due: Due) -> str:
+    """Whom a receipt's email greets: for money paying an invoice, whoever asked for the invoice when the email
+    goes to them, else the payer (not the bank line's shortened name); otherwise the name given with the money."""
+    if invoice is None:
+        return payment.payer_name
+    asker = invoice.issued_by
+    if asker is not None and (asker.email or "").casefold() == (payment.payer_email or "").casefold():
+        return asker.get_full_name() or due.payer_name or payment.payer_name
+    return due.payer_name or payment.payer_name
+
+
 def due_or_error(reference: str, *, lock: bool = False) -> tuple[Kind, Due]:
     found = resolve(reference)
     due = found[0].due(found[1], lock=lock) if found else None
@@ -181,11 +192,12 @@ def receive(
         )
         if applied:
             kind.apply(due.target_id, payment, applied, actor)
-        pay_invoice(kind, payment)
+        invoice = pay_invoice(kind, payment)
         held_reason = "more than was due" if due.payable else (due.why_not or "it can no longer be paid")
         _log(actor, Action.RECEIVED, payment, amount, note or (f"held: {held_reason}" if payment.held else ""))
         if notify:
             context = {"due": due, "left": due.balance - applied, "held_reason": held_reason}
+            context["greeting"] = greeting(payment, invoice, due)
             _mail(payment, "money/email/receipt.txt", subject(f"Receipt {payment.number}", due.title), context)
     return Received(payment)
 

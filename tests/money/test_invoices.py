@@ -214,3 +214,22 @@ def test_a_fee_let_off_after_the_invoice_says_nothing_is_left_to_pay_on_it():
     invoice = invoices.issue(entry.player.user, entry_reference(entry), document="invoice", **BILLING)
     events.record_payment(event.owner, entry, method="waived", note="Helper at the desk")
     assert invoices.out_of_date(invoice) != ""
+
+
+def test_a_payment_settling_an_invoice_is_received_from_the_billing_name_and_greets_whoever_asked(on_commit):
+    from django.core import mail
+
+    event, category, standard, passion = seed_event()
+    payment_settings(event.association)
+    teacher = UserFactory(first_name="Mei", last_name="Tan", email="teacher@example.org")
+    group = a_group(event, category, standard, passion, count=2, teacher=teacher)
+    invoices.issue(teacher, group_reference(group), document="invoice", **BILLING)
+    mail.outbox = []
+    with on_commit(execute=True):
+        payment = services.receive(
+            reference=group_reference(group), amount="5.00", method=Method.PAYNOW, payer_name="JURONG WEST SEC"
+        ).payment
+    text = render_text(receipt_document(payment))
+    assert "Received from: Yuhua Secondary School" in text and "JURONG WEST SEC" not in text
+    (email,) = mail.outbox
+    assert email.body.startswith("Dear Mei Tan,")

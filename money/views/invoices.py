@@ -31,25 +31,27 @@ def _due(request, reference: str):
 @login_required
 def ask(request, reference: str):
     """A quotation or an invoice for one amount due, addressed as its payer asks (the last one's details given
-    again)."""
+    again; at first, a group's school and address). With nothing left to pay there is nothing to quote: the page
+    says so instead of offering the form."""
     due = _due(request, reference)
     documents = list(invoices.for_reference(due.kind, due.target_id)[:20])
     last = documents[0] if documents else None
     initial = {
         "document": BillingDocument.QUOTATION,
-        "billing_name": last.billing_name if last else due.payer_name,
-        "billing_address": last.billing_address if last else "",
+        "billing_name": last.billing_name if last else (due.billing_name or due.payer_name),
+        "billing_address": last.billing_address if last else due.billing_address,
         "po_number": last.po_number if last else "",
     }
-    form = BillingForm(request.POST or None, initial=initial)
-    if request.method == "POST" and form.is_valid():
+    can_ask = due.owed > 0
+    form = BillingForm(request.POST or None, initial=initial) if can_ask else None
+    if form is not None and request.method == "POST" and form.is_valid():
         issued = run_service(
             request, lambda: invoices.issue(request.user, due.reference, **form.cleaned_data), form=form
         )
         if issued:
             messages.success(request, f"{issued.get_document_display()} {issued.number} issued.")
             return redirect(_url("invoice", issued.number))
-    context = {"due": due, "form": form, "documents": documents}
+    context = {"due": due, "form": form, "documents": documents, "can_ask": can_ask}
     return render(request, "money/pay/ask_invoice.html", context)
 
 

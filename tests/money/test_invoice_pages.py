@@ -38,7 +38,7 @@ def test_a_teacher_asks_for_an_invoice_from_the_group_page_and_sees_it(client, g
     ask = reverse("money:ask_invoice", args=[group_reference(group)])
     assert ask in page
     form = client.get(ask).content.decode()
-    assert 'value="Mrs Tan"' in form  # the group's contact, to change
+    assert 'value="Yuhua"' in form and ">\n1 Road</textarea>" in form  # the group's school and its address
     answer = client.post(ask, {"document": "invoice", "po_number": "PO-9", **BILLING}, follow=True)
     invoice = Invoice.objects.get()
     assert answer.redirect_chain[-1][0] == reverse("money:invoice", args=[invoice.number])
@@ -118,3 +118,34 @@ def test_an_entrant_finds_the_quotation_or_invoice_link_beside_pay_now(client):
     services.receive(reference=entry_reference(entry), amount="3.00", method=Method.PAYNOW)
     page = client.get(reverse("events:my_entries")).content.decode()
     assert reverse("money:ask_invoice", args=[entry_reference(entry)]) not in page  # paid: nothing to invoice
+
+
+def test_a_quotation_says_what_it_will_cost_and_a_discount_sits_under_less(client, group):
+    quotation = invoices.issue(group.submitted_by, group_reference(group), document="quotation", **BILLING)
+    client.force_login(group.submitted_by)
+    page = client.get(reverse("money:invoice", args=[quotation.number])).content.decode()
+    assert "What it will cost" in page and "What was charged" not in page
+    assert "Less (SGD)" in page and "Concession (SGD)" not in page
+
+
+def test_a_purchase_order_number_is_not_prefixed_twice(client, group):
+    invoices.issue(group.submitted_by, group_reference(group), document="invoice", po_number="PO-2026-0457", **BILLING)
+    client.force_login(group.submitted_by)
+    page = client.get(reverse("money:pay", args=[group_reference(group)])).content.decode()
+    assert "PO-2026-0457" in page and "PO PO-" not in page
+    invoices.issue(group.submitted_by, group_reference(group), document="quotation", po_number="457", **BILLING)
+    assert "PO 457" in client.get(reverse("money:pay", args=[group_reference(group)])).content.decode()
+
+
+def test_a_group_with_every_entry_withdrawn_has_nothing_to_quote(client, group):
+    from events import services as events
+
+    for entry in group.entries.all():
+        events.withdraw_entry(group.submitted_by, entry)
+    client.force_login(group.submitted_by)
+    ask = reverse("money:ask_invoice", args=[group_reference(group)])
+    page = client.get(ask).content.decode()
+    assert "Nothing to quote" in page and 'name="billing_name"' not in page
+    answer = client.post(ask, {"document": "quotation", **BILLING})
+    assert answer.status_code == 200 and "Nothing to quote" in answer.content.decode()
+    assert not Invoice.objects.exists()

@@ -29,7 +29,7 @@ from .services.payments import (
     group_reference,
     reinstate_entry,
 )
-from .services.places import with_shown_status
+from .services.places import hold_for_invoice, with_shown_status
 from .services.status import sync_status
 
 ZERO = Decimal("0")
@@ -40,6 +40,12 @@ def entry_pay_by(entry) -> date | None:
     if not entry.payment_due_at:
         return None
     return timezone.localtime(entry.payment_due_at, entry.event.zone).date()
+
+
+def closes_on(event: Event) -> date | None:
+    """The day registration closes, in the event's time zone: no fee or place is taken up after it."""
+    closes = event.registration_closes_at
+    return timezone.localtime(closes, event.zone).date() if closes else None
 
 
 def in_person_at(event: Event) -> str:
@@ -203,6 +209,7 @@ class EntryKind(Kind):
             url=event.get_absolute_url(),
             event_id=event.pk,
             pay_by=entry_pay_by(entry),
+            closes_on=closes_on(event),
             methods=tuple(event.payment_methods or ()),
             payment_instructions_html=event.payment_instructions_html,
             in_person_at=in_person_at(event),
@@ -217,6 +224,9 @@ class EntryKind(Kind):
 
     def reinstate(self, target_id, actor) -> None:
         reinstate_entry(actor, Entry.objects.select_related("event", "category").get(pk=target_id))
+
+    def hold_for_invoice(self, target_id, last_day) -> None:
+        hold_for_invoice(Entry.objects.select_related("event").filter(pk=target_id), last_day)
 
     def may_view(self, user, target_id) -> bool:
         entry = _entries(pk=target_id).first()
@@ -316,6 +326,7 @@ class GroupKind(Kind):
             url=event.get_absolute_url(),
             event_id=event.pk,
             pay_by=timezone.localtime(min(deadlines), event.zone).date() if deadlines else None,
+            closes_on=closes_on(event),
             methods=tuple(event.payment_methods or ()),
             payment_instructions_html=event.payment_instructions_html,
             in_person_at=in_person_at(event),
@@ -362,6 +373,9 @@ class GroupKind(Kind):
         raise RegistrationError(
             "A group's entries are reinstated one by one from the entries page; refund the held money otherwise."
         )
+
+    def hold_for_invoice(self, target_id, last_day) -> None:
+        hold_for_invoice(Entry.objects.select_related("event").filter(group_id=target_id), last_day)
 
     def may_view(self, user, target_id) -> bool:
         group = GroupEntry.objects.select_related("event").filter(pk=target_id).first()

@@ -69,6 +69,7 @@ class Due:
     in_person_at: str = ""  # where it is paid in person (the venue and its address); empty: not said
     billing_name: str = ""  # whom its quotation or invoice is addressed to at first (a school); "": the payer
     billing_address: str = ""  # and where
+    closes_on: date | None = None  # the last day its fees and places can be taken up (registration closes)
     lines: tuple[Line, ...] = field(default_factory=tuple)
 
     @property
@@ -207,6 +208,11 @@ class Kind:
     def reinstate(self, target_id: int, actor) -> None:
         """Make a lapsed one payable again (or raise a ServiceError saying why it cannot be)."""
         raise NotImplementedError
+
+    def hold_for_invoice(self, target_id: int, last_day: date) -> None:
+        """An invoice is issued for it, to be paid by `last_day`: hold what lapses unpaid until then (never for
+        less than it already is). Runs in the caller's transaction, under the lock `due(lock=True)` took. Nothing
+        by default: a thing that does not lapse."""
 
     def may_view(self, user, target_id: int) -> bool:
         raise NotImplementedError

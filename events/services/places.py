@@ -2,7 +2,7 @@
 entry takes a place. Every count that decides a place runs under the event lock (see common.lock_event)."""
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from functools import cache
 
@@ -235,3 +235,19 @@ def place_entry(entry: Entry, status: str, moment) -> None:
         entry.payment_due_at = moment + timedelta(hours=entry.event.payment_hold_hours)
     elif status == EntryStatus.CONFIRMED:
         entry.confirmed_at = moment
+
+
+def hold_for_invoice(entries, last_day: date) -> None:
+    """An invoice's pay-by holds its unpaid places (a school's purchase order takes longer than the usual hold):
+    each is held to the end of `last_day` in the event's time zone, never past registration's close and never
+    for less than it already was. The lapse job and the registration clock read the same payment_due_at."""
+    for entry in entries:
+        if entry.status != EntryStatus.PENDING_PAYMENT or entry.payment_due_at is None:
+            continue
+        event = entry.event
+        until = datetime.combine(last_day, time(23, 59, 59), tzinfo=event.zone)
+        if event.registration_closes_at:
+            until = min(until, event.registration_closes_at)
+        if until > entry.payment_due_at:
+            entry.payment_due_at = until
+            entry.save(update_fields=["payment_due_at"])

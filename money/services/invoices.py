@@ -4,7 +4,9 @@ the one door the pages and the API use.
 Both list what is still to pay, line by line (each student, their category and fee, a concession or discount
 against the standard fee), as it stands when asked for, addressed to the billing name and address given, with the
 payer's purchase-order number. A quotation has no effect on the ledger; it is valid for QUOTATION_DAYS (never past
-the day an unpaid place lapses). An invoice is paid by paying its reference in any of the usual ways
+the day registration closes). An invoice holds the places it is for until its pay-by day, INVOICE_DAYS after it is
+issued (never past the day registration closes, never shortening a longer hold): a school's purchase order takes
+longer than the usual hold for an unpaid place. An invoice is paid by paying its reference in any of the usual ways
 (money.services.billing). Issued documents are never changed: when what an invoice is for changes (a student
 withdrawn, a fee changed), asking again issues a new invoice that replaces it, and the old one keeps its number,
 marked replaced, so the series has no gaps."""
@@ -38,6 +40,7 @@ from .billing import open_invoice
 from .ledger import MoneyError, document_number, snapshot_lines
 
 QUOTATION_DAYS = 30
+INVOICE_DAYS = 14
 ZERO = Decimal("0")
 
 
@@ -54,6 +57,13 @@ def _billing(billing_name: str, billing_address: str, po_number: str) -> tuple[s
     if "\n" in po or "\r" in po:
         raise MoneyError("The purchase order number goes on one line.", field="po_number")
     return name, address, po
+
+
+def _not_after_closing(day, due, today):
+    """`day`, or the day registration closes when that comes first (and has not passed)."""
+    if due.closes_on and today <= due.closes_on < day:
+        return due.closes_on
+    return day
 
 
 def issue(
@@ -85,9 +95,10 @@ def issue(
         today = timezone.localdate(moment)
         valid_until = None
         if document == BillingDocument.QUOTATION:
-            valid_until = today + timedelta(days=QUOTATION_DAYS)
-            if due.pay_by and today <= due.pay_by < valid_until:
-                valid_until = due.pay_by
+            valid_until = _not_after_closing(today + timedelta(days=QUOTATION_DAYS), due, today)
+        else:
+            kind.hold_for_invoice(target_id, _not_after_closing(today + timedelta(days=INVOICE_DAYS), due, today))
+            due = kind.due(target_id)  # read again: its places are now held until the invoice's pay-by
         association = association_model().objects.get(pk=due.association_id)
         previous = open_invoice(kind.code, target_id) if document == BillingDocument.INVOICE else None
         if previous is not None:

@@ -7,6 +7,7 @@ from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
+import time_machine
 from django.utils import timezone
 
 from clubsite.kit.errors import NotAllowed
@@ -233,3 +234,47 @@ def test_a_payment_settling_an_invoice_is_received_from_the_billing_name_and_gre
     assert "Received from: Yuhua Secondary School" in text and "JURONG WEST SEC" not in text
     (email,) = mail.outbox
     assert email.body.startswith("Dear Mei Tan,")
+
+
+def _local_today(event):
+    return timezone.localtime(timezone.now(), event.zone).date()
+
+
+def test_an_invoice_holds_its_places_until_its_pay_by_fourteen_days_on_and_they_do_not_lapse_before():
+    from events import tasks
+    from events.models import EntryStatus
+
+    with time_machine.travel(timezone.now(), tick=False) as clock:
+        event, category, standard, passion = seed_event(
+            registration_closes_at=timezone.now() + timedelta(days=40), payment_hold_hours=72
+        )
+        group = a_group(event, category, standard, passion, count=2)
+        today = _local_today(event)
+        quotation = invoices.issue(group.submitted_by, group_reference(group), document="quotation", **BILLING)
+        assert quotation.valid_until == today + timedelta(days=30)  # not the 72-hour hold
+        invoice = invoices.issue(group.submitted_by, group_reference(group), document="invoice", **BILLING)
+        assert invoice.pay_by == today + timedelta(days=14)
+        assert f"Pay by: {today + timedelta(days=14):%d %B %Y}".replace(": 0", ": ") in render_text(
+            invoice_document(invoice)
+        )
+        clock.shift(timedelta(days=13))
+        assert tasks.lapse_unpaid_entries.delay().get() == 0
+        assert set(group.entries.values_list("status", flat=True)) == {EntryStatus.PENDING_PAYMENT}
+        clock.shift(timedelta(days=2))
+        assert tasks.lapse_unpaid_entries.delay().get() == 2
+
+
+def test_an_invoices_pay_by_is_never_after_registration_closes_and_never_shortens_a_longer_hold():
+    event, category, standard, passion = seed_event(registration_closes_at=timezone.now() + timedelta(days=5))
+    group = a_group(event, category, standard, passion, count=2)
+    invoice = invoices.issue(group.submitted_by, group_reference(group), document="invoice", **BILLING)
+    assert invoice.pay_by == timezone.localtime(event.registration_closes_at, event.zone).date()
+    assert all(e.payment_due_at <= event.registration_closes_at for e in group.entries.all())
+    long_hold, category, standard, _ = seed_event(
+        registration_closes_at=timezone.now() + timedelta(days=60), payment_hold_hours=24 * 30
+    )
+    entry = entered(long_hold, category, standard)
+    held = entry.payment_due_at
+    invoice = invoices.issue(entry.player.user, entry_reference(entry), document="invoice", **BILLING)
+    entry.refresh_from_db()
+    assert entry.payment_due_at == held and invoice.pay_by == timezone.localtime(held, long_hold.zone).date()

@@ -51,9 +51,9 @@ def test_a_teacher_asks_a_quotation_then_an_invoice_each_numbered_in_its_own_ser
     quote = invoices.issue(teacher, group_reference(group), document="quotation", po_number="PO-778", **BILLING)
     year = timezone.localdate().year
     assert quote.number == f"SA-Q-{year}-00001" and quote.total == D("10.00") and quote.amount_due == D("10.00")
-    # Valid for a month, but never past the day the unpaid places lapse.
-    pay_by = services.due_or_error(group_reference(group))[1].pay_by
-    assert quote.valid_until == min(timezone.localdate() + timedelta(days=invoices.QUOTATION_DAYS), pay_by)
+    # Valid for a month, but never past the day entries close (an invoice holds the places until it is paid).
+    closes_on = timezone.localtime(event.registration_closes_at, event.zone).date()
+    assert quote.valid_until == min(timezone.localdate() + timedelta(days=invoices.QUOTATION_DAYS), closes_on)
     invoice = invoices.issue(teacher, group_reference(group), document="invoice", po_number="PO-778", **BILLING)
     assert invoice.number == f"SA-INV-{year}-00001" and invoice.status == InvoiceStatus.ISSUED
     # No effect on the ledger: nothing paid, no receipt, the entries still pending.

@@ -17,24 +17,28 @@ RULES = (
     "I agree to abide by the rules set by the organiser, and not to hold the organiser responsible for any injury "
     "or loss of property during the championship."
 )
-# Where the students' championship departs from the association's rule book.
-AMENDMENTS = """- **Failure to report:** a player not at the venue ten minutes after reporting time closes gives up
-  their place.
-- **Overtime:** a student over time loses 10 points a minute, but no game is forfeited for overtime.
-- **Words:** challenges are judged by the computer adjudicator at the judges' table."""
-DESCRIPTION = """Players are paired randomly for the first game; later games are **King of the Hill**
-(1st plays 2nd, 3rd plays 4th, …) on wins and spread. Prizes go to the top 10 in each category, on games
-won and then total spread.
-
-*Failure to report:* a participant who has not turned up ten minutes after reporting time closes is
-deemed to have given up their place.
-
-Light refreshments will be provided. Free practice and coaching for students every Saturday,
-7.30 p.m. to 10 p.m., at Jurong Green CC.
-"""
-PAYMENT = """Pay **in person** at Jurong Green CC, or by **cheque** payable to *Jurong Green Community Club
-Management Committee* (write your name, contact number and school on the back). Entries without full
-payment are not accepted."""
+# Where the students' championship departs from the association's rule book. The event's texts keep each line
+# break as typed, so a paragraph is one line (joined here only to fit the source).
+AMENDMENTS = (
+    "- **Failure to report:** a player not at the venue ten minutes after reporting time closes gives up their "
+    "place.\n"
+    "- **Overtime:** a student over time loses 10 points a minute, but no game is forfeited for overtime.\n"
+    "- **Words:** challenges are judged by the computer adjudicator at the judges' table."
+)
+DESCRIPTION = (
+    "Players are paired randomly for the first game; later games are **King of the Hill** (1st plays 2nd, 3rd "
+    "plays 4th, …) on wins and spread. Prizes go to the top 10 in each category, on games won and then total "
+    "spread.\n\n"
+    "*Failure to report:* a participant who has not turned up ten minutes after reporting time closes is deemed to "
+    "have given up their place.\n\n"
+    "Light refreshments will be provided. Free practice and coaching for students every Saturday, 7.30 p.m. to "
+    "10 p.m., at Jurong Green CC.\n"
+)
+PAYMENT = (
+    "Pay **in person** at Jurong Green CC, or by **cheque** payable to *Jurong Green Community Club Management "
+    "Committee* (write your name, contact number and school on the back). Entries without full payment are not "
+    "accepted."
+)
 
 SECONDARY_PRIZES = [(1, 100), (2, 80), (3, 60), (4, 40), (5, 20)]
 PRIMARY_PRIZES = [(1, 80), (2, 60), (3, 40), (4, 20), (5, 10)]

@@ -227,3 +227,43 @@ def test_an_over_long_claim_message_is_refused_beside_the_field(client):
     assert response.status_code == 200
     assert response.context["claim_form"].errors["message"][0].startswith("The message can be at most 2,000 characters")
     assert not PlayerClaim.objects.exists()
+
+
+# --- line breaks in an event's texts -----------------------------------------------------------------------------
+
+LINES = "Rule 1 does not apply.\nRule 2 applies twice."
+ON_TWO_LINES = "<p>Rule 1 does not apply.<br>\nRule 2 applies twice.</p>\n"
+
+
+def test_a_single_line_break_is_kept_only_when_asked():
+    assert markdown_html(LINES, line_breaks=True) == ON_TWO_LINES
+    assert markdown_html(LINES) == "<p>Rule 1 does not apply.\nRule 2 applies twice.</p>\n"  # documents: CommonMark
+    assert markdown_text(LINES, line_breaks=True) == LINES
+    assert markdown_html("- a\n- b\n\nNext", line_breaks=True) == "<ul>\n<li>a</li>\n<li>b</li>\n</ul>\n<p>Next</p>\n"
+
+
+@pytest.mark.django_db
+def test_every_markdown_text_of_an_event_keeps_the_lines_the_organiser_typed(client):
+    """Amendments typed on two lines are two lines on the public page, not one run-on paragraph; so are the
+    description, the rules agreement and the payment instructions, and the email's reading of them."""
+    event = EventFactory()
+    services.update_event(event.owner, event, **{source: LINES for source in Event.MARKDOWN_FIELDS})
+    event.refresh_from_db()
+    for rendered in Event.MARKDOWN_FIELDS.values():
+        assert getattr(event, rendered) == ON_TWO_LINES, rendered
+    assert ON_TWO_LINES.strip() in client.get(reverse("events:detail", args=[event.slug])).content.decode()
+    from events.templatetags.events_tags import markdown_to_text
+
+    assert markdown_to_text(LINES) == LINES
+
+
+@pytest.mark.django_db
+def test_the_migration_renders_the_line_breaks_of_existing_events():
+    event = EventFactory(rule_amendments=LINES, description=LINES)
+    Event.objects.filter(pk=event.pk).update(
+        rule_amendments_html=markdown_html(LINES), description_html=markdown_html(LINES)
+    )
+    migration = importlib.import_module("events.migrations.0030_event_texts_keep_line_breaks")
+    migration.render_existing_texts(django_apps, None)
+    event.refresh_from_db()
+    assert event.rule_amendments_html == ON_TWO_LINES and event.description_html == ON_TWO_LINES

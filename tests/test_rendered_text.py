@@ -28,6 +28,7 @@ RENDERED = {
 RENDERS = {
     "events/services/announcements.py": "render_texts: an event's texts, each time an event is saved (every door)",
     "events/migrations/0020_event_texts_bounded_and_rendered.py": "the texts of the events saved before, once",
+    "events/migrations/0030_event_texts_keep_line_breaks.py": "the same, again when line breaks came to be kept",
     "rulebooks/services.py": "publish_version: a rule book version's text and what changed, once, when published",
 }
 # Where code marks HTML safe itself, and why each may.

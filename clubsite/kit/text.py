@@ -24,6 +24,9 @@ from .errors import ServiceError
 _MARKDOWN = MarkdownIt("commonmark")
 # The project's own documents (the help pages) use tables, which what people type on the site does not need.
 _DOCUMENTS = MarkdownIt("commonmark").enable("table")
+# The same CommonMark with each single line break kept as a line break: organisers type an event's texts as plain
+# lines (a list of amendments, a bank account under its name), which CommonMark would join into one paragraph.
+_LINES = MarkdownIt("commonmark", {"breaks": True})
 LINK_REL = "nofollow noopener"
 
 # Length limits of free text, in characters: long enough for any real announcement, short enough that no text
@@ -34,12 +37,13 @@ SHORT_TEXT = 5_000  # a refund policy, a renewal's payment instructions
 NOTE_TEXT = 2_000  # a reason, a message to staff, an address
 
 
-def markdown_html(text: str) -> str:
+def markdown_html(text: str, *, line_breaks: bool = False) -> str:
     """Markdown as safe HTML: the one renderer of text people type (an event's description, rules, payment
-    instructions). The answer is stored beside its source and shown as it is."""
+    instructions). The answer is stored beside its source and shown as it is. With `line_breaks`, a single line
+    break shows as one (an event's texts), rather than joining its lines."""
     if not text:
         return ""
-    return nh3.clean(_MARKDOWN.render(text), link_rel=LINK_REL)
+    return nh3.clean((_LINES if line_breaks else _MARKDOWN).render(text), link_rel=LINK_REL)
 
 
 def document_html(text: str) -> str:
@@ -116,9 +120,9 @@ def html_text(html: str) -> str:
     return unescape(parser.text())
 
 
-def markdown_text(text: str) -> str:
-    """Markdown as plain text for an email, read through the one renderer."""
-    return html_text(markdown_html(text))
+def markdown_text(text: str, *, line_breaks: bool = False) -> str:
+    """Markdown as plain text for an email, read through the one renderer (`line_breaks` as markdown_html's)."""
+    return html_text(markdown_html(text, line_breaks=line_breaks))
 
 
 @deconstructible

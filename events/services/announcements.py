@@ -260,9 +260,10 @@ def _refuse(problems: Problems) -> None:
 
 def render_texts(event: Event) -> None:
     """The event's Markdown texts as its pages show them, rendered once here when the event is saved (never on a
-    view): each stored beside its source (Event.MARKDOWN_FIELDS). Every door that saves an event's texts calls it."""
+    view): each stored beside its source (Event.MARKDOWN_FIELDS). Every door that saves an event's texts calls it.
+    Organisers type these texts as plain lines, so a single line break shows as one."""
     for source, rendered in Event.MARKDOWN_FIELDS.items():
-        setattr(event, rendered, markdown_html(getattr(event, source)))
+        setattr(event, rendered, markdown_html(getattr(event, source), line_breaks=True))
 
 
 def require_announcer(actor, club) -> None:

@@ -19,8 +19,9 @@ def rendered(html: str) -> str:
 
 @register.filter
 def markdown_to_text(text: str) -> str:
-    """Markdown for a plain-text email: what the page shows, without the Markdown marks."""
-    return markdown_text(text or "")
+    """An event's Markdown text for a plain-text email: what the page shows (its line breaks too, as
+    events.services.render_texts renders it), without the Markdown marks."""
+    return markdown_text(text or "", line_breaks=True)
 
 
 @register.filter

@@ -11,7 +11,7 @@ from players.models import Association, Club, Player, SchoolLevel, User
 from rulebooks import demo as rule_books
 
 from . import services
-from .models import GroupEntry, PrizeKind
+from .models import Event, Fee, GroupEntry, PrizeKind
 
 RULES = (
     "I agree to abide by the rules set by the organiser, and not to hold the organiser responsible for any injury "
@@ -346,8 +346,10 @@ def load(stdout) -> None:
         player_user, club_night, category=night_category, fee=night_category.fees.get(is_concession=False)
     )
 
-    # Past events.
-    for months, title in ((2, "Singapore Masters"), (5, "National Students' Championship")):
+    _last_years_championship(organiser, association, jurong, students)
+
+    # A past open tournament.
+    for months, title in ((2, "Singapore Masters"),):
         past_day = today - timedelta(days=30 * months)
         past = services.create_event(
             organiser,
@@ -365,7 +367,118 @@ def load(stdout) -> None:
         services.publish_event(organiser, past)
         services.start_event(organiser, past)
         services.complete_event(organiser, past)
-    stdout.write("Created 5 demo events (the students' championship is open for entries).")
+    stdout.write("Created 5 demo events (the students' championship is open for entries, last year's is over).")
+
+
+# Last year's championship: members and early birds paid less, and the organiser asked two questions.
+PAST_FEES = [
+    {"name": "Standard", "amount": Decimal("3.00"), "note": "incl. GST", "position": 0},
+    {"name": "Member", "amount": Decimal("2.50"), "note": "incl. GST", "audience": "members", "position": 1},
+    {
+        "name": "Passion Card holder",
+        "amount": Decimal("2.00"),
+        "note": "incl. GST",
+        "is_concession": True,
+        "proof_label": "Passion Card number",
+        "position": 2,
+    },
+]
+
+
+def _last_years_championship(organiser, association, club, this_year) -> None:
+    """Last year's students' championship, held and completed: what an organiser copies to start this year's
+    (Manage → Copy), with its categories, fees, prizes, questions, texts and rule book version."""
+    held_on = this_year.starts_on - timedelta(days=364)  # the same weekday, a year before
+    early_bird = {"name": "Early bird", "amount": Decimal("2.50"), "note": "incl. GST", "position": 3}
+    # Entered while registration was open: the dates are set back to last year's once the entries are in (below).
+    now = timezone.now()
+    past = services.create_event(
+        organiser,
+        title=f"National Students' Championship {held_on.year}",
+        organisers="Jurong Green Community Club Management Committee and Scrabble Club",
+        association=association,
+        club=club,
+        kind="students",
+        venue="Jurong Green Community Club",
+        address="No. 6 Jurong West Avenue 1, Singapore 649520",
+        starts_on=this_year.starts_on,
+        ends_on=this_year.starts_on,
+        reporting_time=time(9, 0),
+        reporting_until=time(9, 15),
+        start_time=time(9, 30),
+        estimated_end_time=time(16, 45),
+        eligibility="Open to primary and secondary school students only",
+        attire="School uniform",
+        number_of_games=5,
+        pairing_system="koth",
+        time_control_minutes=25,
+        lexicon="CSW",
+        description=DESCRIPTION,
+        rated=False,
+        registration_opens_at=now - timedelta(days=1),
+        registration_closes_at=this_year.registration_closes_at,
+        payment_methods=["in_person", "cheque"],
+        payment_instructions=PAYMENT,
+        rule_book_version=this_year.rule_book_version,
+        rule_amendments=AMENDMENTS,
+        rules_agreement=RULES,
+        refund_policy=this_year.refund_policy,
+    )
+    early = {**early_bird, "until": this_year.registration_closes_at.date() - timedelta(days=14)}
+    categories = [
+        services.save_category(
+            organiser,
+            past,
+            name=name,
+            position=position,
+            quota=40,
+            school_level=level,
+            fees=[*PAST_FEES, early],
+            prizes=_prizes(prizes),
+        )
+        for position, (name, level, prizes) in enumerate(
+            (
+                ("Category A – Secondary School Student", "secondary", SECONDARY_PRIZES),
+                ("Category B – Primary School Student", "primary", PRIMARY_PRIZES),
+            ),
+            start=1,
+        )
+    ]
+    secondary, primary = categories
+    shirt = services.save_question(
+        organiser, past, kind="choice", label="T-shirt size", choices=["XS", "S", "M", "L"], required=True
+    )
+    services.save_question(
+        organiser, past, kind="short", label="Food allergies", help_text="For the lunch and refreshments."
+    )
+    services.publish_event(organiser, past)
+    pupils = Player.objects.exclude(school_level=SchoolLevel.NONE).filter(user__isnull=True).order_by("-member_number")
+    pupils = [p for p in pupils if services.category_refusal(_level_category(p, primary, secondary), p) is None]
+    for number, pupil in enumerate(pupils[:6]):
+        category = _level_category(pupil, primary, secondary)
+        entry = services.register_entry(
+            organiser,
+            past,
+            category=category,
+            fee=category.fees.get(name="Standard"),
+            accept_rules=True,
+            player=pupil,
+            date_of_birth=pupil.date_of_birth,
+            answers={shirt.pk: ["S", "M", "L"][number % 3]},
+        )
+        services.record_payment(organiser, entry, amount=entry.amount_due, method="in_person")
+    # Held a year ago: no service moves an event and its entrants back in time (nor should anyone be told).
+    year = timedelta(days=364)
+    Event.objects.filter(pk=past.pk).update(
+        starts_on=held_on,
+        ends_on=held_on,
+        registration_opens_at=this_year.registration_opens_at - year,
+        registration_closes_at=this_year.registration_closes_at - year,
+    )
+    Fee.objects.filter(category__event=past, name="Early bird").update(until=early["until"] - year)
+    past.refresh_from_db()
+    services.start_event(organiser, past)
+    services.complete_event(organiser, past)
 
 
 def _level_category(pupil, primary, secondary):

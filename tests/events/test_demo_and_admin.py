@@ -85,3 +85,35 @@ def test_every_demo_student_sits_in_the_category_of_their_school(settings):
         assert category.school_level == player.school_level, (player.full_name, category.name)
         assert player.school.endswith(player.get_school_level_display()), (player.full_name, player.school)
         assert category_refusal(category, player) is None, player.full_name
+
+
+def test_last_years_students_championship_is_a_real_one_to_copy(client):
+    """Copying last year's championship starts this year's with its categories, fees, prizes, questions and rule
+    book version (it was an empty open tournament, whose copy was an empty shell)."""
+    out = io.StringIO()
+    members_demo.load(out)
+    apps.get_app_config("events").load_demo(out)
+    this_year = Event.objects.get(title="Jurong Green Students' Scrabble Championship")
+    past = Event.objects.get(title__startswith="National Students' Championship")
+    assert past.status == EventStatus.COMPLETED and past.kind == "students"
+    assert past.starts_on < timezone.localdate() < this_year.starts_on
+    assert past.rule_book_version == this_year.rule_book_version and past.rule_amendments
+    assert Entry.objects.filter(event=past, status=EntryStatus.CONFIRMED).count() >= 3
+    secondary, primary = past.categories.order_by("position")
+    assert (secondary.school_level, primary.school_level) == ("secondary", "primary")
+    fees = {(f.name, f.audience, f.is_concession, f.until is not None) for f in primary.fees.all()}
+    assert {("Standard", "", False, False), ("Member", "members", False, False)} <= fees
+    assert {("Passion Card holder", "", True, False), ("Early bird", "", False, True)} <= fees
+    assert primary.prizes.count() >= 5 and past.questions.count() == 2
+
+    client.force_login(past.owner)
+    page = client.get(reverse("events:copy", args=[past.slug])).content.decode()
+    assert "questions" in page and "member and early-bird fees" in page and "rule book version" in page
+    assert "discount codes" in page.split("are not copied")[0].rsplit("<p>", 1)[-1]
+    title = f"National Students' Championship {past.starts_on.year + 1}"  # the year in the title moved on
+    assert f'value="{title}"' in page.replace("&#x27;", "'")
+    client.post(reverse("events:copy", args=[past.slug]), {"title": title})
+    copy = Event.objects.get(title=title)
+    assert copy.kind == "students" and copy.categories.count() == 2 and copy.questions.count() == 2
+    assert copy.rule_book_version == past.rule_book_version and copy.starts_on > timezone.localdate()
+    assert copy.categories.get(school_level="primary").fees.filter(audience="members").exists()

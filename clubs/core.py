@@ -93,3 +93,14 @@ def parse_dates(text: str, field: str = "dates") -> tuple[list[date], str | None
             shown = word[:20] + ("…" if len(word) > 20 else "")
             return [], f"{shown!r} in the {field} is not a date written as year-month-day (2026-03-03)."
     return found, None
+
+
+def coming_text(members: int, guests: int) -> str:
+    """Who said they are coming to a night, members and the guests they bring counted apart (a member checked in
+    still said so): "1 member and 1 guest said they are coming"."""
+    if not members and not guests:
+        return "Nobody said they are coming yet"
+    said = [f"{members} member{'s' if members != 1 else ''}"]
+    if guests:
+        said.append(f"{guests} guest{'s' if guests != 1 else ''}")
+    return f"{' and '.join(said)} said they are coming"

@@ -1,9 +1,29 @@
 from django.core.exceptions import PermissionDenied
+from django.db.models import Count, Q, Sum
 from django.shortcuts import get_object_or_404
 
 from players.models import Club
 
-from ..models import ClubNight
+from .. import core
+from ..models import AttendanceStatus, ClubNight
+
+# Members who said they are coming, checked in since or not, and the guests they said they bring.
+SAID_COMING = Q(
+    attendances__is_guest=False, attendances__status__in=[AttendanceStatus.COMING, AttendanceStatus.CHECKED_IN]
+)
+
+
+def with_coming(nights):
+    """`nights` annotated with who said they are coming; each gets its `coming_text` once listed (with_coming_text)."""
+    return nights.annotate(
+        coming=Count("attendances", filter=SAID_COMING), coming_guests=Sum("attendances__guests", filter=SAID_COMING)
+    )
+
+
+def with_coming_text(nights: list) -> list:
+    for night in nights:
+        night.coming_text = core.coming_text(night.coming, night.coming_guests or 0)
+    return nights
 
 
 def club_or_404(slug: str) -> Club:

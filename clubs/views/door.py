@@ -38,6 +38,18 @@ def _door_context(request, club, night, guest_form=None):
         others = others.filter(Q(full_name__icontains=q) | Q(display_name__icontains=q))
     others_page = BoundedPaginator(others.order_by(*by_family_name()), PAGE_SIZE).get_page(request.GET.get("page"))
     hosts = [a.player for a in attendances if not a.is_guest]
+    # The guests a member said they bring wait at the door, each ready to check in as theirs, until as many of
+    # their guests are checked in.
+    arrived = {}
+    for a in attendances:
+        if a.is_guest and a.guest_of_id and a.status == AttendanceStatus.CHECKED_IN:
+            arrived[a.guest_of_id] = arrived.get(a.guest_of_id, 0) + 1
+    expected = [
+        (a.player, n)
+        for a in attendances
+        if not a.is_guest
+        for n in range(arrived.get(a.player_id, 0) + 1, a.guests + 1)
+    ]
     return {
         "club": club,
         "night": night,
@@ -46,6 +58,7 @@ def _door_context(request, club, night, guest_form=None):
         "others_page": others_page,
         "q": q,
         "query": f"q={q}" if q else "",
+        "expected_guests": expected,
         "guest_form": guest_form or GuestForm(hosts=hosts),
         "fee_methods": FeeForm.base_fields["method"].choices,
         "keeps_money": may_keep_money(request.user, club),

@@ -15,7 +15,7 @@ from .. import services
 from ..forms import ExceptionForm, OfficerForm, PageForm, SeriesForm
 from ..models import AttendanceStatus, ClubNight, ClubPage, NightSeries, Officer
 from ..permissions import may_keep_money, may_keep_page, may_run_club
-from .common import club_or_404, require
+from .common import club_or_404, require, with_coming, with_coming_text
 
 PAGE_SIZE = 20
 
@@ -53,10 +53,8 @@ def manage(request, slug: str):
     today = timezone.localdate()
     all_series = NightSeries.objects.filter(club=club).prefetch_related("exceptions").order_by("-first_on", "-pk")
     series_page = BoundedPaginator(all_series, PAGE_SIZE).get_page(request.GET.get("page"))
-    upcoming = list(
-        ClubNight.objects.filter(club=club, on__gte=today)
-        .annotate(coming=Count("attendances", filter=Q(attendances__status=AttendanceStatus.COMING)))
-        .order_by("on", "pk")[:8]
+    upcoming = with_coming_text(
+        list(with_coming(ClubNight.objects.filter(club=club, on__gte=today)).order_by("on", "pk")[:8])
     )
     context = {
         "club": club,

@@ -19,16 +19,12 @@ from .. import services
 from ..forms import RsvpForm
 from ..models import Attendance, AttendanceStatus, ClubNight, ClubPage, NightStatus, OfficerRole, map_link
 from ..permissions import may_keep_money, may_keep_page, may_run_club
-from .common import club_or_404, night_or_404
+from .common import club_or_404, night_or_404, with_coming, with_coming_text
 
 PAGE_SIZE = 25
 MEMBERS_SHOWN = 30
 NIGHTS_SHOWN = 6
 ROLE_ORDER = {role: n for n, role in enumerate(OfficerRole.values)}
-
-
-def _coming():
-    return Count("attendances", filter=Q(attendances__status=AttendanceStatus.COMING))
 
 
 def _present():
@@ -60,7 +56,7 @@ def club_detail(request, slug: str):
     members = visible_players(request.user, Player.objects.filter(club=club)).order_by(*by_family_name())
     members_page = BoundedPaginator(members, MEMBERS_SHOWN).get_page(request.GET.get("page"))
     nights = ClubNight.objects.filter(club=club)
-    upcoming = list(nights.filter(on__gte=today).annotate(coming=_coming()).order_by("on", "pk")[:NIGHTS_SHOWN])
+    upcoming = with_coming_text(list(with_coming(nights.filter(on__gte=today)).order_by("on", "pk")[:NIGHTS_SHOWN]))
     past = list(
         nights.filter(on__lt=today, status=NightStatus.SCHEDULED)
         .annotate(present=_present())
@@ -98,10 +94,10 @@ def night_detail(request, slug: str, pk: int):
     club = club_or_404(slug)
     night = night_or_404(club, pk)
     counts = night.attendances.aggregate(
-        coming=Count("pk", filter=Q(status=AttendanceStatus.COMING)),
         guests=Count("pk", filter=Q(status=AttendanceStatus.CHECKED_IN, is_guest=True)),
         present=Count("pk", filter=Q(status=AttendanceStatus.CHECKED_IN)),
     )
+    night.coming_text = with_coming_text(list(with_coming(ClubNight.objects.filter(pk=night.pk))))[0].coming_text
     player = player_of(request.user)
     mine = night.attendances.filter(player=player).first() if player is not None else None
     context = {

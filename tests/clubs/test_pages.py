@@ -202,3 +202,22 @@ def test_the_director_appoints_and_removes_officers_of_their_club_only(client, w
     assert not world.club.officers.filter(pk=office.pk).exists()
     client.force_login(world.member.user)
     assert client.get(url).status_code == 403
+
+
+def test_a_guest_said_in_advance_waits_at_the_door_after_the_member_is_checked_in(client, world, night):
+    services.answer(world.member.user, night, coming=True, guests=1)
+    said = "1 member and 1 guest said they are coming"
+    assert said in client.get(night.get_absolute_url()).text
+    client.force_login(world.director.user)
+    services.check_in(world.director.user, night, world.member)
+    door = client.get(reverse("clubs:door", args=["toa-payoh", night.pk])).text
+    assert "Check in the guest of Mei Member" in door and f'name="guest_of" value="{world.member.pk}"' in door
+    assert said in client.get(night.get_absolute_url()).text  # checked in, she still said so
+    made = client.post(
+        reverse("clubs:guest", args=["toa-payoh", night.pk]),
+        {"full_name": "Quentin Newcomer", "guest_of": world.member.pk},
+    )
+    assert made.status_code == 302
+    assert Attendance.objects.get(night=night, is_guest=True).guest_of == world.member
+    door = client.get(reverse("clubs:door", args=["toa-payoh", night.pk])).text
+    assert "Check in the guest of Mei Member" not in door  # her guest came

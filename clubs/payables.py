@@ -4,7 +4,8 @@ ClubsConfig.ready."""
 
 from decimal import Decimal
 
-from django.db.models import F
+from django.db.models import CharField, F, OuterRef, Subquery, Value
+from django.db.models.functions import Concat
 
 from clubsite.kit.roles import player_of
 from money.core.references import SESSION
@@ -89,6 +90,10 @@ class SessionFeeKind(Kind):
     def owned_by(self, user):
         rows = Attendance.objects.filter(player__user=user) if user.is_authenticated else Attendance.objects.none()
         return rows.values("pk")
+
+    def report_group(self, target: str):
+        club = Attendance.objects.filter(pk=OuterRef(target)).values("night__club__name")[:1]
+        return Concat(Value("Club nights: "), Subquery(club), output_field=CharField())
 
     def held_notes(self, target_ids) -> dict[int, HeldNote]:
         notes = {}

@@ -238,6 +238,12 @@ class Kind:
         """A page of `owing()` as the pages show it (no query per row)."""
         raise NotImplementedError
 
+    def report_group(self, target: str):
+        """The heading the treasurer's report counts money for things of this kind under when it belongs to no
+        event ("Club nights: Toa Payoh Scrabble Club"), as a database expression of the thing's id at the field
+        named `target`; None: under no event, with membership and other fees."""
+        return None
+
     def held_notes(self, target_ids: set[int]) -> dict[int, HeldNote]:
         """For each of these things money paid for is held on: why, and whether reinstating could apply it (one
         query, whatever the number). A thing that is gone is left out."""

@@ -102,8 +102,9 @@ def check_in_guest(
         return check_in(actor, night, player, guest_of=guest_of)
 
 
-def record_fee(actor, attendance: Attendance, method: str) -> Payment:
-    """The session fee paid at the door (in person or by PayNow), received into the ledger with a receipt."""
+def record_fee(actor, attendance: Attendance, method: str, *, received_on: date | None = None) -> Payment:
+    """The session fee paid at the door (in person or by PayNow), received into the ledger with a receipt, dated
+    `received_on` (the night's, when recorded after it; today by default)."""
     if not may_keep_money(actor, attendance.night.club):
         raise NotAllowed("Only the club director, its treasurer or association staff record session fees.")
     if method not in DOOR_METHODS:
@@ -115,6 +116,7 @@ def record_fee(actor, attendance: Attendance, method: str) -> Payment:
         amount=attendance.balance,
         method=method,
         actor=actor,
+        received_on=received_on,
         by_hand=True,
         notify=bool(attendance.player.email),
     )

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
 
-from django.db.models import Count, F, Q, QuerySet, Sum, Value
+from django.db.models import Case, CharField, Count, F, Q, QuerySet, Sum, Value, When
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
@@ -26,6 +26,17 @@ DEFAULT_GST_RATE = PaymentSettings._meta.get_field("gst_rate").default
 
 def _sum(expression, **extra) -> Coalesce:
     return Coalesce(Sum(expression, **extra), Value(ZERO), output_field=MONEY)
+
+
+def _group(prefix: str = "") -> Case:
+    """The heading money for no event is counted under, by its kind (money.payables.Kind.report_group): "" for
+    membership and other fees. `prefix` reaches the payment from a refund ("payment__")."""
+    whens = [
+        When(**{f"{prefix}kind": code}, then=group)
+        for code, kind in sorted(KINDS.items())
+        if (group := kind.report_group(f"{prefix}target_id")) is not None
+    ]
+    return Case(*whens, default=Value(""), output_field=CharField())
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -222,6 +233,7 @@ class EventTotals(Totals):
     event_id: int | None = None
     title: str = ""
     slug: str = ""
+    group: str = ""  # for no event: its kind's heading (a club's nights); empty: membership and other fees
 
 
 @dataclass
@@ -234,38 +246,42 @@ class Summary:
 
 
 def summary(filters: Filters) -> Summary:
-    """Totals received, refunded, net and held, overall and per event: two grouped queries."""
-    by_event: dict[int | None, EventTotals] = {}
+    """Totals received, refunded, net and held, overall and per event (money for no event under its kind's
+    heading, such as a club's nights): two grouped queries."""
+    by_event: dict[tuple, EventTotals] = {}
+
+    def totals_of(event_id, title, slug, group) -> EventTotals:
+        group = "" if event_id else group or ""
+        return by_event.setdefault(
+            (event_id, group), EventTotals(event_id=event_id, title=title or "", slug=slug or "", group=group)
+        )
+
     received = (
         filters.payments()
-        .values("event_id", "event__title", "event__slug")
+        .annotate(group=_group())
+        .values("event_id", "event__title", "event__slug", "group")
         .annotate(received=_sum("amount"), held=_sum(HELD), n=Count("pk"))
         .order_by()
     )
     for row in received:
-        totals = by_event.setdefault(
-            row["event_id"],
-            EventTotals(event_id=row["event_id"], title=row["event__title"] or "", slug=row["event__slug"] or ""),
-        )
+        totals = totals_of(row["event_id"], row["event__title"], row["event__slug"], row["group"])
         totals.received, totals.held, totals.payments = row["received"], row["held"], row["n"]
     given = (
         filters.refunds()
-        .values("payment__event_id", "payment__event__title", "payment__event__slug")
+        .annotate(group=_group("payment__"))
+        .values("payment__event_id", "payment__event__title", "payment__event__slug", "group")
         .annotate(refunded=_sum("amount"), n=Count("pk"))
         .order_by()
     )
     for row in given:
-        event_id = row["payment__event_id"]
-        totals = by_event.setdefault(
-            event_id,
-            EventTotals(
-                event_id=event_id,
-                title=row["payment__event__title"] or "",
-                slug=row["payment__event__slug"] or "",
-            ),
+        totals = totals_of(
+            row["payment__event_id"], row["payment__event__title"], row["payment__event__slug"], row["group"]
         )
         totals.refunded, totals.refunds = row["refunded"], row["n"]
-    events = sorted(by_event.values(), key=lambda t: (t.event_id is None, t.title.lower(), t.event_id or 0))
+    events = sorted(
+        by_event.values(),
+        key=lambda t: (t.event_id is None, t.group == "", (t.title or t.group).lower(), t.event_id or 0),
+    )
     overall = Totals(
         received=sum((t.received for t in events), ZERO),
         refunded=sum((t.refunded for t in events), ZERO),
@@ -408,7 +424,10 @@ def line_discounts(lines: list[dict]) -> tuple:
         if taken > 0:
             total += taken
             notes.append(str(line.get("discount_note") or ""))
-    return (total, "; ".join(n for n in notes if n)) if total else ("", "")
+    # One note per code, with how many lines it took off ("code SCHOOL10 × 15"), not the same note 15 times.
+    counted = {n: notes.count(n) for n in notes if n}
+    said = "; ".join(n if times == 1 else f"{n} × {times}" for n, times in counted.items())
+    return (total, said) if total else ("", "")
 
 
 def reductions(event_id: int | None = None):
@@ -433,8 +452,10 @@ def csv_rows(filters: Filters):
     methods = dict(Method.choices)
 
     def payment_rows():
-        rows = filters.payments(Payment.objects.select_related("event", "recorded_by", "invoice")).order_by(
-            "received_on", "recorded_at", "pk"
+        rows = (
+            filters.payments(Payment.objects.select_related("event", "recorded_by", "invoice"))
+            .annotate(group=_group())
+            .order_by("received_on", "recorded_at", "pk")
         )
         for p in rows.iterator(chunk_size=500):
             yield [
@@ -443,7 +464,7 @@ def csv_rows(filters: Filters):
                 "receipt",
                 p.reference,
                 p.description,
-                p.event.title if p.event_id else "",
+                p.event.title if p.event_id else p.group,
                 p.payer_name,
                 methods.get(p.method, p.method),
                 p.amount,
@@ -457,8 +478,10 @@ def csv_rows(filters: Filters):
             ]
 
     def refund_rows():
-        rows = filters.refunds(Refund.objects.select_related("payment", "payment__event", "refunded_by")).order_by(
-            "refunded_at", "pk"
+        rows = (
+            filters.refunds(Refund.objects.select_related("payment", "payment__event", "refunded_by"))
+            .annotate(group=_group("payment__"))
+            .order_by("refunded_at", "pk")
         )
         for r in rows.iterator(chunk_size=500):
             p = r.payment
@@ -469,7 +492,7 @@ def csv_rows(filters: Filters):
                 "credit note",
                 p.reference,
                 f"Refund of receipt {p.number}: {r.reason}",
-                p.event.title if p.event_id else "",
+                p.event.title if p.event_id else r.group,
                 p.payer_name,
                 methods.get(r.method, r.method),
                 amount,

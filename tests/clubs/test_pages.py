@@ -221,3 +221,16 @@ def test_a_guest_said_in_advance_waits_at_the_door_after_the_member_is_checked_i
     assert Attendance.objects.get(night=night, is_guest=True).guest_of == world.member
     door = client.get(reverse("clubs:door", args=["toa-payoh", night.pk])).text
     assert "Check in the guest of Mei Member" not in door  # her guest came
+
+
+def test_the_treasurer_counts_session_fees_under_the_clubs_nights(client, world):
+    yesterday = timezone.localdate() - timedelta(days=1)
+    past = weekly_series(world.director.user, world.club, first_on=yesterday, weeks=1).nights.get()
+    attendance = services.check_in(world.director.user, past, world.member)
+    payment = services.record_fee(world.director.user, attendance, Method.IN_PERSON, received_on=past.on)
+    assert payment.received_on == past.on  # dated on its night, not the day it was typed in
+    client.force_login(UserFactory(is_staff=True))
+    page = client.get(reverse("money:treasurer"))
+    assert "Club nights: Toa Payoh Scrabble Club" in page.text and "No event (membership" not in page.text
+    rows = client.get(reverse("money:treasurer_csv")).content.decode()
+    assert "Club nights: Toa Payoh Scrabble Club" in rows

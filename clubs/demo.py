@@ -3,7 +3,7 @@ attendance, guests and session fees in the ledger; eight to come, with a holiday
 the next one), so a newcomer sees club life at once."""
 
 import random
-from datetime import time, timedelta
+from datetime import date, time, timedelta
 from decimal import Decimal
 
 from django.utils import timezone
@@ -35,6 +35,22 @@ PAGES = {
 }
 GUESTS = [("Hannah Visitor", "hannah.visitor@example.org"), ("Ivan Newcomer", "ivan.newcomer@example.org")]
 HELD, TO_COME = 12, 8
+# Singapore's public holidays on the same date every year; the demo's night off is the one nearest such a day.
+FIXED_HOLIDAYS = ((1, 1, "New Year's Day"), (5, 1, "Labour Day"), (8, 9, "National Day"), (12, 25, "Christmas Day"))
+
+
+def night_off(days: list) -> tuple:
+    """The night off among the nights to come, and why: the night on a public holiday or nearest one (within
+    three days, so in the holiday's week), else one a month ahead with the venue closed."""
+    for day in days:
+        for year in (day.year - 1, day.year, day.year + 1):
+            for month, of_month, name in FIXED_HOLIDAYS:
+                holiday = date(year, month, of_month)
+                if holiday == day:
+                    return day, f"{name}, a public holiday"
+                if abs((holiday - day).days) <= 3:
+                    return day, f"No club night in the week of {name} ({holiday:%-d %b})"
+    return days[min(3, len(days) - 1)], "Venue closed"
 
 
 def load(stdout) -> None:
@@ -52,16 +68,18 @@ def load(stdout) -> None:
         for player, role in ((director, OfficerRole.DIRECTOR), (members[0], OfficerRole.SECRETARY),
                              (members[1], OfficerRole.TREASURER)):  # fmt: skip
             services.appoint_officer(staff, club, player, role)
+        # The club director keeps the door when they have an account; otherwise association staff did.
+        keeper = director.user if director.user_id else staff
         last_held = today - timedelta(days=(today.weekday() - weekday) % 7 or 7)
         first = last_held - timedelta(weeks=HELD - 1)
-        holiday = first + timedelta(weeks=HELD + 3)  # a night off to come
+        holiday, why = night_off([first + timedelta(weeks=HELD + n) for n in range(TO_COME)])
         series = services.plan_series(
             staff,
             club,
             frequency="weekly",
             first_on=first,
             last_on=first + timedelta(weeks=HELD + TO_COME - 1),
-            exceptions=[(holiday, "Public holiday")],
+            exceptions=[(holiday, why)],
             title="Club night",
             starts_at=starts_at,
             ends_at=time(22, 30),
@@ -74,13 +92,14 @@ def load(stdout) -> None:
             if night.club_id == getattr(priya, "club_id", None) and rng.random() < 0.6:
                 regulars.append(priya)
             for player in regulars:
-                attendance = services.check_in(staff, night, player)
+                attendance = services.check_in(keeper, night, player)
                 if rng.random() < 0.9:  # a few still owe the night's fee
-                    services.record_fee(staff, attendance, rng.choice([Method.IN_PERSON, Method.PAYNOW]))
+                    method = rng.choice([Method.IN_PERSON, Method.PAYNOW])
+                    services.record_fee(keeper, attendance, method, received_on=night.on)
             if rng.random() < 0.4:
                 name, email = rng.choice(GUESTS)
-                guest = services.check_in_guest(staff, night, full_name=name, email=email, guest_of=regulars[0])
-                services.record_fee(staff, guest, Method.PAYNOW)
+                guest = services.check_in_guest(keeper, night, full_name=name, email=email, guest_of=regulars[0])
+                services.record_fee(keeper, guest, Method.PAYNOW, received_on=night.on)
         if priya is not None and priya.club_id == club.pk:
             upcoming = series.nights.filter(on__gte=today).exclude(on=holiday).order_by("on").first()
             services.answer(priya.user, upcoming, coming=True, guests=1)

@@ -39,3 +39,20 @@ def test_the_demo_clubs_have_a_season_of_nights(client):
     assert Payment.objects.filter(kind=SESSION).count() > 100
     page = client.get(reverse("clubs:detail", args=["toa-payoh"]))
     assert "Club director:" in page.text and "Past club nights" in page.text
+
+
+def test_the_demos_night_off_is_by_a_real_public_holiday_and_fees_are_dated_on_their_nights():
+    from datetime import date
+
+    from clubs.demo import night_off
+
+    # Wednesdays from 2 Dec 2026: the one in Christmas week, not any Wednesday called a holiday.
+    wednesdays = [date(2026, 12, 2) + timezone.timedelta(weeks=n) for n in range(8)]
+    assert night_off(wednesdays) == (date(2026, 12, 23), "No club night in the week of Christmas Day (25 Dec)")
+    assert night_off([date(2026, 12, 25)]) == (date(2026, 12, 25), "Christmas Day, a public holiday")
+    out = io.StringIO()
+    members_demo.load(out)
+    apps.get_app_config("clubs").load_demo(out)
+    fees = Payment.objects.filter(kind=SESSION)
+    assert fees.exists()
+    assert not fees.filter(received_on=timezone.localdate()).exists()  # every fee on its night, held before today

@@ -218,3 +218,9 @@ def test_odd_filters_get_a_page_or_a_named_refusal_never_an_error(client, staff,
 @pytest.mark.parametrize("key", ["9" * 30, "²", "no-such-event"])
 def test_an_unknown_event_money_page_is_not_found(client, staff, key):
     assert client.get(reverse("money:event_money", args=[key])).status_code == 404
+
+
+def test_a_discount_code_on_many_lines_is_said_once_with_the_count():
+    lines = [{"amount": "0", "discount": "5.00", "discount_note": "code SCHOOL10"}] * 15
+    lines += [{"amount": "0", "discount": "2.00", "discount_note": "code EARLY"}]
+    assert reports.line_discounts(lines) == (Decimal("77.00"), "code SCHOOL10 × 15; code EARLY")

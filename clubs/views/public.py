@@ -57,11 +57,11 @@ def club_detail(request, slug: str):
     members_page = BoundedPaginator(members, MEMBERS_SHOWN).get_page(request.GET.get("page"))
     nights = ClubNight.objects.filter(club=club)
     upcoming = with_coming_text(list(with_coming(nights.filter(on__gte=today)).order_by("on", "pk")[:NIGHTS_SHOWN]))
-    past = list(
-        nights.filter(on__lt=today, status=NightStatus.SCHEDULED)
-        .annotate(present=_present())
-        .order_by("-on")[:NIGHTS_SHOWN]
-    )
+    # Every past night stays reachable: NIGHTS_SHOWN at a time, older ones on the next pages (?past=2).
+    past = BoundedPaginator(
+        nights.filter(on__lt=today, status=NightStatus.SCHEDULED).annotate(present=_present()).order_by("-on", "-pk"),
+        NIGHTS_SHOWN,
+    ).get_page(request.GET.get("past"))
     player = player_of(request.user)
     answers = {}
     if player is not None and upcoming:

@@ -234,3 +234,16 @@ def test_the_treasurer_counts_session_fees_under_the_clubs_nights(client, world)
     assert "Club nights: Toa Payoh Scrabble Club" in page.text and "No event (membership" not in page.text
     rows = client.get(reverse("money:treasurer_csv")).content.decode()
     assert "Club nights: Toa Payoh Scrabble Club" in rows
+
+
+def test_the_club_page_tells_namesakes_apart_and_reaches_every_past_night(client, world):
+    first = member_of(world.club, full_name="Ismail Yusof")
+    second = member_of(world.club, full_name="Ismail Yusof")
+    start = timezone.localdate() - timedelta(weeks=12)
+    weekly_series(world.director.user, world.club, first_on=start, weeks=12)
+    page = client.get(reverse("clubs:detail", args=["toa-payoh"])).text
+    assert f"member {first.member_number}" in page and f"member {second.member_number}" in page
+    assert f"{start + timedelta(weeks=11):%a %-d %b %Y}" in page and f"{start:%a %-d %b %Y}" not in page
+    assert "?past=2#past" in page and "Older club nights" in page
+    older = client.get(reverse("clubs:detail", args=["toa-payoh"]), {"past": "2"}).text
+    assert f"{start:%a %-d %b %Y}" in older and "Newer club nights" in older

@@ -238,6 +238,7 @@ def test_player_page_and_home_page_show_ratings(client):
     page = client.get(players[0].get_absolute_url()).content.decode()
     assert rating_list.name in page and str(rating.rating) in page
     assert reverse("ratings:player_chart", args=[rating_list.slug, players[0].member_number]) in page
+    assert f"Rating history on {rating_list.name}</span>" in page  # the chart's link says where it leads
     home = client.get(reverse("home"))
     assert [r.player_id for r in home.context["ratings_top"]][:1] == [
         PlayerRating.objects.filter(rating_list=rating_list).order_by("-rating").first().player_id

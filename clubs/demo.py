@@ -10,6 +10,8 @@ from django.utils import timezone
 
 from money.models import Method
 from players.models import Club, Player, User
+from rulebooks import services as rule_books
+from rulebooks.models import RuleBook
 
 from . import services
 from .models import OfficerRole
@@ -53,6 +55,25 @@ def night_off(days: list) -> tuple:
     return days[min(3, len(days) - 1)], "Venue closed"
 
 
+# One demo club's own rule book: club-play relaxations of the association's tournament rules, written for the demo in
+# the site's own words after a club's published rules (tournament rules, relaxed at club nights).
+CLUB_BOOK_CLUB = "jurong-green"
+CLUB_BOOK = """Club nights follow the association's tournament rules, relaxed as below. At the club's own tournaments
+the association's rules apply in full.
+
+1. **Clocks.** The club director says at the start of the night whether games are played on clocks. Use one when
+   there are enough to go round.
+2. **Without a clock.** A game lasts 50 minutes. With 5 minutes or less to go, a move takes at most 2 minutes; at
+   50 minutes, a game with tiles left in the bag ends at once (each player subtracts the tiles on their rack), and
+   one with an empty bag goes on at 1 minute a move, timed by the opponent.
+3. **Arriving late.** No game is forfeited for arriving late at a club night: the director pairs latecomers as
+   they come.
+4. **Challenges.** When a computer is at hand, the players may check a challenge on it themselves; the director
+   settles any disagreement.
+5. **Newcomers.** A newcomer may ask for a word to be looked up before playing it, in their first three nights.
+"""
+
+
 def load(stdout) -> None:
     rng = random.Random(30)
     staff = User.objects.filter(is_staff=True).order_by("pk").first()
@@ -70,6 +91,8 @@ def load(stdout) -> None:
             services.appoint_officer(staff, club, player, role)
         # The club director keeps the door when they have an account; otherwise association staff did.
         keeper = director.user if director.user_id else staff
+        if club.slug == CLUB_BOOK_CLUB:
+            _publish_club_book(club, keeper, today)
         last_held = today - timedelta(days=(today.weekday() - weekday) % 7 or 7)
         first = last_held - timedelta(weeks=HELD - 1)
         holiday, why = night_off([first + timedelta(weeks=HELD + n) for n in range(TO_COME)])
@@ -104,3 +127,11 @@ def load(stdout) -> None:
             upcoming = series.nights.filter(on__gte=today).exclude(on=holiday).order_by("on").first()
             services.answer(priya.user, upcoming, coming=True, guests=1)
     stdout.write(f"Club life: {HELD} nights held and {TO_COME} to come at each demo club.")
+
+
+def _publish_club_book(club, director, today) -> None:
+    """The club's director publishes its club-play rules, amending the association's tournament rules when the rule
+    books' demo is loaded."""
+    amends = RuleBook.objects.filter(association=club.association, club__isnull=True).order_by("position").first()
+    title = f"{club.name}: club-play rules"
+    rule_books.publish_club_book(director, club, title=title, based_on=amends, text=CLUB_BOOK, effective_on=today)

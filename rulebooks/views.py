@@ -1,5 +1,6 @@
-"""The rule books' pages: the list, a book's current version, any past version with what changed, and the staff
-page that publishes a new version."""
+"""The rule books' pages: the list, a book's current version, any past version with what changed, the page that
+publishes a new version (staff, or a club's director for the club's book) and the page where a club publishes its own
+book."""
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -10,9 +11,10 @@ from django.utils import timezone
 
 from clubsite.kit.paging import BoundedPaginator
 from clubsite.kit.ui import run_service
+from players.models import Club
 
 from . import services
-from .forms import PublishVersionForm
+from .forms import ClubBookForm, PublishVersionForm
 from .models import RuleBook, RuleBookVersion
 
 BOOKS_PAGE_SIZE = 50
@@ -58,10 +60,10 @@ def version(request, slug: str, version: int):
 
 @login_required
 def publish(request, slug: str):
-    """Staff publish a new version, starting from the current text."""
-    book = get_object_or_404(RuleBook, slug=slug)
+    """Publish a new version, starting from the current text."""
+    book = get_object_or_404(RuleBook.objects.select_related("club"), slug=slug)
     if not services.can_publish(request.user, book):
-        raise PermissionDenied("Only association staff publish rule books.")
+        raise PermissionDenied(services.REFUSED)
     current = services.current_version(book)
     initial = {"effective_on": timezone.localdate(), "text": current.text if current else ""}
     form = PublishVersionForm(request.POST or None, initial=initial)
@@ -73,3 +75,24 @@ def publish(request, slug: str):
             messages.success(request, f"Version {published.number} of {book.title} is published.")
             return redirect(published.get_absolute_url())
     return render(request, "rulebooks/publish.html", {"book": book, "current": current, "form": form})
+
+
+@login_required
+def club_book_new(request, club_slug: str):
+    """A club's director publishes the club's own rule book, with its first version; a club that has one is sent to
+    publish a new version of it."""
+    club = get_object_or_404(Club.objects.select_related("association"), slug=club_slug)
+    if not services.can_publish(request.user, club=club):
+        raise PermissionDenied(services.REFUSED)
+    existing = services.club_book(club)
+    if existing is not None:
+        return redirect("rulebooks:publish", existing.slug)
+    form = ClubBookForm(request.POST or None, club=club)
+    if request.method == "POST" and form.is_valid():
+        published = run_service(
+            request, lambda: services.publish_club_book(request.user, club, **form.cleaned_data), form=form
+        )
+        if published:
+            messages.success(request, f"{published.book.title} is published.")
+            return redirect(published.get_absolute_url())
+    return render(request, "rulebooks/club_book_new.html", {"club": club, "form": form})

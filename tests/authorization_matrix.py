@@ -102,6 +102,8 @@ MATRIX = {
     "rulebooks:book": row(EVERYONE),
     "rulebooks:version": row(EVERYONE),
     "rulebooks:publish": row(STAFF, STAFF),  # staff's empty form is refused beside its fields (200)
+    # Walker Club's director publishes its own rule book (the world's club has none yet): an empty form is refused.
+    "rulebooks:club_new": row(CLUB_DIRECTOR, CLUB_DIRECTOR),
     # --- events: the public pages, entering, the entrant's actions ---
     "events:list": row(EVERYONE),
     "events:feed": row(EVERYONE),

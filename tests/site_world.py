@@ -455,6 +455,7 @@ def _by_name(world: World) -> dict[str, dict]:
         "rulebooks:book": {"slug": o["rule_book"].slug},
         "rulebooks:version": {"slug": o["rule_book"].slug, "version": o["rules"].number},
         "rulebooks:publish": {"slug": o["rule_book"].slug},
+        "rulebooks:club_new": {"club_slug": o["club"].slug},
         "events:record_payment": {"pk": o["rival_entry"].pk},
         "events:move_entry": {"pk": o["rival_entry"].pk},
         "events:cancel_entry": {"pk": o["rival_entry"].pk},

@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST, require_safe
 from clubsite.kit.paging import BoundedPaginator
 from clubsite.kit.ui import run_service
 from players.models import Player
+from rulebooks import services as rule_books
 
 from .. import services
 from ..forms import ExceptionForm, OfficerForm, PageForm, SeriesForm
@@ -33,7 +34,13 @@ def edit_page(request, slug: str):
         )
         if saved:
             return redirect("clubs:detail", club.slug)
-    return render(request, "clubs/edit_page.html", {"club": club, "form": form})
+    context = {
+        "club": club,
+        "form": form,
+        "may_publish_rules": rule_books.can_publish(request.user, club=club),
+        "club_book": rule_books.club_book(club),
+    }
+    return render(request, "clubs/edit_page.html", context)
 
 
 @login_required

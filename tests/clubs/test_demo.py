@@ -56,3 +56,18 @@ def test_the_demos_night_off_is_by_a_real_public_holiday_and_fees_are_dated_on_t
     fees = Payment.objects.filter(kind=SESSION)
     assert fees.exists()
     assert not fees.filter(received_on=timezone.localdate()).exists()  # every fee on its night, held before today
+
+
+def test_a_demo_club_publishes_its_club_play_rules_amending_the_association_book(client):
+    from rulebooks.models import RuleBook
+
+    out = io.StringIO()
+    members_demo.load(out)
+    apps.get_app_config("rulebooks").load_demo(out)
+    apps.get_app_config("clubs").load_demo(out)
+    book = RuleBook.objects.get(club__slug="jurong-green")
+    assert book.based_on.slug == "tournament-rules" and book.versions.count() == 1
+    assert book.versions.get().published_by.email == "director@example.org"
+    page = client.get(reverse("clubs:detail", args=["jurong-green"])).content.decode()
+    assert book.title in page and "amends" in page
+    assert "plays by" in client.get(reverse("clubs:detail", args=["toa-payoh"])).content.decode()

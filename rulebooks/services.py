@@ -197,7 +197,6 @@ def publish_club_book(
             based_on=based_on,
             title=title,
             slug=_free_slug(f"{club.slug}-rules"),
-            summary=f"{club.name}'s own rules"[:300],
             position=100,
         )
         save_book(actor, book)

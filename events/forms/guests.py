@@ -23,6 +23,7 @@ GUEST_ORDER = (
     "member_number",
     "option",
     "concession_proof",
+    "discount_code",
     "phone",
     "name_listed",
     "accept_rules",

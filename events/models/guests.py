@@ -42,6 +42,12 @@ class GuestEntry(models.Model):
     category = models.ForeignKey(Category, on_delete=models.PROTECT, related_name="+")
     fee = models.ForeignKey(Fee, null=True, blank=True, on_delete=models.PROTECT, related_name="+")
     concession_proof = models.CharField(max_length=100, blank=True)
+    discount_code = models.CharField(
+        max_length=40,
+        blank=True,
+        help_text="The discount code given, as checked when the form was sent: checked again and used when the link "
+        "is opened",
+    )
     rules_accepted_at = models.DateTimeField(null=True, blank=True)
     rules_version = models.ForeignKey(
         "rulebooks.RuleBookVersion",

@@ -24,7 +24,7 @@ from players.models import Player, SchoolLevel, birth_date_problem
 
 from ..models import ACTIVE_ENTRY_STATUSES, GUEST_CONFIRM_HOURS, Entry, EntryStatus, Event, GuestEntry
 from .common import RegistrationError, local_text, lock_event, mail_after_commit, now, site_url
-from .discounts import apply_price, entry_day, price_entry
+from .discounts import apply_price, entry_day, normalised_code, price_entry, usable_code
 from .eligibility import category_refusal, refusal_for
 from .entries import _end_entry, agreement_record, check_rules, clean_choice, prove_member_link, refuse_id_number
 from .groups import NEW_PERSON
@@ -160,13 +160,15 @@ def submit_guest_entry(
     phone: str = "",
     member_number: str = "",
     concession_proof: str = "",
+    discount_code: str = "",
     accept_rules: bool = False,
     agreed_version: int | None = None,
     name_listed: bool = False,
     answers: dict | None = None,
 ) -> GuestEntry:
     """Someone without an account enters themselves or a child: everything the entry form checks is checked now, and
-    the link to confirm is emailed (written to the outbox in this transaction). No place is taken until then."""
+    the link to confirm is emailed (written to the outbox in this transaction). No place is taken until then, and no
+    use of a discount code: the code is checked now and used when the link is opened, if it is still usable then."""
     refresh_status(event)
     with transaction.atomic():
         event = open_event_for_entries(event.pk)
@@ -224,6 +226,8 @@ def submit_guest_entry(
         if refusal:
             raise RegistrationError(refusal, field="category")
         moment = now()
+        # The code is checked by the rule of every door (under the event's lock), so that a bad one is told at once.
+        code = usable_code(event, category, discount_code, entry_day(event, moment))
         guest = GuestEntry(
             event=event,
             role=role,
@@ -232,6 +236,7 @@ def submit_guest_entry(
             school_level=school_level,
             category=category,
             fee=fee,
+            discount_code=code.code if code else "",
             **agreement_record(event, moment),
             answers={str(pk): value for pk, value in answered.items() if value},
             name_listed=bool(name_listed) and role != GuestEntry.Role.SELF,
@@ -288,8 +293,11 @@ def confirm_guest_entry(token: str) -> Entry:
         current, moment = counts.places, counts.moment
         if counts.waiting and offer_free_places(event, current):
             current = places(event)
-        # The one pricing rule (member fee, early bird), on the day the link is opened: the entry is made then.
-        price = price_entry(event, category, fee, player, day=entry_day(event, moment))
+        # The one pricing rule (member fee, early bird, the code), on the day the link is opened: the entry is made
+        # then, and the code's uses are counted now, under the event's lock, as at every door.
+        day = entry_day(event, moment)
+        discount = _code_at_confirmation(event, category, guest.discount_code, day)
+        price = price_entry(event, category, fee, player, day=day, code=discount)
         amount = price.amount
         entry = Entry(
             event=event,
@@ -306,7 +314,7 @@ def confirm_guest_entry(token: str) -> Entry:
             phone=guest.phone or player.phone,
             name_listed_on=timezone.localdate(guest.created_at) if guest.name_listed else None,
         )
-        apply_price(entry, price, None)
+        apply_price(entry, price, discount)
         place_entry(entry, new_entry_status(event, category, current, amount), moment)
         insert_entry(entry)
         asked = asked_in(event_questions(event), category)  # a question deleted since is not answered
@@ -318,6 +326,21 @@ def confirm_guest_entry(token: str) -> Entry:
         if on_record and player.email and player.email.casefold() != guest.email.casefold():
             mail_entered_for_you(entry, guest.contact_name)  # someone on record is told who entered them
     return entry
+
+
+def _code_at_confirmation(event: Event, category, text: str, day):
+    """The discount code given with the form, checked again when the link is opened (it may have been used up,
+    expired or removed since): a refusal makes nothing, and says how to enter without it."""
+    if not normalised_code(text):
+        return None
+    try:
+        return usable_code(event, category, text, day)
+    except RegistrationError as refusal:
+        raise RegistrationError(
+            f"{refusal.message} The entry is not made: fill in the entry form again, without the code or with "
+            "another one.",
+            field="discount_code",
+        ) from None
 
 
 def _entrant(event: Event, guest: GuestEntry) -> tuple[Player, bool]:

@@ -53,6 +53,7 @@ def enter_as_guest(request, slug: str):
                 category=category,
                 fee=fee,
                 concession_proof=data["concession_proof"],
+                discount_code=data["discount_code"],
                 accept_rules=data.get("accept_rules", False),
                 agreed_version=data.get("agreed_version"),
                 name_listed=data["name_listed"],

@@ -13,7 +13,8 @@ from django.utils import timezone
 
 from clubsite.kit.errors import NotAllowed
 from events import services
-from events.models import GUEST_CONFIRM_HOURS, Entry, EntryStatus, GuestEntry
+from events.models import GUEST_CONFIRM_HOURS, DiscountCode, Entry, EntryStatus, GuestEntry
+from events.services import discounts
 from events.services.guestlink import MAX_AGE, SALT, make_guest_token
 from events.services.payments import entry_reference
 from outbox.models import Message
@@ -349,3 +350,57 @@ def test_the_price_is_the_one_pricing_rule_on_the_day_the_link_is_opened():
     guest = enter(event, primary, fee=fee)
     entry = services.confirm_guest_entry(make_guest_token(guest))
     assert entry.amount_due == Decimal("2.50")
+
+
+def test_a_discount_code_is_checked_when_the_form_is_sent_and_used_when_the_link_is_opened(client):
+    event, secondary, primary = guest_event()
+    elsewhere, _, _ = guest_event()
+    DiscountCode.objects.create(event=elsewhere, code="OTHER", value=Decimal("1"))
+    DiscountCode.objects.create(event=event, code="SEC", category=secondary, value=Decimal("1"))
+    yesterday = timezone.localdate() - timedelta(days=1)
+    DiscountCode.objects.create(event=event, code="OLD", value=Decimal("1"), expires_on=yesterday)
+    once = DiscountCode.objects.create(event=event, code="ONCE", value=Decimal("1"), max_uses=1)
+    # Each refusal is told on the code's field when the form is sent, and nothing is kept.
+    url = reverse("events:enter_guest", args=[event.slug])
+    cases = {
+        "NOPE": "There is no discount code NOPE for this event.",
+        "OTHER": "The code OTHER is for another event.",
+        "SEC": f"The code SEC is for the {secondary.name} category only.",
+        "OLD": "The code OLD expired on",
+    }
+    for text, message in cases.items():
+        with pytest.raises(services.RegistrationError, match=message) as refusal:
+            enter(event, primary, discount_code=text)
+        assert refusal.value.field == "discount_code"
+        page = client.post(url, form_data(event, primary, discount_code=text))
+        assert message in page.content.decode() and page.context["form"].errors.get("discount_code")
+    assert GuestEntry.objects.count() == 0
+    # A good code, in any case, waits with the form and is used when the link is opened.
+    client.post(url, form_data(event, primary, discount_code=" once "))
+    guest = GuestEntry.objects.get()
+    assert guest.discount_code == "ONCE" and discounts.uses(once) == 0
+    assert "ONCE" in client.get(reverse("events:guest_entry", args=[emailed_token()])).content.decode()
+    entry = services.confirm_guest_entry(emailed_token())
+    assert entry.discount_code == once and entry.discount == Decimal("1") and entry.amount_due == Decimal("2.00")
+    # Used up when the form is sent: told then.
+    with pytest.raises(services.RegistrationError, match="The code ONCE has been used up."):
+        enter(event, primary, discount_code="ONCE", full_name="Tan Ah Kow", email="b@example.org")
+
+
+def test_a_code_used_up_before_the_link_is_opened_makes_nothing_and_says_so(client):
+    event, _, primary = guest_event()
+    once = DiscountCode.objects.create(event=event, code="ONCE", value=Decimal("1"), max_uses=1)
+    enter(event, primary, discount_code="ONCE")
+    token = emailed_token()
+    enter(event, primary, discount_code="ONCE", full_name="Tan Ah Kow", email="b@example.org")
+    other = emailed_token("b@example.org")
+    first = services.confirm_guest_entry(other)  # the other link is opened first
+    assert first.discount_code == once
+    answer = client.post(reverse("events:guest_confirm", args=[token]), follow=True)
+    assert "The code ONCE has been used up. The entry is not made" in answer.content.decode()
+    assert Entry.objects.count() == 1 and GuestEntry.objects.filter(confirmed_at__isnull=True).count() == 1
+    assert Player.objects.count() == 1  # no record was made for the entry refused
+    # The use comes back when the first entry is withdrawn: the link then confirms with the code.
+    services.withdraw_guest_entry(other)
+    entry = services.confirm_guest_entry(token)
+    assert entry.discount_code == once and entry.amount_due == Decimal("2.00")

@@ -11,6 +11,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 from pypdf import PdfReader
 
+from events import pricing
 from events.models import EntryStatus, Event, EventStatus, PrizeKind, Question
 from events.services.copying import moved_date
 from tests.e2e.test_accessibility import AXE, violations
@@ -69,7 +70,7 @@ def _entrants(event):
     schools = ["Nanyang Primary", "Rosyth School", "Henry Park Primary", "Tao Nan School"]
     for n in range(34):
         status = EntryStatus.PENDING_PAYMENT if n % 5 == 0 else EntryStatus.CONFIRMED
-        fee = primary.fees.get()
+        fee = primary.fees.get(until__isnull=True)  # the standard fee, not this year's early bird
         player = PlayerFactory(full_name=f"Student{n:02d} Tan", family_name="Tan", school=schools[n % 4])
         EntryFactory(
             category=primary,
@@ -120,6 +121,23 @@ def test_organiser_copies_last_years_championship_publishes_it_and_prints_the_de
     j.shot("questions of the copy")
     page.get_by_role("link", name="Back to the dashboard").click()
 
+    # An early-bird fee for Primary this year, through the category form: the same name as the standard fee, a lower
+    # amount, and its last day (two weeks before the championship, before entries close).
+    copy = Event.objects.get(title=next_title)
+    early_until = copy.starts_on - timedelta(days=14)
+    early = f"until {pricing.day_text(early_until)}"
+    primary_row = page.get_by_role("row").filter(has=page.get_by_role("cell", name="Primary", exact=True))
+    primary_row.get_by_role("link", name="Edit").click()
+    expect(page.locator("#id_fees-0-amount")).to_have_value("8.00")
+    page.fill("#id_fees-1-name", "Standard")
+    page.fill("#id_fees-1-amount", "6")
+    page.fill("#id_fees-1-until", early_until.isoformat())
+    j.shot("early-bird fee typed")
+    page.get_by_role("button", name="Save category").click()
+    expect(page.get_by_text("Category saved.")).to_be_visible()
+    expect(primary_row).to_contain_text(f"6.00 ({early})")
+    assert copy.categories.get(name="Primary").fees.filter(amount=Decimal("6"), until=early_until).exists()
+
     # Edits before publishing: the venue moved this year.
     page.get_by_role("link", name="Edit announcement").click()
     expect(page.locator("#id_starts_on")).to_have_value(moved_date(last_year.starts_on, 1).isoformat())
@@ -129,7 +147,13 @@ def test_organiser_copies_last_years_championship_publishes_it_and_prints_the_de
     page.get_by_role("button", name="Publish").click()
     expect(page.get_by_text("The event is published.")).to_be_visible()
     j.shot("the copy published")
-    copy = Event.objects.get(title=next_title)
+    # The public page states the early-bird fee and its last day.
+    page.goto(f"{j.base_url}{copy.get_absolute_url()}")
+    expect(page.get_by_text(early).first).to_be_visible()
+    expect(page.get_by_role("listitem").filter(has_text=early).first).to_contain_text("6.00")
+    j.shot("public page with the early-bird fee")
+    page.goto(f"{j.base_url}/events/{copy.slug}/manage/")
+    copy.refresh_from_db()
     last_year.refresh_from_db()
     assert copy.venue == "Singapore Sports School" and copy.status != EventStatus.DRAFT
     assert last_year.venue == "Jurong Green Community Club" and last_year.status == EventStatus.COMPLETED

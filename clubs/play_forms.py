@@ -9,6 +9,7 @@ from events.play.core.tables import MAX_DRAWS, MAX_PLAYERS, MAX_RACK_VALUE
 from players.models import Player
 
 from .models import AHEAD, SIDES, ClubPlayRules
+from .services.play import RULE_FIELDS
 
 
 def _people(queryset):
@@ -82,19 +83,7 @@ class TableForm(ServiceFormMixin, forms.Form):
 class PlayRulesForm(ServiceFormMixin, forms.ModelForm):
     class Meta:
         model = ClubPlayRules
-        fields = [
-            "season_starts_on",
-            "win_points",
-            "tie_points",
-            "loss_points",
-            "first_points",
-            "second_points",
-            "third_points",
-            "fourth_points",
-            "attendance_points",
-            "ties_by_score_before_tiles",
-            "rated",
-        ]
+        fields = list(RULE_FIELDS)  # what the service saves, named once
         widgets = {"season_starts_on": date_input()}
 
     def __init__(self, *args, **kwargs):

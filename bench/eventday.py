@@ -8,7 +8,8 @@ a Celery worker on the broker (`broker`; none: tasks run in the server), Postgre
 
 - every player's phone opens "my game" and its division's live standings, and polls both every 20 seconds, as a
   browser with a cache does (a conditional request when it holds the page with an ETag);
-- each game ends at a random moment of the round (`round_seconds`): one player reports it, the other confirms it
+- each game ends at a random moment of the round (`round_seconds`: a third of the run, 20 to 90 seconds): one
+  player reports it, the other confirms it
   on their next poll; a share (`dispute_share`) is disputed instead and settled by the division's director;
 - four wall displays per division (pairings, standings, find-my-table, pairings) poll their version address every
   10 seconds, as venue.js does, and reload when it changes;
@@ -240,7 +241,7 @@ def run(
     *,
     players: int = 300,
     seconds: int = 180,
-    round_seconds: int = 90,
+    round_seconds: int | None = None,
     rounds: int = 12,
     dispute_share: float = 0.03,
     broker: str = "",
@@ -249,6 +250,8 @@ def run(
     from events.models import Event
 
     Event.objects.filter(slug=SLUG).delete()  # left by a run cut short
+    # Rounds short enough that a run sees a round's results come in and the next round reach the walls.
+    round_seconds = round_seconds or max(20, min(90, seconds // 3))
     event, divisions, phones, token = build(rating_list, players, rounds)
     work = Path(tempfile.mkdtemp(prefix="bench-day-"))
     plan = _plan(event, divisions, phones, token, players=players, rounds=rounds, round_seconds=round_seconds,

@@ -262,9 +262,10 @@ def _mail_link(guest: GuestEntry, kind: str, what: str) -> None:
     mail_after_commit(f"events/email/{kind}.txt", mail_subject(what, event.title), [guest.email], context)
 
 
-def confirm_guest_entry(token: str) -> Entry:
+def confirm_guest_entry(token: str, *, without_code: bool = False) -> Entry:
     """The emailed link is opened (and its button pressed): the entry is made, taking a place (or joining the
-    waiting list) as any entry does at this moment. Pressing it again changes nothing."""
+    waiting list) as any entry does at this moment. Pressing it again changes nothing. `without_code`: the
+    discount code given with the form is left out (it may have been used up meanwhile), and taken off the entry."""
     guest = guest_for_token(token)
     if guest is None:
         raise RegistrationError(GUEST_BAD_LINK)
@@ -296,6 +297,9 @@ def confirm_guest_entry(token: str) -> Entry:
         # The one pricing rule (member fee, early bird, the code), on the day the link is opened: the entry is made
         # then, and the code's uses are counted now, under the event's lock, as at every door.
         day = entry_day(event, moment)
+        if without_code and guest.discount_code:
+            guest.discount_code = ""
+            guest.save(update_fields=["discount_code"])
         discount = _code_at_confirmation(event, category, guest.discount_code, day)
         price = price_entry(event, category, fee, player, day=day, code=discount)
         amount = price.amount
@@ -337,8 +341,8 @@ def _code_at_confirmation(event: Event, category, text: str, day):
         return usable_code(event, category, text, day)
     except RegistrationError as refusal:
         raise RegistrationError(
-            f"{refusal.message} The entry is not made: fill in the entry form again, without the code or with "
-            "another one.",
+            f"{refusal.message} The entry is not made: confirm it without the code (at the full price), or fill "
+            "in the entry form again with another code once this link has lapsed.",
             field="discount_code",
         ) from None
 

@@ -121,7 +121,12 @@ def guest_entry(request, token: str):
 @require_POST
 def guest_confirm(request, token: str):
     _guest_or_404(token)
-    run_service(request, lambda: services.confirm_guest_entry(token), success="Your entry is confirmed.")
+    without_code = request.POST.get("without_code") == "1"
+    run_service(
+        request,
+        lambda: services.confirm_guest_entry(token, without_code=without_code),
+        success="Your entry is confirmed.",
+    )
     return redirect("events:guest_entry", token)
 
 

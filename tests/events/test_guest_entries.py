@@ -404,3 +404,21 @@ def test_a_code_used_up_before_the_link_is_opened_makes_nothing_and_says_so(clie
     services.withdraw_guest_entry(other)
     entry = services.confirm_guest_entry(token)
     assert entry.discount_code == once and entry.amount_due == Decimal("2.00")
+
+
+def test_a_parent_whose_code_was_used_up_confirms_without_it_from_the_same_link(client):
+    """The refusal offered no way on: the form again was refused ("entered already, waits for the link") and the
+    link could only fail again, until it lapsed two days later."""
+    event, _, primary = guest_event()
+    DiscountCode.objects.create(event=event, code="ONCE", value=Decimal("1"), max_uses=1)
+    enter(event, primary, discount_code="ONCE")
+    token = emailed_token()
+    enter(event, primary, discount_code="ONCE", full_name="Tan Ah Kow", email="b@example.org")
+    services.confirm_guest_entry(emailed_token("b@example.org"))
+    refused = client.post(reverse("events:guest_confirm", args=[token]), follow=True).content.decode()
+    assert "confirm it without the code" in refused and "Confirm without the code ONCE" in refused
+    confirmed = client.post(reverse("events:guest_confirm", args=[token]), {"without_code": "1"}, follow=True)
+    assert "Your entry is confirmed." in confirmed.content.decode()
+    entry = Entry.objects.get(guest__email=PARENT)
+    assert entry.discount_code is None and entry.amount_due == Decimal("3.00")
+    assert GuestEntry.objects.get(pk=entry.guest.pk).discount_code == ""

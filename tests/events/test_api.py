@@ -39,6 +39,8 @@ def test_events_categories_and_fees_are_public(api):
             "note": "incl. GST",
             "is_concession": False,
             "proof_label": "",
+            "audience": "",
+            "until": None,
         }
     ]
     assert api.post("/api/events/", {}).status_code in (403, 405)

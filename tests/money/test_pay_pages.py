@@ -420,7 +420,7 @@ def test_the_seed_events_payment_page_says_what_its_form_says_and_offers_nothing
     page = client.get(pay_url(reference)).content.decode()
     shown = re.findall(r'<section class="card mb-3" id="pay-([a-z_]+)"', page)
     assert shown == ["instructions", "paynow", "in_person", "cheque"]
-    assert "<em>Jurong Green Community Club\nManagement Committee</em>" in page  # the payee, as the organiser wrote it
+    assert "<em>Jurong Green Community Club Management Committee</em>" in page  # the payee, as the organiser wrote it
     assert (
         "Pay in person at Jurong Green Community Club, No. 6 Jurong West Avenue 1, Singapore 649520, quoting the "
         f"reference {reference}." in html.unescape(page)

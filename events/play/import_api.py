@@ -40,6 +40,18 @@ class TshImportSerializer(serializers.Serializer):
         return data
 
 
+class PreviewPenaltySerializer(serializers.Serializer):
+    round = serializers.IntegerField()
+    points = serializers.IntegerField(
+        help_text="a time penalty: the points taken off the score; tsh's penalty field: its value as written"
+    )
+    kind = serializers.SerializerMethodField(help_text="time (taken off the score) or tsh (kept, not counted)")
+    overtime = serializers.IntegerField(help_text="seconds over the time control, when the file gives them")
+
+    def get_kind(self, penalty) -> str:
+        return "time" if penalty.counted else "tsh"
+
+
 class PreviewPlayerSerializer(serializers.Serializer):
     number = serializers.IntegerField()
     line = serializers.IntegerField()
@@ -49,6 +61,7 @@ class PreviewPlayerSerializer(serializers.Serializer):
     byes = serializers.IntegerField()
     forfeits = serializers.IntegerField()
     withdrawn_after = serializers.IntegerField(allow_null=True)
+    penalties = PreviewPenaltySerializer(many=True)
     match = serializers.IntegerField(allow_null=True, source="match.member_number", default=None)
     candidates = serializers.SerializerMethodField()
 
@@ -62,6 +75,8 @@ class PreviewSerializer(serializers.Serializer):
     games = serializers.IntegerField()
     byes = serializers.IntegerField()
     forfeits = serializers.IntegerField()
+    penalties = serializers.IntegerField(help_text="penalties the file holds: time penalties and tsh's penalty field")
+    time_penalties = serializers.IntegerField()
     new_players = serializers.IntegerField()
     to_choose = serializers.IntegerField()
     notes = serializers.ListField(child=serializers.CharField())

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from django.db import transaction
+from django.db.models import Q
 
 from events.models import Event
 from events.play.core import tsh
@@ -21,6 +22,18 @@ from players.models import Player
 from . import tsh_io
 from .common import PlayError, require_director
 from .tsh_archive import check_file_count
+
+
+@dataclass(frozen=True)
+class PreviewPenalty:
+    """A penalty the file holds for a player in one round: a time penalty the site takes off the score (the file's
+    `played` or `overtime` field, `counted`), or tsh's `penalty` field, a spread tsh alone applies (kept, not
+    counted)."""
+
+    round: int
+    points: int  # a time penalty: the points taken off the score; tsh's field: its value as written (e.g. -10)
+    counted: bool = True
+    overtime: int = 0  # seconds over the time control, when the file gives them
 
 
 @dataclass
@@ -35,6 +48,7 @@ class PreviewRow:
     byes: int = 0
     forfeits: int = 0
     withdrawn_after: int | None = None
+    penalties: list[PreviewPenalty] = field(default_factory=list)
 
 
 @dataclass
@@ -51,6 +65,19 @@ class TshPreview:
     @property
     def withdrawals(self) -> list[PreviewRow]:
         return [r for r in self.rows if r.withdrawn_after is not None]
+
+    @property
+    def penalties(self) -> int:
+        return sum(len(r.penalties) for r in self.rows)
+
+    @property
+    def time_penalties(self) -> int:
+        """Penalties that change a recorded score: the rest are tsh's own, kept and not counted."""
+        return sum(1 for r in self.rows for p in r.penalties if p.counted)
+
+    @property
+    def tsh_penalties(self) -> int:
+        return self.penalties - self.time_penalties
 
     @property
     def new_players(self) -> int:
@@ -129,6 +156,7 @@ def _preview(report: tsh_io.ImportReport, text: str, event: Event | None, offere
         for player in (a, b) if kind == GameKind.NORMAL else (a,):
             if player is not None and what:
                 counts[number_of[player]][what] += 1
+    penalties = _penalties(report.division, number_of, f)
     rows = []
     for p in f.players:
         match, candidates = offered[p.number]
@@ -145,6 +173,7 @@ def _preview(report: tsh_io.ImportReport, text: str, event: Event | None, offere
                 byes=held["byes"],
                 forfeits=held["forfeits"],
                 withdrawn_after=p.withdrawn_after,
+                penalties=sorted(penalties[p.number], key=lambda penalty: (penalty.round, not penalty.counted)),
             )
         )
     kinds = Counter(kind for _, _, kind in games)
@@ -158,6 +187,30 @@ def _preview(report: tsh_io.ImportReport, text: str, event: Event | None, offere
         forfeits=kinds[GameKind.FORFEIT] + kinds[GameKind.LATE_FORFEIT],
         notes=list(report.notes),
     )
+
+
+def _penalties(division, number_of: dict[int, int], f: tsh.TshFile) -> dict[int, list[PreviewPenalty]]:
+    """Each player's penalties by number: the time penalties as the imported games hold them (only games with a
+    score as played, overtime or an overrun are read), then tsh's `penalty` field round by round."""
+    found: dict[int, list[PreviewPenalty]] = {n: [] for n in number_of.values()}
+    timed = Game.objects.filter(division=division, kind=GameKind.NORMAL).filter(
+        Q(played_a__isnull=False)
+        | Q(played_b__isnull=False)
+        | Q(overtime_a__gt=0)
+        | Q(overtime_b__gt=0)
+        | ~Q(overrun="")
+    )
+    for game in timed:
+        for side in "ab":
+            player = getattr(game, f"player_{side}_id")
+            if player is not None and (points := game.penalty(side)):
+                overtime = getattr(game, f"overtime_{side}")
+                found[number_of[player]].append(PreviewPenalty(game.round_number, points, overtime=overtime))
+    for p in f.players:
+        for index, value in enumerate(p.extra_ints("penalty")):
+            if value not in (0, tsh.UNSET):
+                found[p.number].append(PreviewPenalty(index + 1, value, counted=False))
+    return found
 
 
 def from_archive(archive_text: str, division_name: str | None) -> dict:

@@ -32,7 +32,13 @@ def after_text(change) -> str:
 
 @register.filter
 def overtime(game, side: str) -> str:
-    seconds = getattr(game, f"overtime_{side}", 0) or 0
+    return minutes_seconds(getattr(game, f"overtime_{side}", 0))
+
+
+@register.filter
+def minutes_seconds(seconds) -> str:
+    """Seconds over the time control as a clock shows them: 61 -> "1:01" ("" for none)."""
+    seconds = seconds or 0
     return f"{seconds // 60}:{seconds % 60:02d}" if seconds else ""
 
 

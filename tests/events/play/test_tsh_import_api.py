@@ -89,3 +89,21 @@ def test_the_admin_s_event_page_leads_to_the_same_import(client, event):  # noqa
     assert page.status_code == 200
     assert reverse("events:play_import_tsh", args=[event.slug]) in page.content.decode()
     assert client.get(reverse("events:play_import_tsh", args=[event.slug])).status_code == 200
+
+
+def test_the_preview_lists_each_player_s_penalties_and_saves_nothing(client, director, event):  # noqa: F811
+    from .test_tsh_import_pages import PENALTIES
+
+    client.force_login(director)
+    players = Player.objects.count()
+    response = client.post(URL, {"event": event.slug, "file": PENALTIES}, content_type="application/json")
+    assert response.status_code == 200
+    body = response.json()
+    assert (body["penalties"], body["time_penalties"]) == (3, 2)
+    assert {p["number"]: p["penalties"] for p in body["players"]} == {
+        1: [{"round": 1, "points": 20, "kind": "time", "overtime": 61}],
+        2: [],
+        3: [{"round": 2, "points": 30, "kind": "time", "overtime": 125}],
+        4: [{"round": 2, "points": -10, "kind": "tsh", "overtime": 0}],
+    }
+    assert Player.objects.count() == players and not Division.objects.filter(event=event).exists()

@@ -238,3 +238,43 @@ def test_an_event_s_own_caps_are_kept_and_the_difference_noted(director, event):
     event.refresh_from_db()
     assert event.spread_cap == 300
     assert "config.tsh caps spread otherwise than the event does" in " ".join(report.notes)
+
+
+# Four players, two rounds: Ann's 420 went down to 400 for 61 seconds over (the site's `played` and `overtime` fields),
+# Cy was 2:05 over in round 2 (his overtime alone: 30 points off), and Di's line carries tsh's own penalty field.
+PENALTIES = (
+    "Able, Ann 1500 2 3; 400 380; overtime 61; played 420\n"
+    "Bold, Bea 1500 1 4; 380 410\n"
+    "Calm, Cy 1500 4 1; 350 395; overtime 0 125\n"
+    "Deft, Di 1500 3 2; 360 300; penalty 0 -10\n"
+)
+
+
+def test_the_preview_shows_each_player_s_penalties_and_counts_them_saving_nothing(client, director, event):
+    from events.play.services.tsh_preview import PreviewPenalty
+
+    client.force_login(director)
+    players, games = Player.objects.count(), Game.objects.count()
+    response = upload(client, event, PENALTIES)
+    assert response.status_code == 200
+    preview = response.context["preview"]
+    assert {r.number: r.penalties for r in preview.rows} == {
+        1: [PreviewPenalty(round=1, points=20, overtime=61)],
+        2: [],
+        3: [PreviewPenalty(round=2, points=30, overtime=125)],
+        4: [PreviewPenalty(round=2, points=-10, counted=False)],
+    }
+    assert (preview.penalties, preview.time_penalties, preview.tsh_penalties) == (3, 2, 1)
+    html = " ".join(response.content.decode().split())
+    assert "0 forfeits, 3 penalties (2 for time, 1 in tsh’s penalty field)." in html
+    assert "Round 1: −20 for time (1:01 over)" in html and "Round 2: −30 for time (2:05 over)" in html
+    assert "Round 2: -10 in tsh’s penalty field, not counted" in html
+    assert not Division.objects.filter(event=event).exists()
+    assert (Player.objects.count(), Game.objects.count()) == (players, games)
+
+
+def test_a_file_without_penalties_says_so(client, director, event):
+    client.force_login(director)
+    response = upload(client, event, "One, A 1500 2; 400\nTwo, B 1500 1; 300\n")
+    assert response.context["preview"].penalties == 0
+    assert "0 forfeits, 0 penalties." in " ".join(response.content.decode().split())

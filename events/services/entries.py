@@ -277,6 +277,8 @@ def register_entry(
     if player is not None and player.user_id != actor.id:
         if not can_manage_event(actor, event):
             raise NotAllowed("You can only enter yourself; a teacher or parent uses the group entry form.")
+        if player.pk is None:  # a member number on no record names nobody: this door names records, never makes one
+            raise RegistrationError(f"There is no member with number {player.member_number}.", field="player")
         prove_member_link(player, date_of_birth, str(player))
     try:
         return _register(

@@ -12,16 +12,21 @@ from allauth.account.models import EmailAddress
 from django.contrib.admin.sites import site
 from django.urls import reverse
 
+from clubsite.kit.errors import NotAllowed
 from events import services as events
+from events.models import Entry
 from events.play.services import tsh_io
-from events.services import groups, guests
+from events.services import entries, groups, guests
 from players import admin as players_admin
 from players import forms as players_forms
 from players import joining, memberimport, services
 from players.models import ClaimStatus, Player
 from ratings.models import MatchKind, RatingList
 from ratings.services import imports
-from tests.events.factories import fast_passwords  # noqa: F401
+from tests.events.factories import (
+    fast_passwords,  # noqa: F401
+    open_event,
+)
 from tests.events.test_entry_doors import contact, pupil_born, standard, students_event
 from tests.factories import AssociationFactory, MembershipFactory, PlayerFactory, UserFactory
 
@@ -61,6 +66,55 @@ def test_every_door_that_may_make_a_record_asks_the_one_rule():
     # The sign-up form makes its record only through the door above.
     assert "sign_up_player" in inspect.getsource(players_forms.SignupForm.save)
     assert "create_player" not in inspect.getsource(players_forms.SignupForm.save)
+    # Doors that only name a record someone already has, and so need not ask: the test named shows each makes none.
+    naming = {
+        "individual entry for someone else": (
+            entries.register_entry,
+            test_entering_someone_else_names_their_record_and_never_makes_one,
+        ),
+    }
+    assert [door for door, (function, _) in naming.items() if _makes_a_record_for_the_named(function)] == []
+
+
+# What makes a player record, called by name.
+RECORD_MAKERS = ("create_player", "ensure_own_player", "sign_up_player", "create")
+
+
+def _makes_a_record_for_the_named(function) -> bool:
+    """Whether a door that is given a record (`player`) may make one: it, or what it calls of the entering service,
+    calls a maker of records other than for the actor's own record when no player is named (`if player is None`)."""
+    for code in (function, entries._register, entries.entrant):
+        tree = ast.parse(textwrap.dedent(inspect.getsource(code)))
+        own = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If) and ast.unparse(node.test) == "player is None":
+                own |= {id(inner) for stmt in node.body for inner in ast.walk(stmt)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and id(node) not in own:
+                called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+                if called in RECORD_MAKERS:
+                    return True
+    return False
+
+
+def test_entering_someone_else_names_their_record_and_never_makes_one():
+    """An organiser entering a member names the member's record (the caller reads it by member number) and proves it
+    with the date of birth: the door is given a record, so it has no person to match and makes none, not even the
+    organiser's own. A number on no record names nobody: refused, and nothing is made."""
+    event, category, (fee,) = open_event()
+    born = date(1990, 1, 2)
+    member = PlayerFactory(full_name="Siti Rahman", date_of_birth=born)
+    records = set(Player.objects.values_list("pk", flat=True))
+    entry = events.register_entry(event.owner, event, category=category, fee=fee, player=member, date_of_birth=born)
+    assert entry.player == member and set(Player.objects.values_list("pk", flat=True)) == records
+    unknown = Player(member_number=member.member_number + 1000, full_name="Siti Rahman", date_of_birth=born)
+    with pytest.raises(events.RegistrationError, match=f"There is no member with number {unknown.member_number}."):
+        events.register_entry(event.owner, event, category=category, fee=fee, player=unknown, date_of_birth=born)
+    assert set(Player.objects.values_list("pk", flat=True)) == records
+    assert list(Entry.objects.filter(event=event)) == [entry]
+    # Someone not running the event is refused before anything is read of the record.
+    with pytest.raises(NotAllowed):
+        events.register_entry(UserFactory(), event, category=category, fee=fee, player=unknown, date_of_birth=born)
 
 
 # --- a group entry and its class list -------------------------------------------------------------------------------

@@ -79,8 +79,24 @@ def games_of(f: TshFile) -> list[Game]:
     return games
 
 
+def file_games(f: TshFile) -> list[Game]:
+    """The file's games as the site imports them: starts from `p12` (1 started, 2 replied), and a round
+    without an opponent as its score says: above 0 a bye of that spread, below 0 a forfeit, 0 a void round."""
+    games: list[Game] = []
+    for g in games_of(f):
+        player = f.players[g.player_a - 1]
+        if g.kind is GameKind.BYE:
+            score = player.scores[g.round - 1] if g.round <= len(player.scores) else 0
+            kind = GameKind.BYE if score > 0 else GameKind.FORFEIT if score < 0 else GameKind.VOID
+            games.append(Game(round=g.round, player_a=g.player_a, kind=kind, award=abs(score) or None))
+        else:
+            p12 = player.p12[g.round - 1] if g.round <= len(player.p12) else 0
+            games.append(g._replace(first=g.player_a if p12 == 1 else g.player_b if p12 == 2 else None))
+    return games
+
+
 def tsh_swiss(
-    order: Sequence[PlayerId], wins: dict[PlayerId, float], history: History, limit: int
+    order: Sequence[PlayerId], wins: dict[PlayerId, float], history: History, limit: int, track_firsts: bool = False
 ) -> list[tuple[PlayerId, PlayerId]] | None:
     """tsh's `ns`: win groups paired from both ends inwards, each group by a depth-first search.
 
@@ -88,10 +104,21 @@ def tsh_swiss(
     top) or demoting (at the bottom) one player of the next group, appended
     after the group's own; a group that cannot be paired takes two more. Inside
     a group every player lists the opponents within `limit` by meetings, a
-    rematch of last round, |n - 2|i - j||, index; over 12 players the choosers
+    rematch of last round, (with `track_firsts`, which tsh's `assign_firsts`
+    switches on) 2 - |(p1 - p2 <=> 0) - (o1 - o2 <=> 0)| from each side's
+    starts and replies, |n - 2|i - j||, index; over 12 players the choosers
     go fewest choices first; the search backs up to the last choice made and
     never retries a set of unpaired players found impossible.
     """
+
+    def cmp(x: int, y: int) -> int:
+        return (x > y) - (x < y)
+
+    def pairsvr(a: PlayerId, b: PlayerId) -> int:
+        if not track_firsts:
+            return 0
+        return 2 - abs(cmp(history.firsts[a] - history.seconds[a], 0) - cmp(history.firsts[b] - history.seconds[b], 0))
+
     groups: list[list[PlayerId]] = []
     for p in order:
         if groups and wins[groups[-1][0]] == wins[p]:
@@ -112,6 +139,7 @@ def tsh_swiss(
                         (
                             history.met(ps[i], ps[j]),
                             1 if history.met_last_round(ps[i], ps[j]) else 0,
+                            pairsvr(ps[i], ps[j]),
                             abs(n - abs(2 * (i - j))),
                             j,
                         )

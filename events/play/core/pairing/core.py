@@ -70,7 +70,9 @@ class PairingOptions:
         3rd, then 4th to 8th). None takes tsh's default: every place from 1
         to a quarter of the field.
     assign_firsts: decide who starts each game (else the higher-placed player
-        is listed first).
+        is listed first). As with tsh's `assign_firsts`, Swiss then also
+        prefers to pair a player due to start with one due to reply (ahead
+        of the opponent half the group away).
     standings: standings rules of the event (byes, spread cap, ...).
     """
 

@@ -126,7 +126,7 @@ def pair_round(
             pairs += koth_pairs(order, past, options.avoid_repeats, max_repeats)
         elif system == "swiss":
             wins = {s.player: s.wins for s in standings}
-            pairs += swiss_pairs(order, wins, past, max_repeats)
+            pairs += swiss_pairs(order, wins, past, max_repeats, options.assign_firsts)
 
     pairs.sort(key=lambda pair: min(position[pair[0]], position[pair[1]]))
     if options.assign_firsts:

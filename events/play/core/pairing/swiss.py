@@ -18,11 +18,14 @@ tsh's rule, read from its NewSwiss command and the division's recursive Swiss:
    count from.
 3. Inside a group of n players (index 0 the best placed), each player ranks
    the opponents the repeat limit allows by, in order: how often they met;
-   whether they met last round; |n − 2·|i − j||, which is 0 for the opponent
-   half the group away (1 v n/2 + 1, top half against bottom half); then the
-   opponent's index. The best-placed player takes their first choice with whom
-   everyone left can still be paired within the limit, then the next player
-   not yet paired, and so on. tsh searches this depth first; the result is the
+   whether they met last round; when the event decides who starts (tsh's
+   `assign_firsts`, which switches on its `track_firsts`), whether one of
+   the two is due to start and the other to reply (see `start_pull`);
+   |n − 2·|i − j||, which is 0 for the opponent half the group away (1 v
+   n/2 + 1, top half against bottom half); then the opponent's index. The
+   best-placed player takes their first choice with whom everyone left can
+   still be paired within the limit, then the next player not yet paired,
+   and so on. tsh searches this depth first; the result is the
    same as asking, for each choice in turn, whether the rest can still be
    paired, which is what is done here (a minimum-cost matching answers it), so
    large groups never make the search blow up.
@@ -30,10 +33,11 @@ tsh's rule, read from its NewSwiss command and the division's recursive Swiss:
    with the fewest allowed opponents choose first (ties in standings order).
    That can change who meets whom; it is kept, as the pairings must match.
 
-What is left out on purpose: tsh's options for firsts (`track_firsts`), class
-pairing (`class_endagony`), team play (`exagony`), consecutive repeats and the
-forced or KOTH orders within a group are off by default in tsh and are not
-offered here; the site decides firsts after pairing. When no pairing keeps
+What is left out on purpose: class pairing (`class_endagony`), team play
+(`exagony`), consecutive repeats and the forced or KOTH orders within a group
+are off by default in tsh and are not offered here. Who starts is still
+decided after pairing; step 3 only lets the counts of starts choose between
+opponents, as tsh does whenever it assigns starts. When no pairing keeps
 within the limit tsh refuses; the site returns the pairing with the fewest
 repeats (`closest_pairs`) for the caller to refuse or accept, as for the other
 systems.
@@ -49,7 +53,14 @@ from .core import History
 from .matching import min_cost_perfect_matching
 from .ranked import closest_pairs
 
-__all__ = ["swiss_pairs", "win_groups", "resolve_preferences", "can_resolve", "GROUP_SORT_THRESHOLD"]
+__all__ = [
+    "swiss_pairs",
+    "win_groups",
+    "start_pull",
+    "resolve_preferences",
+    "can_resolve",
+    "GROUP_SORT_THRESHOLD",
+]
 
 # tsh reorders the choosers of a group larger than this (fewest allowed opponents first).
 GROUP_SORT_THRESHOLD = 12
@@ -68,17 +79,39 @@ def win_groups(order: Sequence[PlayerId], wins: Mapping[PlayerId, float]) -> lis
     return groups
 
 
+def start_pull(a: PlayerId, b: PlayerId, history: History) -> int:
+    """tsh's "pair those due to start against those due to reply": 0 best, 2 worst.
+
+    Each player leans to starting (more replies than starts so far), to replying (more starts) or
+    neither; the pair scores 2 less the gap between their leanings, so a player due to start and one
+    due to reply score 0, two leaning the same way 2. Starts and replies are counted as tsh counts
+    them (a game whose start was not recorded is neither).
+    """
+
+    def leaning(p: PlayerId) -> int:
+        d = history.firsts[p] - history.seconds[p]
+        return (d > 0) - (d < 0)
+
+    return 2 - abs(leaning(a) - leaning(b))
+
+
 def swiss_pairs(
-    order: Sequence[PlayerId], wins: Mapping[PlayerId, float], history: History, max_repeats: int | None
+    order: Sequence[PlayerId],
+    wins: Mapping[PlayerId, float],
+    history: History,
+    max_repeats: int | None,
+    firsts: bool = False,
 ) -> Pairs:
     """Swiss over `order` (best first, an even number) as tsh's `ns` pairs it.
 
     `max_repeats` None allows any number of meetings. When no pairing keeps
     within the limit, the pairing with the fewest repeats is returned instead.
+    `firsts`: the event decides who starts, so opponents are also chosen by
+    who is due to start (tsh's `assign_firsts`).
     """
     if not order:
         return []
-    pairer = _Pairer(history, max_repeats)
+    pairer = _Pairer(history, max_repeats, firsts)
     found = pairer.recursive(win_groups(order, wins))
     if found is None:
         return closest_pairs(order, history, True, max_repeats)
@@ -86,9 +119,10 @@ def swiss_pairs(
 
 
 class _Pairer:
-    def __init__(self, history: History, limit: int | None) -> None:
+    def __init__(self, history: History, limit: int | None, firsts: bool = False) -> None:
         self.history = history
         self.limit = limit
+        self.firsts = firsts
 
     def allowed(self, a: PlayerId, b: PlayerId) -> bool:
         return self.limit is None or self.history.met(a, b) <= self.limit
@@ -151,10 +185,12 @@ class _Pairer:
         if n == 2:
             return [(players[0], players[1])] if self.allowed(players[0], players[1]) else None
         history = self.history
+        firsts = self.firsts
 
-        def preference(i: int, j: int) -> tuple[int, int, int, int]:
+        def preference(i: int, j: int) -> tuple[int, int, int, int, int]:
             a, b = players[i], players[j]
-            return history.met(a, b), int(history.met_last_round(a, b)), abs(n - 2 * abs(i - j)), j
+            pull = start_pull(a, b, history) if firsts else 0
+            return history.met(a, b), int(history.met_last_round(a, b)), pull, abs(n - 2 * abs(i - j)), j
 
         choices = []
         for i in range(n):

@@ -14,27 +14,29 @@ from events.play.core.standings import Entrant, compute_standings
 from . import bye, win
 from .test_swiss_tsh import shared
 from .tsh_chew_reference import tsh_chew
-from .tsh_reference import REAL_FILES, games_of
+from .tsh_reference import REAL_FILES, file_games, games_of
 
 
 def as_sets(pairs):
     return {frozenset(p) for p in pairs}
 
 
-def compare(order, standings, past, round_number, total_rounds, bands):
+def compare(order, standings, past, round_number, total_rounds, bands, firsts=False):
     records = {s.player: ChewRecord(s.wins, s.losses, s.spread) for s in standings}
     ranks = competition_ranks([s.player for s in standings], records)
-    got, gibsons = chew_pairs(order, records, ranks, past, round_number, total_rounds, bands)
+    got, gibsons = chew_pairs(order, records, ranks, past, round_number, total_rounds, bands, firsts=firsts)
     plain = {s.player: (s.wins, s.losses, s.spread) for s in standings}
-    expected, expected_gibsons = tsh_chew(order, plain, past, round_number, total_rounds, bands)
+    expected, expected_gibsons = tsh_chew(order, plain, past, round_number, total_rounds, bands, firsts)
     return as_sets(got), as_sets(expected), gibsons, expected_gibsons
 
 
+@pytest.mark.parametrize("firsts", [False, True])
 @pytest.mark.parametrize("bands", [None, (1, 2, 3, 4, 8)])
 @pytest.mark.parametrize("name", REAL_FILES)
-def test_real_divisions_round_by_round_as_tsh(name, bands) -> None:
+def test_real_divisions_round_by_round_as_tsh(name, bands, firsts) -> None:
+    """With `firsts`, from the starts the file records, as tsh pairs when it assigns starts."""
     f = shared(name)
-    games = games_of(f)
+    games = file_games(f) if firsts else games_of(f)
     entrants = [Entrant(id=p.number, rating=p.rating, seed=p.number) for p in f.players]
     total = f.rounds_played()
     bands = bands or default_prize_bands(len(f.players))
@@ -44,7 +46,7 @@ def test_real_divisions_round_by_round_as_tsh(name, bands) -> None:
         past = History(games, r)
         standings = compute_standings(entrants, past.games, through_round=r - 1)
         order = [s.player for s in standings if s.player in playing]
-        got, expected, gibsons, expected_gibsons = compare(order, standings, past, r, total, bands)
+        got, expected, gibsons, expected_gibsons = compare(order, standings, past, r, total, bands, firsts)
         assert got == expected, f"round {r}"
         assert gibsons == expected_gibsons, f"round {r}"
         boards += len(got)
@@ -60,8 +62,9 @@ def test_real_divisions_round_by_round_as_tsh(name, bands) -> None:
     extra=st.integers(0, 3),
     seed=st.integers(0, 10_000),
     bands=st.sampled_from([None, (1,), (1, 2, 4), (1, 2, 3, 6)]),
+    firsts=st.booleans(),
 )
-def test_generated_fields_as_tsh(n, played, extra, seed, bands) -> None:
+def test_generated_fields_as_tsh(n, played, extra, seed, bands, firsts) -> None:
     rng = random.Random(seed)
     entrants = [Entrant(id=k, rating=2000 - k, seed=k) for k in range(1, n + 1)]
     games = []
@@ -71,13 +74,16 @@ def test_generated_fields_as_tsh(n, played, extra, seed, bands) -> None:
         if rng.random() < 0.2:
             games.append(bye(r, ids.pop()))
             ids.pop()  # and one sits out, as a late entrant would
-        games += [win(r, ids[k], ids[k + 1], rng.choice([1, 30, 120, 260, 480])) for k in range(0, len(ids) - 1, 2)]
+        games += [
+            win(r, ids[k], ids[k + 1], rng.choice([1, 30, 120, 260, 480]), first=rng.choice(ids[k : k + 2]))
+            for k in range(0, len(ids) - 1, 2)
+        ]
     total = played + 1 + extra
     past = History(games, played + 1)
     standings = compute_standings(entrants, past.games, through_round=played)
     order = [s.player for s in standings]
     got, expected, gibsons, expected_gibsons = compare(
-        order, standings, past, played + 1, total, bands or default_prize_bands(n)
+        order, standings, past, played + 1, total, bands or default_prize_bands(n), firsts
     )
     assert got == expected
     assert gibsons == expected_gibsons

@@ -52,8 +52,9 @@ def resolve_pairings(n, pref):
 
 
 class TshChew:
-    def __init__(self, order, records, history: History, round_number, total_rounds, bands):
+    def __init__(self, order, records, history: History, round_number, total_rounds, bands, track_firsts=False):
         # records: id -> (wins, losses, spread)
+        self.track_firsts = track_firsts
         self.h = history
         self.records = records
         self.round0 = round_number - 1
@@ -242,7 +243,7 @@ class TshChew:
         return [(psp[i], psp[j]) for i, j in found.items() if i < j]
 
     def swiss(self, psp, repeats):
-        found = tsh_swiss(psp, {i: self.records[i][0] for i in psp}, self.h, repeats)
+        found = tsh_swiss(psp, {i: self.records[i][0] for i in psp}, self.h, repeats, self.track_firsts)
         assert found is not None, "tsh's Swiss failed here (tsh leaves these players unpaired)"
         self.pairs += found
 
@@ -421,9 +422,21 @@ class TshChew:
         if not n or not psp:
             return
         h = self.h
+
+        def svr(a, b):  # tsh's pairsvr, when track_firsts: 2 - |(p1 - p2 <=> 0) - (o1 - o2 <=> 0)|
+            if not self.track_firsts:
+                return 0
+            return 2 - abs(_cmp(h.firsts[a] - h.seconds[a], 0) - _cmp(h.firsts[b] - h.seconds[b], 0))
+
         found = self.pair_grt(
             psp[:n],
-            lambda ps, i, j: (h.met(ps[i], ps[j]), int(h.met_last_round(ps[i], ps[j])), 0, abs(i - j), j),
+            lambda ps, i, j: (
+                h.met(ps[i], ps[j]),
+                int(h.met_last_round(ps[i], ps[j])),
+                svr(ps[i], ps[j]),
+                abs(i - j),
+                j,
+            ),
             lambda ps, i, j: True,
         )
         self.pairs += found
@@ -461,6 +474,7 @@ def _cmp(a, b):
     return (a > b) - (a < b)
 
 
-def tsh_chew(order, records, history, round_number, total_rounds, bands):
-    """tsh's cp for `order` (standings order, even); `records` id -> (wins, losses, spread) in standings order."""
-    return TshChew(order, records, history, round_number, total_rounds, bands).run()
+def tsh_chew(order, records, history, round_number, total_rounds, bands, track_firsts=False):
+    """tsh's cp for `order` (standings order, even); `records` id -> (wins, losses, spread) in standings order.
+    `track_firsts`: as tsh runs when `assign_firsts` is set (its Swiss and its even Gibsons use starts)."""
+    return TshChew(order, records, history, round_number, total_rounds, bands, track_firsts).run()

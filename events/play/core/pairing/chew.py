@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from events.play.core.results import PlayerId
 
 from .core import History
-from .swiss import can_resolve, resolve_preferences, swiss_pairs
+from .swiss import can_resolve, resolve_preferences, start_pull, swiss_pairs
 
 __all__ = ["ChewRecord", "chew_pairs", "default_prize_bands", "flight_cap"]
 
@@ -103,9 +103,15 @@ def chew_pairs(
     total_rounds: int,
     prize_bands: Sequence[int],
     max_spread: int = MAX_SPREAD,
+    firsts: bool = False,
 ) -> tuple[Pairs, list[PlayerId]]:
-    """Pair `order` (standings order, an even number) as tsh's `cp`; returns the pairs and the Gibsons."""
-    return _Chew(order, records, ranks, history, round_number, total_rounds, prize_bands, max_spread).run()
+    """Pair `order` (standings order, an even number) as tsh's `cp`; returns the pairs and the Gibsons.
+
+    `firsts`: the event decides who starts; as tsh (whose `assign_firsts` switches on `track_firsts`),
+    the Swiss parts and the pairing of Gibsons among themselves then prefer to pair a player due to
+    start with one due to reply (`start_pull`).
+    """
+    return _Chew(order, records, ranks, history, round_number, total_rounds, prize_bands, max_spread, firsts).run()
 
 
 @dataclass
@@ -126,6 +132,7 @@ class _Chew:
         total_rounds: int,
         prize_bands: Sequence[int],
         max_spread: int,
+        firsts: bool = False,
     ) -> None:
         if not prize_bands or list(prize_bands) != sorted(set(prize_bands)) or prize_bands[0] < 1:
             raise ValueError("prize bands must be increasing places from 1")
@@ -140,6 +147,7 @@ class _Chew:
         self.bands = list(prize_bands)
         self.last_prize_rank = self.bands[-1]
         self.max_spread = max_spread
+        self.firsts = firsts
         self.rounds_left = total_rounds - self.round0
         self.max_rank: dict[PlayerId, int] = {}
         self.pairs: Pairs = []
@@ -306,7 +314,7 @@ class _Chew:
 
     def swiss(self, players: Sequence[PlayerId], repeats: int) -> Pairs:
         wins = {p: self.records[p].wins for p in players}
-        return swiss_pairs(players, wins, self.history, repeats)
+        return swiss_pairs(players, wins, self.history, repeats, self.firsts)
 
     def run(self) -> tuple[Pairs, list[PlayerId]]:
         tobepaired = list(self.order)
@@ -456,7 +464,13 @@ class _Chew:
                 group = tobepaired[:even]
                 found = self.resolve(
                     group,
-                    lambda i, j, g=group: (self.met(g[i], g[j]), self.last(g[i], g[j]), abs(i - j), j),
+                    lambda i, j, g=group: (
+                        self.met(g[i], g[j]),
+                        self.last(g[i], g[j]),
+                        start_pull(g[i], g[j], self.history) if self.firsts else 0,
+                        abs(i - j),
+                        j,
+                    ),
                     lambda i, j: True,
                 )
                 assert found is not None  # anyone may meet anyone

@@ -245,7 +245,9 @@ def _chew(
     # tsh ranks the whole division, the player with the bye included; its default bands count every player.
     ranks = competition_ranks([s.player for s in standings], records)
     bands = options.prize_bands or default_prize_bands(len(standings) + len(past.player_ids() - set(records)))
-    found, gibsons = chew_pairs(order, records, ranks, past, options.round, options.total_rounds, bands)
+    found, gibsons = chew_pairs(
+        order, records, ranks, past, options.round, options.total_rounds, bands, firsts=options.assign_firsts
+    )
     pairs += found
     if gibsons:
         warnings.append("Gibsonized (no longer catchable for their place): " + ", ".join(map(str, gibsons)))

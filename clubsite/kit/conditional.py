@@ -45,6 +45,11 @@ def release() -> str:
     return hashlib.sha256(repr(stamps).encode()).hexdigest()[:16]
 
 
+def etag_for_all(version) -> str:
+    """A key for what a page shows everyone alike under `version`, as this release draws it."""
+    return hashlib.sha256(repr((version, release())).encode()).hexdigest()[:24]
+
+
 def etag_for(request, version, csrf_secret: str) -> str:
     parts = (repr(version), request.user.pk, csrf_secret, release())
     return quote_etag(hashlib.sha256(repr(parts).encode()).hexdigest()[:24])
@@ -59,6 +64,8 @@ def unchanged_since(version_of):
             version = version_of(request, *args, **kwargs)
             if version is None:
                 return view(request, *args, **kwargs)
+            # The view may keep what it works out under this version (the standings, shared by everyone).
+            request.page_version = version
             held = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
             etag = etag_for(request, version, held)
             if etag in parse_etags(request.headers.get("If-None-Match", "")):

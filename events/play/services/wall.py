@@ -58,7 +58,12 @@ def _version(rounds_of: Q, seats_of: Q, extra) -> str:
         )
     )
     s = DivisionPlayer.objects.filter(seats_of).aggregate(
-        n=Count("pk"), withdrawn=Count("pk", filter=Q(withdrawn_after_round__isnull=False))
+        n=Count("pk"),
+        withdrawn=Count("pk", filter=Q(withdrawn_after_round__isnull=False)),
+        after=Sum("withdrawn_after_round"),
+        top=Max("pk"),  # a seat given to someone else
+        numbers=Sum("number"),
+        ratings=Sum("rating"),  # the standings show each seat's rating
     )
     text = repr((sorted(r.items()), sorted(g.items()), sorted(s.items()), extra))
     return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -13,24 +13,32 @@ from events.play.services import wall
 
 
 def _event(request, slug: str) -> Event:
-    """A public event, or a draft for its directors; `event.directing` says whether the user directs it."""
+    """A public event, or a draft for its directors; `event.directing` says whether the user directs it.
+
+    Read once a GET: a polled page asks for it to fingerprint the page and again to draw it (two queries of
+    the few a 304 costs). A write reads it afresh, as it may change it."""
+    reading = request.method in ("GET", "HEAD")
+    held = getattr(request, "_play_event", None) if reading else None
+    if held is not None and held.slug == slug:
+        return held
     event = get_object_or_404(Event.objects.select_related("rating_list"), slug=slug)
     event.directing = can_direct_event(request.user, event)
     if event.status == EventStatus.DRAFT and not event.directing:
         raise Http404("No such event")
+    if reading:
+        request._play_event = event
     return event
 
 
-def polled_page_version(request, slug: str, pk: int | None = None, **kwargs):
-    """What a page players poll shows, as a fingerprint (clubsite.kit.conditional): the rounds, results and seats
-    of its division (of every division: "my game"), the event's settings, the rating list behind the live
-    ratings, and the page's query. None for the event's directors, whose pages also show drafts."""
+def polled_page_version(request, slug: str, pk: int, **kwargs):
+    """What a division's page players poll shows, as a fingerprint (clubsite.kit.conditional): the rounds, results
+    and seats of the division, the event's settings, the rating list behind the live ratings, and the page's
+    query. None for the event's directors, whose pages also show drafts. ("My game" has its own, the player's.)"""
     event = _event(request, slug)
     if event.directing:
         return None
-    shown = wall.wall_version(_division(event, pk)) if pk is not None else wall.event_wall_version(event)
     listed = event.rating_list.version if event.rating_list else None
-    return shown, event.updated_at.isoformat(), listed, request.GET.urlencode()
+    return wall.wall_version(_division(event, pk)), event.updated_at.isoformat(), listed, request.GET.urlencode()
 
 
 def _directed_event(request, slug: str) -> Event:

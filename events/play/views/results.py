@@ -13,7 +13,7 @@ from clubsite.kit.roles import player_of
 from clubsite.kit.ui import run_service
 from events.models import Event
 from events.play import services as play
-from events.play.models import DivisionPlayer, Game, GameKind, GameStatus, RoundStatus
+from events.play.models import Division, DivisionPlayer, Game, GameKind, GameStatus, RoundStatus
 from events.play.services import results as result_services
 from ratings.services.live import division_live_ratings
 
@@ -23,7 +23,7 @@ from ..forms import (
     ResultForm,
     format_overtime,
 )
-from .common import _directed_event, _event, polled_page_version
+from .common import _directed_event, _event
 
 
 def _game_for_director(request, slug: str, game_pk: int) -> tuple[Event, Game]:
@@ -98,12 +98,27 @@ def director_confirm(request, slug: str, game_pk: int):
     return redirect("events:play_round", event.slug, game.division_id, game.round_number)
 
 
-def _my_games(event: Event, player) -> list[Game]:
-    """The player's games of published rounds in this event: the latest round's, and any still open."""
-    games = list(
+# What "my game" draws of a game: its every field, and whether its round is still being played.
+GAME_FIELDS = (
+    "pk",
+    "division_id",
+    *(f.attname for f in Game._meta.concrete_fields if f.attname not in ("id", "division_id")),
+    "round__status",
+)
+
+
+def _games_of(event: Event, player):
+    return (
         Game.objects.filter(division__event=event)
         .filter(Q(player_a=player) | Q(player_b=player))
         .exclude(round__status=RoundStatus.DRAFT)
+    )
+
+
+def _my_games(event: Event, player) -> list[Game]:
+    """The player's games of published rounds in this event: the latest round's, and any still open."""
+    games = list(
+        _games_of(event, player)
         .select_related("round", "division", "player_a", "player_b")
         .order_by("division_id", "-round_number")
     )
@@ -117,8 +132,32 @@ def _side(game: Game, player) -> str:
     return "a" if game.player_a_id == player.pk else "b"
 
 
+def my_game_version(request, slug: str):
+    """What "my game" shows, as a fingerprint (clubsite.kit.conditional): the player's own games of published
+    rounds, every field of them, and their rating if the event ended now; not the rest of the event, so a phone
+    polling it is answered 304 until something of the player's own changes (results elsewhere arrive every few
+    seconds on the day). None for directors, as `polled_page_version`."""
+    event = _event(request, slug)
+    if event.directing:
+        return None
+    player = player_of(request.user)
+    listed = event.rating_list.version if event.rating_list else None
+    shown = (event.updated_at.isoformat(), listed, request.GET.urlencode())
+    if player is None:
+        return shown
+    games = list(_games_of(event, player).order_by("pk").values_list(*GAME_FIELDS))
+    live = []
+    if event.rated and event.rating_list_id and games:
+        divisions = {g[1] for g in games}
+        for division in Division.objects.filter(pk__in=divisions, finalised_at__isnull=True).order_by("pk"):
+            division.event = event
+            ratings = division_live_ratings(division)
+            live.append(ratings.get(player.pk) if ratings is not None else None)
+    return shown, games, live
+
+
 @login_required
-@unchanged_since(polled_page_version)
+@unchanged_since(my_game_version)
 def my_game(request, slug: str, *, bound=None):
     event = _event(request, slug)
     player = player_of(request.user)

@@ -3,11 +3,12 @@
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from clubsite.kit.conditional import unchanged_since
+from clubsite.kit.conditional import etag_for_all, unchanged_since
 from clubsite.kit.html import CELLS, cell, escape, head, row, row_format, safe, table
 from clubsite.kit.ui import run_service
 from clubsite.kit.wins import format_record, format_wins
@@ -19,6 +20,7 @@ from ratings.templatetags.live_tags import signed
 from .common import _directed_event, _division, _event, _rounds, _through, polled_page_version, url_with_number
 
 LIVE = "text-end text-nowrap live-rating"
+STANDINGS_SECONDS = 600  # a table kept under its fingerprint: a changed division has another
 NO_LIVE_RATING = cell("–", LIVE)
 
 
@@ -117,24 +119,40 @@ def cross_table_rows_html(cross, seats) -> tuple[list[int], str]:
     return played, safe(rows)
 
 
+def _standings_table(event, div, through) -> tuple[bool, str, bool]:
+    """Whether there are rows, the rows as HTML, and whether they show live ratings."""
+    rows = play.read_division(div, for_tables=True).standings(through)
+    # Each player's rating if the event ended now, beside the latest standings while play goes on.
+    live = division_live_ratings(div) if through is None else None
+    return bool(rows), standings_rows_html(event, div, rows, live), live is not None
+
+
 @unchanged_since(polled_page_version)
 def standings(request, slug: str, pk: int):
     event = _event(request, slug)
     div = _division(event, pk)
     rounds = _rounds(div, directing=event.directing)
     through = _through(request, rounds)
-    rows = play.read_division(div, for_tables=True).standings(through)
-    # Each player's rating if the event ended now, beside the latest standings while play goes on.
-    live = division_live_ratings(div) if through is None else None
+    # The table is everyone's alike, and a fingerprint of all it shows is at hand (`polled_page_version`, None
+    # for directors): while results come in, a division's players ask for the same table a few times between two
+    # changes, and it is worked out once for them (the division's read and its live ratings: most of the page).
+    version = getattr(request, "page_version", None)
+    key = f"standings:{div.pk}:{etag_for_all(version)}" if version is not None else None
+    table = cache.get(key) if key else None
+    if table is None:
+        table = _standings_table(event, div, through)
+        if key:
+            cache.set(key, table, STANDINGS_SECONDS)
+    has_rows, rows_html, has_live = table
     context = {
         "event": event,
         "division": div,
         "rounds": rounds,
         "through": through,
-        "rows": rows,
-        "rows_html": standings_rows_html(event, div, rows, live),
+        "rows": has_rows,
+        "rows_html": rows_html,
         "ties_stand": event.ties_stand,
-        "live": live,
+        "live": has_live,
     }
     return render(request, "events/play/standings.html", context)
 

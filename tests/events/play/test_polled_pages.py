@@ -123,3 +123,65 @@ def test_a_message_waiting_is_shown_not_answered_304(client, venue):
     shown = again(client, url, first)
     assert shown.status_code == 200
     assert "message" in shown.content.decode().lower() or shown.context["messages"]
+
+
+def test_my_game_stays_unchanged_while_other_players_results_come_in(client, venue):
+    """A phone polls "my game" every few seconds while the venue's other results arrive: only the player's own games
+    (and their live rating) make it new, so those polls are answered 304. The standings change with every result."""
+    division, game = venue
+    mine, standings = urls(division)
+    other = division.rounds.get(number=1).games.select_related("player_a__user", "player_b__user").get(board=2)
+    client.force_login(game.player_a.user)
+    first_mine, first_table = client.get(mine), client.get(standings)
+    play.submit_result(other.player_a.user, Game.objects.get(pk=other.pk), 400, 380)
+    play.confirm_result(other.player_b.user, Game.objects.get(pk=other.pk))
+    assert again(client, mine, first_mine).status_code == 304
+    assert again(client, standings, first_table).status_code == 200
+    play.submit_result(game.player_b.user, Game.objects.get(pk=game.pk), 350, 420)
+    assert again(client, mine, first_mine).status_code == 200
+
+
+def test_my_game_follows_the_players_live_rating(client, director, make_division):
+    """In a rated event the page shows the player's rating if the event ended now: their own confirmed result
+    moves it, and the page with it; another pair's result leaves it, and the page is answered 304."""
+    from tests.ratings.factories import RatingListFactory
+
+    rating_list = RatingListFactory()
+    division = make_division(4, users=True)
+    type(division.event).objects.filter(pk=division.event.pk).update(rated=True, rating_list=rating_list)
+    rnd = play.pair_round(director, division, "koth")
+    play.publish_round(director, rnd)
+    mine, other = (rnd.games.select_related("player_a__user", "player_b__user").get(board=b) for b in (1, 2))
+    url = urls(division)[0]
+    client.force_login(mine.player_a.user)
+    first = client.get(url)
+    play.submit_result(other.player_a.user, Game.objects.get(pk=other.pk), 400, 380)
+    play.confirm_result(other.player_b.user, Game.objects.get(pk=other.pk))
+    assert again(client, url, first).status_code == 304
+    play.submit_result(mine.player_b.user, Game.objects.get(pk=mine.pk), 350, 420)
+    submitted = again(client, url, first)
+    assert submitted.status_code == 200
+    play.confirm_result(mine.player_a.user, Game.objects.get(pk=mine.pk))
+    confirmed = again(client, url, submitted)
+    assert confirmed.status_code == 200 and "live-rating" in confirmed.content.decode()
+
+
+def test_the_standings_table_is_worked_out_once_for_everyone_between_two_changes(
+    client, venue, django_assert_max_num_queries
+):
+    """Everyone polling a division's standings between two changes is sent the table worked out for the first of
+    them (the division's read and live ratings are most of the page); a change of any kind, here a seat's rating,
+    gives a new table to the next one."""
+    division, game = venue
+    url = urls(division)[1]
+    seat = division.seats.get(player=game.player_b)
+    client.force_login(game.player_a.user)
+    first = client.get(url).content.decode()
+    client.force_login(game.player_b.user)
+    with django_assert_max_num_queries(14):
+        second = client.get(url).content.decode()
+    assert second.count("<tr") == first.count("<tr") and f'#{seat.number}</span>' in second
+    type(seat).objects.filter(pk=seat.pk).update(rating=1987)
+    assert "1987" in client.get(url).content.decode()
+    client.force_login(game.player_a.user)
+    assert "1987" in client.get(url).content.decode()

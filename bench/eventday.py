@@ -245,6 +245,7 @@ def run(
     rounds: int = 12,
     dispute_share: float = 0.03,
     broker: str = "",
+    cache_url: str = "",
     log=print,
 ) -> EventDayFigures:
     from events.models import Event
@@ -259,6 +260,8 @@ def run(
     (work / "plan.json").write_text(json.dumps(plan))
     users = len(plan["phones"]) + len(plan["walls"]) + len(plan["divisions"]) + plan["visitors"]
     env = {**os.environ, "CELERY_BROKER_URL": broker}
+    if cache_url:
+        env["CACHE_URL"] = cache_url
     # As `make serve` does: the pages name their static files by the manifest collectstatic writes.
     subprocess.run(
         [sys.executable, "manage.py", "collectstatic", "--noinput", "--verbosity", "0"], cwd=ROOT, env=env, check=True

@@ -361,6 +361,17 @@ def part_burst(table: Table, clients: int, places: int) -> None:
     )
 
 
+def day_cache_url(broker: str) -> str:
+    """The cache of the event day's server and worker, as production runs them: BENCH_CACHE_URL, else a Redis
+    database beside a Redis broker (14 on the broker's server); "off" (or no Redis) for the database's table."""
+    given = os.environ.get("BENCH_CACHE_URL", "").strip()
+    if given:
+        return "" if given.lower() in ("off", "none") else given
+    if broker.startswith("redis://"):
+        return broker.rsplit("/", 1)[0] + "/14" if broker.count("/") > 2 else broker.rstrip("/") + "/14"
+    return ""
+
+
 def part_eventday(table: Table) -> None:
     from bench import burst, eventday
     from ratings.models import RatingList
@@ -372,18 +383,20 @@ def part_eventday(table: Table) -> None:
     if broker and not burst.broker_reachable(broker):
         table.add("event day", "broker", f"{_safe_url(broker)} unreachable: tasks run in the server")
         broker = ""
+    cache_url = day_cache_url(broker)
     rating_list = RatingList.objects.get(slug="scale-ratings")
     for scale in scales:
         size = players * scale
         label = f"{scale}x ({size} players)"
         print(f"Event day at {label}, {seconds} s …", flush=True)
         try:
-            f = eventday.run(rating_list, players=size, seconds=seconds, broker=broker)
+            f = eventday.run(rating_list, players=size, seconds=seconds, broker=broker, cache_url=cache_url)
         except RuntimeError as error:
             table.add("event day", label, f"not run: {error}")
             table.broken.append(f"event day {label}: {error}")
             continue
         setup = f"broker {_safe_url(broker)}, 1 Celery worker" if broker else "no broker (tasks in the server)"
+        setup += f", cache {_safe_url(cache_url)}" if cache_url else ", the database's cache table"
         table.add(
             "event day",
             f"{label}: the venue",

@@ -6,11 +6,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from events.play.core import tsh
+from events.play.core.pairing import PairingOptions, pair_round
 from events.play.core.pairing.core import History
 from events.play.core.pairing.swiss import swiss_pairs
 from events.play.core.standings import Entrant, compute_standings
 
-from . import win
+from . import bye, field_of, win
+from .test_koth_tsh import EIGHT, FIVE, SEVEN
 from .tsh_reference import REAL_FILES, SHARED, file_games, games_of, tsh_swiss
 
 
@@ -121,3 +123,60 @@ def test_with_starts_assigned_a_player_due_to_reply_meets_one_due_to_start() -> 
     history = History([win(1, 1, 5, first=1), win(1, 2, 6, first=6), win(1, 3, 7, first=3), win(1, 4, 8, first=4)], 2)
     assert as_sets(swiss_pairs(order, wins, history, 0)) == as_sets([(1, 3), (2, 4)])
     assert as_sets(swiss_pairs(order, wins, history, 0, firsts=True)) == as_sets([(1, 2), (3, 4)])
+
+
+# Hand-worked rounds, following tsh's ns step by step (see `events.play.core.pairing.swiss`): the bye
+# first (lowest placed of those with fewest rounds without an opponent), then win groups from both ends.
+
+
+def ns(n, history, round_number, limit):
+    return pair_round(
+        "swiss", field_of(n), history, PairingOptions(round=round_number, max_repeats=limit, assign_firsts=False)
+    )
+
+
+def test_five_players_by_hand() -> None:
+    # After round 2 (test_koth_tsh's FIVE): 1 (2-0 +160), 5 (2-0 +90), 4 (1-1 0), 3 (1-1 -10), 2 (0-2).
+    # 2 is the lowest placed of those without a bye (1, 3, 2) and sits out. Groups {1, 5}, {4, 3}.
+    # One repeat allowed: 1v5; then {4, 3}, who met in round 1, once, within the limit: 4v3.
+    allowed = ns(5, FIVE, 3, 1)
+    assert allowed.bye == 2 and as_sets(allowed.pairs) == as_sets([(1, 5), (4, 3)])
+    # None allowed: 1v5 leaves {4, 3}, a repeat, so all four are paired as one group [1, 5, 4, 3]: 1
+    # may meet 5 or 4 (not 3, round 2) and prefers 4, half the group away; 5v3 is left.
+    fresh = ns(5, FIVE, 3, 0)
+    assert fresh.bye == 2 and as_sets(fresh.pairs) == as_sets([(1, 4), (5, 3)])
+
+
+SEVEN_NS = [
+    *[win(1, 1, 5, 100), win(1, 2, 6, 80), win(1, 3, 7, 60), bye(1, 4)],
+    *[win(2, 1, 3, 30), win(2, 2, 4, 25), win(2, 7, 6, 15), bye(2, 5)],
+]
+
+
+def test_seven_players_by_hand() -> None:
+    # After round 2: 1 (2-0 +130), 2 (2-0 +105), 3 (1-1 +30), 4 (1-1 +25, a bye), 7 (1-1 -45), 5 (1-1 -50,
+    # a bye), 6 (0-2). 6 is the lowest of those without a bye. Groups {1, 2} and {3, 4, 7, 5}: 1v2, fresh;
+    # in [3, 4, 7, 5] 3 may not meet 7 (round 1) and finds 4 (index 1) and 5 (index 3) equally near
+    # half the group away (|4 - 2| = |4 - 6| = 2): the higher placed, 4. 7v5 is left.
+    fresh = ns(7, SEVEN_NS, 3, 0)
+    assert fresh.bye == 6 and as_sets(fresh.pairs) == as_sets([(1, 2), (3, 4), (7, 5)])
+    # One repeat allowed: 3 v 7 is allowed and exactly half the group away, but a pair that has met comes
+    # after every fresh one: the same pairs.
+    assert as_sets(ns(7, SEVEN_NS, 3, 1).pairs) == as_sets(fresh.pairs)
+    # test_koth_tsh's SEVEN, after round 3: 1 (3-0), then 5, 3, 6 (2-1), then 7, 2, 4 (1-2); 2 sits out.
+    # None allowed: 1 takes 5 from the group below (they met, round 3), then 3 and 6 as well: in
+    # [1, 5, 3, 6] 1 may meet only 6 (5 and 3 met), and 5v3; then 7v4. One allowed: 1v5, 3v6, 7v4.
+    fresh = ns(7, SEVEN, 4, 0)
+    assert fresh.bye == 2 and as_sets(fresh.pairs) == as_sets([(1, 6), (5, 3), (7, 4)])
+    assert as_sets(ns(7, SEVEN, 4, 1).pairs) == as_sets([(1, 5), (3, 6), (7, 4)])
+
+
+def test_eight_players_by_hand() -> None:
+    # test_koth_tsh's EIGHT after round 3: 1 (3-0), 5, 3, 2 (2-1), 7, 6, 4 (1-2), 8 (0-3).
+    # One repeat allowed: 1 takes 5 (met once); {3, 2} fresh; the bottom, 8, takes 4 (met once); 7v6.
+    assert as_sets(ns(8, EIGHT, 4, 1).pairs) == as_sets([(1, 5), (3, 2), (7, 6), (8, 4)])
+    # None allowed: 1 has met 5, 3 and 2, so the top group grows to [1, 5, 3, 2, 7, 6] (1v7, 5v2, 3v6),
+    # but the bottom, 8, then can meet neither 4 nor anyone else left, so tsh pairs all eight as one
+    # group [1, 5, 3, 2, 7, 6, 4, 8]: 1 meets 7 (half the group away); 5 may meet 3, 2, 4 or 8 and
+    # prefers 4 (|8 - 2*5| = 2); 3 may meet 2, 6 or 8 and takes 6 (2, before 8 by place); 2v8 is left.
+    assert as_sets(ns(8, EIGHT, 4, 0).pairs) == as_sets([(1, 7), (5, 4), (3, 6), (2, 8)])

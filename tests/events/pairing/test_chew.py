@@ -10,8 +10,10 @@ from events.play.core.pairing import SYSTEMS, History, PairingOptions, pair_roun
 from events.play.core.pairing.chew import ChewRecord, _Chew, competition_ranks, default_prize_bands, flight_cap
 from events.play.core.pairing.tsh_commands import PairedRound, from_tsh_command, system_label, tsh_command
 from events.play.core.results import Game
+from events.play.core.standings import compute_standings
 
 from . import assert_complete, bye, field_of, win
+from .tsh_chew_reference import tsh_chew
 
 
 def test_the_system_is_named_as_directors_know_it() -> None:
@@ -102,3 +104,36 @@ def test_chew_pairs_everyone_once(n, rounds, seed) -> None:
         games += [win(r, ids[k], ids[k + 1], rng.randint(-300, 300) or 1) for k in range(0, len(ids), 2)]
     result = pair_round("chew", players, games, PairingOptions(round=rounds + 1, total_rounds=8, seed=seed))
     assert_complete(result, players)
+
+
+FIVE_LAST_ROUND = [
+    *[win(1, 1, 2, 100), win(1, 3, 4, 50), bye(1, 5)],
+    *[win(2, 1, 3, 50), win(2, 5, 2, 100), bye(2, 4)],
+    *[win(3, 5, 1, 30), win(3, 4, 2, 20), bye(3, 3)],
+    *[win(4, 1, 4, 60), win(4, 3, 5, 10), bye(4, 2)],
+]
+
+
+def test_five_players_in_the_last_round_by_hand() -> None:
+    # After round 4 of 5: 1 (3-1 +180), 5 (3-1 +170), 3 (3-1 +60), 4 (2-2 -40), 2 (1-3 -170). Only 1 has
+    # had no bye, so 1 sits out (tsh too: nobody is Gibsonized, as 5 and 3 can still pass 1, and the bye
+    # goes to the lowest placed of those with the fewest byes). One prize band, first place (a quarter
+    # of five players, at least one), held by 1; the players left, ranked 2nd to 5th, are all below it,
+    # so tsh pairs them as its bottom flights: with one round left, players within a win of the last
+    # prize place (3 wins less one: 5, 3 and 4) have a faint hope and are paired in flights, which one
+    # round left caps at two: first 5 and 3. They met in round 4;
+    # a flight takes the fewest repeats that pair it, here one, so they meet again. 4 and 2 are the next
+    # flight (also met, round 3): again one repeat. Swiss with no repeats would pair 5v4 and 3v2.
+    options = PairingOptions(round=5, total_rounds=5, assign_firsts=False)
+    result = pair_round("chew", field_of(5), FIVE_LAST_ROUND, options)
+    assert result.bye == 1
+    assert {frozenset(p) for p in result.pairs} == {frozenset((5, 3)), frozenset((4, 2))}
+    assert result.repeats == 2
+    swiss = pair_round("swiss", field_of(5), FIVE_LAST_ROUND, PairingOptions(round=5, assign_firsts=False))
+    assert {frozenset(p) for p in swiss.pairs} == {frozenset((5, 4)), frozenset((3, 2))}
+    # tsh's procedure written out gives the same.
+    standings = compute_standings(field_of(5), FIVE_LAST_ROUND)
+    order = [s.player for s in standings if s.player != 1]
+    plain = {s.player: (s.wins, s.losses, s.spread) for s in standings}
+    expected, gibsons = tsh_chew(order, plain, History(FIVE_LAST_ROUND, 5), 5, 5, (1,))
+    assert {frozenset(p) for p in expected} == {frozenset((5, 3)), frozenset((4, 2))} and gibsons == []

@@ -12,7 +12,7 @@ a Celery worker on the broker (`broker`; none: tasks run in the server), Postgre
   player reports it, the other confirms it
   on their next poll; a share (`dispute_share`) is disputed instead and settled by the division's director;
 - four wall displays per division (pairings, standings, find-my-table, pairings) poll their version address every
-  10 seconds, as venue.js does, and reload when it changes;
+  5 seconds, as venue.js does, and reload when it changes;
 - each division's director watches the rounds (every 2 seconds, through the API) and pairs and publishes the next
   round as soon as the last result is in, while the phones keep polling;
 - visitors (a tenth of the players) read the event page and the rating list every 20 to 40 seconds.
@@ -160,6 +160,8 @@ def build(rating_list, players: int, rounds: int, seed: int = 11) -> tuple:
 def _plan(event, divisions, phones, token, *, players, rounds, round_seconds, dispute_share) -> dict:
     from django.urls import reverse
 
+    from events.play.views.venue import WALL_POLL_SECONDS
+
     slug = event.slug
     walls = [
         {
@@ -172,6 +174,7 @@ def _plan(event, divisions, phones, token, *, players, rounds, round_seconds, di
     ]
     return {
         "poll_seconds": 20,
+        "wall_poll_seconds": WALL_POLL_SECONDS,
         "round_seconds": round_seconds,
         "dispute_share": dispute_share,
         "rounds": rounds,

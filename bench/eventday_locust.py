@@ -142,17 +142,17 @@ class Phone(HttpUser):
 
 
 class Wall(HttpUser):
-    """A wall display: its page, then the version address every 10 seconds (as venue.js polls it); the page again
+    """A wall display: its page, then the version address every 5 seconds (as venue.js polls it); the page again
     when the version changes."""
 
     fixed_count = len(PLAN["walls"])
-    wait_time = constant(10)
+    wait_time = constant_pacing(PLAN["wall_poll_seconds"])
 
     def on_start(self):
         wall = next(WALLS)
         self.division, self.url, self.version_url = wall["division"], wall["url"], wall["version_url"]
         self.version = ""
-        gevent.sleep(random.uniform(0, 10))
+        gevent.sleep(random.uniform(0, PLAN["wall_poll_seconds"]))
 
     @task
     def poll(self):

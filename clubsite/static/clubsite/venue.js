@@ -25,7 +25,7 @@
   // Refreshing: poll the cheap version address; reload when it no longer matches the page's.
   var version = wall.dataset.version;
   var url = wall.dataset.versionUrl;
-  var every = 1000 * (parseInt(wall.dataset.poll, 10) || 10);
+  var every = 1000 * (parseInt(wall.dataset.poll, 10) || 5);
   function poll() {
     fetch(url, { cache: "no-store", credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.json() : null; })

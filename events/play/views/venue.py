@@ -26,6 +26,10 @@ from .common import _directed_event, _division, _event, _round
 WALL_KINDS = {"pairings": ("Pairings", 10), "standings": ("Standings", 12), "find": ("Find my table", 24)}
 PRINT_KINDS = {"scorecards": "Scorecards", "pairings": "Pairings by name", "slips": "Result slips"}
 
+# How often a wall asks whether anything changed (?poll= on its address overrides it): every 5 seconds, so a
+# round published shows on every wall of the hall within 10 seconds at worst (a 5-ms question each time).
+WALL_POLL_SECONDS = 5
+
 
 # Check-in ----------------------------------------------------------------------------------------------
 
@@ -194,7 +198,7 @@ def wall_display(request, slug: str, pk: int, kind: str):
         "pages": pages,
         "version": wall.wall_version(division),
         "version_url": reverse("events:play_wall_version", args=[event.slug, division.pk]),
-        "poll": _int_param(request, "poll", 10, 1, 300),
+        "poll": _int_param(request, "poll", WALL_POLL_SECONDS, 1, 300),
         "turn": _int_param(request, "seconds", 12, 3, 300),
         "displays": displays,
     }
@@ -237,7 +241,7 @@ def event_wall(request, slug: str, kind: str):
         "pages": pages,
         "version": wall.event_wall_version(event),
         "version_url": reverse("events:play_event_wall_version", args=[event.slug]),
-        "poll": _int_param(request, "poll", 10, 1, 300),
+        "poll": _int_param(request, "poll", WALL_POLL_SECONDS, 1, 300),
         "turn": _int_param(request, "seconds", 12, 3, 300),
         "displays": displays,
     }

@@ -180,7 +180,7 @@ def test_the_standings_table_is_worked_out_once_for_everyone_between_two_changes
     client.force_login(game.player_b.user)
     with django_assert_max_num_queries(14):
         second = client.get(url).content.decode()
-    assert second.count("<tr") == first.count("<tr") and f'#{seat.number}</span>' in second
+    assert second.count("<tr") == first.count("<tr") and f"#{seat.number}</span>" in second
     type(seat).objects.filter(pk=seat.pk).update(rating=1987)
     assert "1987" in client.get(url).content.decode()
     client.force_login(game.player_a.user)

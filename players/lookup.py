@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from functools import reduce
 from operator import or_
 
@@ -89,3 +90,36 @@ def described(record: Record) -> str:
 def likely_text(found: Match) -> str:
     """The likely records as a sentence's end: "member 1066, Tan Ah Kow; or member 1080, Ah Kow Tan"."""
     return "; or ".join(described(record) for record in found.likely)
+
+
+@dataclass(frozen=True)
+class Offered:
+    """A likely record as it is shown to the person choosing: enough to tell people of one name apart, and nothing
+    more of someone else's (the year of birth, never the date; no email, phone or address)."""
+
+    member_number: int
+    name: str
+    club_or_school: str  # the record's club, else its school ("" when neither is known)
+    born_in: int | None
+
+
+def offered(matches: Iterable[Match]) -> list[list[Offered]]:
+    """The likely records of each match, strongest first, as the person choosing is shown them: one query for all."""
+    from .models import Player
+
+    matches = list(matches)
+    ids = {record.id for found in matches for record in found.likely}
+    rows = Player.objects.filter(pk__in=ids).values_list("pk", "club__name", "school") if ids else []
+    places = {pk: (club or school or "").strip() for pk, club, school in rows}
+    return [
+        [
+            Offered(
+                member_number=record.member_number,
+                name=record.full_name,
+                club_or_school=places.get(record.id, ""),
+                born_in=record.date_of_birth.year if record.date_of_birth else None,
+            )
+            for record in found.likely
+        ]
+        for found in matches
+    ]

@@ -34,7 +34,13 @@ from .entries import (
     withdraw_entry_by_link,
 )
 from .export import entries_for_export, filter_entries
-from .groups import group_total, register_group, replace_group_student
+from .groups import (
+    RecordsToChoose,
+    group_total,
+    register_group,
+    replace_group_student,
+    with_records_chosen,
+)
 from .guests import (
     GUEST_BAD_LINK,
     MAX_GUEST_ENTRIES_PER_EMAIL,
@@ -133,6 +139,7 @@ __all__ = [
     "EVENT_FIELDS",
     "EventError",
     "Places",
+    "RecordsToChoose",
     "RegistrationError",
     "accept_offer",
     "account_for",
@@ -185,6 +192,7 @@ __all__ = [
     "register_entry",
     "request_play_up",
     "register_group",
+    "with_records_chosen",
     "remove_director",
     "registration_refusal",
     "remind_expiring_offers",

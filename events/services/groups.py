@@ -2,6 +2,7 @@
 student's name before the closing date."""
 
 from collections import Counter
+from dataclasses import dataclass
 from decimal import Decimal
 
 from django.db import transaction
@@ -44,7 +45,8 @@ def register_group(
     Each student: full_name, school, phone, member_number (links an existing player, proved by the
     member's date_of_birth; blank asks the one matching rule, players.matching: a student on record with the same
     name and date of birth is entered under that record, one who may be a member is refused with the records to
-    choose from, and "new" says the student is a different person), category, fee, concession_proof, date_of_birth,
+    choose from (RecordsToChoose; the page offers them to pick, with_records_chosen writes the pick in), and "new"
+    says the student is a different person), category, fee, concession_proof, date_of_birth,
     discount_code (or `contact`'s, for every student), `answers` (the organiser's questions, keyed by question id),
     and optionally `row` (how refusals name the student, e.g. "Line 3", and each answer refused names its question:
     the class list's column). All are entered, or none.
@@ -118,6 +120,7 @@ def register_group(
         known = _records_for(students)
         questions = event_questions(event)
         members = []
+        likely: list[tuple[int, str, str, matching.Match]] = []
         for index, student in enumerate(students, start=1):
             if index in at_fault:
                 continue
@@ -126,6 +129,10 @@ def register_group(
                 entry = _student_entry(
                     event, group, actor, student, label, current, moment, names_listed, known.get(index), questions
                 )
+            except LikelyRecord as refusal:
+                problems.append((index, refusal.message))
+                likely.append((index, label, (student.get("full_name") or "").strip(), refusal.found))
+                continue
             except RegistrationError as refusal:
                 problems.append((index, refusal.message))
                 continue
@@ -135,7 +142,18 @@ def register_group(
             if _given_number(student) or (index in known and known[index].is_sure):
                 members.append(entry)  # an existing member is told they were entered
         if problems:
-            shown = [message for _, message in sorted(problems, key=lambda problem: problem[0])]
+            problems.sort(key=lambda problem: problem[0])
+            shown = [message for _, message in problems]
+            if likely:
+                to_choose = [
+                    StudentToChoose(index, label, name, records)
+                    for (index, label, name, _), records in zip(
+                        likely, lookup.offered(found for *_, found in likely), strict=True
+                    )
+                ]
+                chosen = {student.index for student in to_choose}
+                others = [message for index, message in problems if index not in chosen]
+                raise RecordsToChoose(" ".join(shown), messages=shown, students=to_choose, others=others)
             raise RegistrationError(" ".join(shown), field="students", messages=shown)
         mail_after_commit(
             "events/email/group_received.txt",
@@ -261,6 +279,51 @@ def _records_for(students: list[dict]) -> dict[int, matching.Match]:
     return dict(zip(asked, lookup.find_people(asked.values()), strict=True))
 
 
+class LikelyRecord(RegistrationError):
+    """A student who may already be a member: the refusal carries the matching rule's answer (`found`)."""
+
+    def __init__(self, message: str, found: matching.Match, field: str = "students") -> None:
+        super().__init__(message, field=field)
+        self.found = found
+
+
+@dataclass(frozen=True)
+class StudentToChoose:
+    """A student of a group who may already be a member, with the records the matching rule found, as the teacher is
+    shown them (players.lookup.offered): the teacher picks one, or says the student is a different person."""
+
+    index: int  # the student's place in the list sent (1-based): the place the teacher's answer goes to
+    label: str  # as refusals name the student ("Line 3", "Student 2")
+    name: str
+    records: list[lookup.Offered]
+
+
+class RecordsToChoose(RegistrationError):
+    """A group refused while some of its students may already be members: `students` (StudentToChoose) to answer
+    for, and `others`, the list's other problems; `messages` says all of it in words, as a refusal always has."""
+
+    def __init__(self, message: str, *, messages: list[str], students: list[StudentToChoose], others: list[str]):
+        super().__init__(message, field="students", messages=messages)
+        self.students = students
+        self.others = others
+
+
+def with_records_chosen(students: list[dict], chosen: dict[int, tuple[str, str]]) -> list[dict]:
+    """The students with the teacher's answers for those who may already be members (`chosen`: by the student's
+    place in the list, the name the records were offered for and the answer, a member number or NEW_PERSON), each
+    written in as the row's member number would be, and checked as it is. An answer is dropped when the student at
+    that place now has another name (the list was changed since) or already has a member number written in."""
+    students = list(students)
+    for index, (name, answer) in chosen.items():
+        number = answer.isascii() and answer.isdigit() and len(answer) <= 12  # as long as the typed column takes
+        if not 1 <= index <= len(students) or not (number or answer == NEW_PERSON):
+            continue
+        student = students[index - 1]
+        if (student.get("full_name") or "").strip() == name and not str(student.get("member_number") or "").strip():
+            students[index - 1] = {**student, "member_number": answer}
+    return students
+
+
 def likely_refusal(prefix: str, found: matching.Match) -> str:
     """What the teacher is told when a student may be a member already: the records, with their member numbers, and
     the two answers."""
@@ -345,7 +408,7 @@ def _student_player(event: Event, category: Category, student: dict, prefix: str
         if found.is_sure:
             return Player.objects.get(pk=found.record.id)
         if found.is_likely:
-            raise RegistrationError(likely_refusal(prefix, found), field="students")
+            raise LikelyRecord(likely_refusal(prefix, found), found)
     level = category.school_level if category.school_level in (SchoolLevel.PRIMARY, SchoolLevel.SECONDARY) else ""
     return create_player(
         full_name=name,

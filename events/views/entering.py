@@ -1,5 +1,7 @@
 """Entering: one player, a group of students, my entries and what an entrant can do with them."""
 
+import re
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
@@ -129,25 +131,28 @@ def enter_group(request, slug: str):
         contact = GroupContactForm(event=event, initial=typed)
         students = student_formset_with_another_row(event, choices, request.POST, questions)
         class_list = ClassListForm(initial=typed, categories=categories, questions=questions)
-        return render(
-            request, "events/enter_group.html", _group_context(event, categories, contact, students, class_list)
-        )
+        context = _group_context(event, categories, contact, students, class_list)
+        return render(request, "events/enter_group.html", {**context, "kept": _records_chosen(request.POST)})
     contact = GroupContactForm(request.POST or None, event=event, initial=_contact_initial(request.user))
     students = student_formset(event, choices, request.POST or None, questions)
     class_list = ClassListForm(request.POST or None, request.FILES or None, categories=categories, questions=questions)
-    error = None
+    error, chosen, to_choose = None, _records_chosen(request.POST), []
     if request.method == "POST" and contact.is_valid() and students.is_valid() and class_list.is_valid():
         data = contact.cleaned_data
+        rows = students.student_rows() + class_list.cleaned_data["rows"]
         try:
             group = services.register_group(
                 request.user,
                 event,
                 contact=data,
-                students=students.student_rows() + class_list.cleaned_data["rows"],
+                students=services.with_records_chosen(rows, chosen),
                 accept_rules=data.get("accept_rules", False),
                 agreed_version=data.get("agreed_version"),
                 names_listed=data.get("names_listed", False),
             )
+        except services.RecordsToChoose as refusal:
+            # The records are offered to pick from below; the words of the refusal say only what else is wrong.
+            error, to_choose = " ".join(refusal.others) or None, refusal.students
         except ServiceError as refusal:
             if refusal.field in contact.fields:
                 contact.add_service_error(refusal)
@@ -159,9 +164,25 @@ def enter_group(request, slug: str):
             note = f" {waiting} of them {'is' if waiting == 1 else 'are'} on the waiting list." if waiting else ""
             messages.success(request, f"{_plural(len(entries), 'student')} entered.{note}")
             return redirect("events:group_entry", group.pk)
-    return render(
-        request, "events/enter_group.html", _group_context(event, categories, contact, students, class_list, error)
-    )
+    context = _group_context(event, categories, contact, students, class_list, error)
+    # Answers already given are sent again with the form, so a refusal for something else does not ask them again.
+    asked = {student.index for student in to_choose}
+    kept = {index: answer for index, answer in chosen.items() if index not in asked}
+    return render(request, "events/enter_group.html", {**context, "to_choose": to_choose, "kept": kept})
+
+
+# A student's record picked on the group form: the record's member number (or "new") for the student at that place.
+RECORD_FOR = re.compile(r"record_for_([1-9][0-9]{0,3})")
+
+
+def _records_chosen(data) -> dict[int, tuple[str, str]]:
+    """The teacher's answers for students who may already be members: by the student's place in the list, the name
+    the records were offered for and the answer (services.with_records_chosen applies them)."""
+    chosen = {}
+    for key, answer in data.items():
+        if found := RECORD_FOR.fullmatch(key):
+            chosen[int(found[1])] = (data.get(f"record_name_{found[1]}", "").strip(), answer.strip())
+    return chosen
 
 
 def _group_context(event, categories, contact, students, class_list, error=None) -> dict:

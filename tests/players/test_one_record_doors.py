@@ -28,7 +28,7 @@ from tests.events.factories import (
     open_event,
 )
 from tests.events.test_entry_doors import contact, pupil_born, standard, students_event
-from tests.factories import AssociationFactory, MembershipFactory, PlayerFactory, UserFactory
+from tests.factories import AssociationFactory, ClubFactory, MembershipFactory, PlayerFactory, UserFactory
 
 pytestmark = pytest.mark.django_db
 PASSWORD = "tiles-and-racks-77"
@@ -178,6 +178,127 @@ def test_a_pasted_class_list_reuses_the_record_and_the_group_page_shows_the_memb
     html = page.content.decode()
     assert Player.objects.count() == 1 and event.entries.get().player == pupil
     assert f'<td class="member-number">{pupil.member_number}</td>' in html
+
+
+def _two_of_one_name(event):
+    """Two records a student "Tan Ah Kow" may be: one without a date of birth, at a school; one born another year, of
+    a club, with an email and a phone of his own (which no teacher is shown)."""
+    at_school = PlayerFactory(full_name="Tan Ah Kow", school="Rosyth School", email="")
+    of_club = PlayerFactory(
+        full_name="Ah Kow Tan",
+        date_of_birth=date(event.starts_on.year - 30, 7, 14),
+        club=ClubFactory(name="Toa Payoh Scrabble Club"),
+        email="ahkow@example.org",
+        phone="98765432",
+    )
+    return at_school, of_club
+
+
+def _class_list(born, name="Tan, Ah Kow", number=""):
+    rows = ["Name\tDate of birth\tLevel\tMember no.", f"Ong, Alice\t{born:%d/%m/%Y}\tP4\t"]
+    return "\n".join([*rows, f"{name}\t{born:%d/%m/%Y}\tP4\t{number}"])
+
+
+def test_the_group_form_offers_the_records_a_student_may_be_and_the_teacher_picks_one(client):
+    """The page shows what the rule found, as choices: each record's name, member number, club or school and year of
+    birth (never the date, nor anything else of someone else's), and "a different person"; the pick is the member
+    number the teacher would have written in, checked as that is."""
+    from tests.events.test_entry_pages import group_form
+
+    event, _, _ = students_event()
+    born = pupil_born(event)
+    at_school, of_club = _two_of_one_name(event)
+    records = Player.objects.count()
+    client.force_login(UserFactory())
+    url = reverse("events:enter_group", args=[event.slug])
+    page = client.post(url, group_form(class_list=_class_list(born)))
+    assert page.status_code == 200 and not event.entries.exists() and Player.objects.count() == records
+    html = page.content.decode()
+    assert [(s.index, s.label, s.name) for s in page.context["to_choose"]] == [(2, "Line 3", "Tan, Ah Kow")]
+    choices = html[html.index('id="records-to-choose"') :]
+    assert f"Tan Ah Kow, member {at_school.member_number}, Rosyth School</label>" in choices
+    assert f"Ah Kow Tan, member {of_club.member_number}, Toa Payoh Scrabble Club, born {born.year - 21}</label>" in (
+        choices
+    )
+    assert "A different person: a new record" in choices
+    for private in (f"{of_club.date_of_birth:%d/%m/%Y}", str(of_club.date_of_birth), "ahkow@example.org", "98765432"):
+        assert private not in html
+    assert 'id="group-error"' not in html  # the choices say it all: no refusal asking for a number to be typed
+
+    picked = client.post(
+        url,
+        group_form(
+            class_list=_class_list(born),
+            record_for_2=str(at_school.member_number),
+            record_name_2="Tan, Ah Kow",
+        ),
+    )
+    assert picked.status_code == 302
+    assert {e.player.full_name: e.player for e in event.entries.all()}["Tan Ah Kow"] == at_school
+    assert Player.objects.count() == records + 1  # Alice's new record, and no second one for Ah Kow
+    at_school.refresh_from_db()
+    assert at_school.date_of_birth == born  # the record learns the date of birth, as with a number written in
+
+
+def test_a_different_person_picked_on_the_group_form_gets_a_record_of_their_own(client):
+    from tests.events.test_entry_pages import group_form
+
+    event, _, _ = students_event()
+    born = pupil_born(event)
+    at_school, of_club = _two_of_one_name(event)
+    records = Player.objects.count()
+    client.force_login(UserFactory())
+    url = reverse("events:enter_group", args=[event.slug])
+    done = client.post(url, group_form(class_list=_class_list(born), record_for_2="new", record_name_2="Tan, Ah Kow"))
+    assert done.status_code == 302 and Player.objects.count() == records + 2
+    assert not event.entries.filter(player__in=[at_school, of_club]).exists()
+
+
+def test_an_answer_for_a_student_whose_name_changed_since_is_not_taken(client):
+    """The list was changed after the records were offered: the answer was for another student, so it is asked
+    again rather than given to whoever is at that place now."""
+    from tests.events.test_entry_pages import group_form
+
+    event, _, _ = students_event()
+    born = pupil_born(event)
+    at_school, _ = _two_of_one_name(event)
+    client.force_login(UserFactory())
+    url = reverse("events:enter_group", args=[event.slug])
+    stale = group_form(class_list=_class_list(born, name="Ah Kow Tan"), record_for_2="new", record_name_2="Tan, Ah Kow")
+    page = client.post(url, stale)
+    assert page.status_code == 200 and not event.entries.exists()
+    assert [s.name for s in page.context["to_choose"]] == ["Ah Kow Tan"]
+
+
+def test_an_answer_goes_only_to_the_student_it_was_given_for_and_only_as_a_member_number_or_new():
+    students = [
+        {"full_name": "Ong, Alice"},
+        {"full_name": "Tan, Ah Kow"},
+        {"full_name": "Goh Ben", "member_number": "7"},
+    ]
+    chosen = {
+        1: ("Ong, Alice", "=HYPERLINK()"),
+        2: ("Tan, Ah Kow", "1003"),
+        3: ("Goh Ben", "new"),  # a number written in the row stays
+        4: ("Nobody", "new"),
+        5: ("Nobody", "9" * 5000),
+    }
+    assert [s.get("member_number") for s in groups.with_records_chosen(students, chosen)] == [None, "1003", "7"]
+    assert groups.with_records_chosen(students, {2: ("Tan, Ah Kow", "²")})[1].get("member_number") is None
+
+
+def test_a_member_number_written_in_the_class_list_still_enters_the_student_under_it(client):
+    from tests.events.test_entry_pages import group_form
+
+    event, _, _ = students_event()
+    born = pupil_born(event)
+    at_school, _ = _two_of_one_name(event)
+    records = Player.objects.count()
+    client.force_login(UserFactory())
+    url = reverse("events:enter_group", args=[event.slug])
+    done = client.post(url, group_form(class_list=_class_list(born, number=str(at_school.member_number))))
+    assert done.status_code == 302 and event.entries.filter(player=at_school).exists()
+    assert Player.objects.count() == records + 1
 
 
 def test_changing_a_group_students_name_to_a_member_on_record_takes_that_record():

@@ -50,6 +50,7 @@ def _rate(rating_list: RatingList, start: Cutoff, run: RatingRun | None, new_eve
     writes as it goes, so a run that waited for another sees what that one wrote."""
     with Heartbeat(run) as beat, transaction.atomic():
         locked = RatingList.objects.select_for_update().get(pk=rating_list.pk)
+        storage.roomy_transaction()
         storage.apply_plan(locked, compute.plan(locked, start, new_event), run, beat.progress)
         rating_list.version = locked.version
 

@@ -242,10 +242,16 @@ class CpuMeter:
         return {**{name: now[name] - self.start.get(name, 0.0) for name in now}, "clients": clients}
 
 
+def web_workers() -> int:
+    """gunicorn's workers as `make serve` starts them: WEB_CONCURRENCY, else the Procfile's default of 2."""
+    value = os.environ.get("WEB_CONCURRENCY", "").strip()
+    return int(value) if value.isdigit() and int(value) > 0 else 2
+
+
 def _start_server(port: int, access_log: Path, log, env: dict | None = None) -> subprocess.Popen:
     command = [
         sys.executable, "-m", "gunicorn", "clubsite.wsgi:application",
-        "--workers", "2",
+        "--workers", str(web_workers()),
         "--bind", f"127.0.0.1:{port}",
         "--backlog", "2048",
         "--timeout", "120",
@@ -261,7 +267,7 @@ def _start_server(port: int, access_log: Path, log, env: dict | None = None) -> 
         try:
             with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/events/", timeout=2) as response:
                 if response.status == 200:
-                    log(f"  gunicorn (2 workers) listening on 127.0.0.1:{port}")
+                    log(f"  gunicorn ({web_workers()} workers) listening on 127.0.0.1:{port}")
                     return server
         except (urllib.error.URLError, ConnectionError, TimeoutError, OSError):
             time.sleep(0.2)

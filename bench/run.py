@@ -308,10 +308,10 @@ def part_burst(table: Table, clients: int, places: int) -> None:
         table.add("burst", "registration burst", f"not run: {error}")
         table.broken.append(f"burst: {error}")
         return
-    table.add("burst", "configuration", f"gunicorn 2 sync workers, {setup}{note}")
+    table.add("burst", "configuration", f"gunicorn {burst.web_workers()} sync workers, {setup}{note}")
     table.add(
         "burst",
-        f"{clients} clients at once, 2 workers",
+        f"{clients} clients at once, {burst.web_workers()} workers",
         f"{figures.registered / figures.seconds:.0f} registrations/s ({figures.registered} in {figures.seconds:.2f} s)",
         f">= {TARGETS['burst_rate']:.0f}/s",
         ok(figures.registered / figures.seconds >= TARGETS["burst_rate"]),
@@ -401,7 +401,7 @@ def part_eventday(table: Table) -> None:
         table.add(
             "event day",
             f"{label}: the venue",
-            f"{f.divisions} divisions, {f.users} clients, gunicorn 2 workers, {setup}; "
+            f"{f.divisions} divisions, {f.users} clients, gunicorn {burst.web_workers()} workers, {setup}; "
             f"{f.total.requests} requests, {f.total.per_second:.0f}/s, {f.not_modified} answered 304",
         )
         for kind in f.kinds:

@@ -63,10 +63,12 @@ def rating_list(request, slug: str | None = None):
     if current is not None:
         form, filters = _filters(request)
         rows = services.rated_players(current, **filters)
-        # Counted without the visibility annotation: its join would make the count read every player too.
-        pages = services.RatingPages(with_profile_visible(rows, request.user), counted=rows)
-        page = BoundedPaginator(pages, PAGE_SIZE).get_page(request.GET.get("page"))
         searched = filters["q"] or filters["club"] or filters["country"]
+        # Counted without the visibility annotation: its join would make the count read every player too. The
+        # whole list's counts are kept until its ratings are next written.
+        kept_as = "" if searched else services.counts_key(current, include_inactive=filters["include_inactive"])
+        pages = services.RatingPages(with_profile_visible(rows, request.user), counted=rows, kept_as=kept_as)
+        page = BoundedPaginator(pages, PAGE_SIZE).get_page(request.GET.get("page"))
         page.object_list = services.rank_players(
             current,
             page.object_list,

@@ -26,6 +26,7 @@ from .imports import (
 from .lists import (
     RatingPages,
     active_since,
+    counts_key,
     default_list,
     event_report,
     months_before,
@@ -57,6 +58,7 @@ __all__ = [
     "LiveRatings",
     "RatingError",
     "RatingPages",
+    "counts_key",
     "active_since",
     "apply_rating_import",
     "cancel_rating_import",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import date
 
+from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Count, F, Q, QuerySet
 from django.utils import timezone
@@ -61,6 +62,17 @@ def rated_players(
     return rows.order_by("-rating", "player__full_name", "player_id")
 
 
+COUNTS_SECONDS = 3600
+
+
+def counts_key(rating_list: RatingList, *, include_inactive: bool, today: date | None = None) -> str:
+    """Where `RatingPages` keeps the counts of the whole list (no search): they change only when the list's ratings
+    are written, which bumps its version, or when a day passes and players fall out of the active ones."""
+    day = (today or timezone.localdate()).isoformat()
+    window = rating_list.active_months
+    return f"rating-counts:{rating_list.pk}:{rating_list.version}:{int(include_inactive)}:{window}:{day}"
+
+
 class RatingPages:
     """`rows` of `rated_players` (best first) as a sequence for a Paginator, read a rating band at a time.
 
@@ -68,19 +80,27 @@ class RatingPages:
     last page of a long list costs what the first does (an OFFSET would read and sort every row before
     it, with its player). `counted` counts the same rows more cheaply (without joins only a page needs)."""
 
-    def __init__(self, rows: QuerySet[PlayerRating], counted: QuerySet[PlayerRating] | None = None) -> None:
+    def __init__(
+        self, rows: QuerySet[PlayerRating], counted: QuerySet[PlayerRating] | None = None, *, kept_as: str = ""
+    ) -> None:
         self.rows = rows
         self.counted = rows if counted is None else counted
         self._counts: list[tuple[int, int]] | None = None
+        # The counts kept in the cache under this key (`counts_key`), for rows that only a write of the list's
+        # ratings changes: the whole list, whose count by rating reads every rated player (31 ms at 178,000).
+        self.kept_as = kept_as
 
     ordered = True  # the Paginator's check for an unordered list
 
     def counts(self) -> list[tuple[int, int]]:
         """(rating, rows with it), best first."""
         if self._counts is None:
-            self._counts = list(
-                self.counted.order_by().values_list("rating").annotate(n=Count("pk")).order_by("-rating")
-            )
+            found = cache.get(self.kept_as) if self.kept_as else None
+            if found is None:
+                found = list(self.counted.order_by().values_list("rating").annotate(n=Count("pk")).order_by("-rating"))
+                if self.kept_as:
+                    cache.set(self.kept_as, found, COUNTS_SECONDS)
+            self._counts = found
         return self._counts
 
     def count(self) -> int:

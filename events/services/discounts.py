@@ -22,8 +22,7 @@ from players.models import Membership
 from .. import pricing
 from ..models import ACTIVE_ENTRY_STATUSES, Category, DiscountCode, DiscountKind, Entry, EntryStatus, Event
 from .common import EventError, RegistrationError, lock_event, now, require_manager
-from .payments import hold_overpayment
-from .status import sync_status
+from .payments import hold_overpayment, locked_entry
 
 CODE_SHAPE = re.compile(r"[A-Z0-9][A-Z0-9_-]{0,39}")
 
@@ -269,14 +268,7 @@ def give_free_place(actor, entry: Entry, reason: str) -> Entry:
     if not reason:
         raise RegistrationError("Say why the place is free, for example: helper.", field="reason")
     with transaction.atomic():
-        event = sync_status(lock_event(entry.event_id))
-        require_manager(actor, event, "give free places")
-        entry = (
-            Entry.objects.select_for_update(of=("self",))
-            .select_related("player", "category", "fee", "group")
-            .get(pk=entry.pk)
-        )
-        entry.event = event
+        event, entry = locked_entry(actor, entry, "give free places")
         if not entry.is_active:
             raise RegistrationError(f"This entry is {entry.get_status_display().lower()}: it holds no place.")
         entry.free_place = reason
@@ -297,14 +289,7 @@ def end_free_place(actor, entry: Entry) -> Entry:
     """The organiser takes a free place back: the entry is charged its fee again (by the pricing rule, as on the day it
     was made, without a discount code) and a confirmed place stays confirmed, owing it."""
     with transaction.atomic():
-        event = sync_status(lock_event(entry.event_id))
-        require_manager(actor, event, "change free places")
-        entry = (
-            Entry.objects.select_for_update(of=("self",))
-            .select_related("player", "category", "fee", "group")
-            .get(pk=entry.pk)
-        )
-        entry.event = event
+        event, entry = locked_entry(actor, entry, "change free places")
         if not entry.free_place:
             raise RegistrationError("This entry has no free place.")
         if not entry.is_active:

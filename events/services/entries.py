@@ -39,7 +39,7 @@ from .notify import (
     mail_refund_to_decide,
 )
 from .offers import offer_free_places
-from .payments import hold_overpayment, hold_paid
+from .payments import hold_overpayment, hold_paid, locked_entry
 from .places import (
     insert_entry,
     new_entry_status,
@@ -475,14 +475,7 @@ def move_entry(actor, entry: Entry, category, fee=None, concession_proof: str = 
     """The organiser moves an entry to another category (and fee), keeping its place in the queue. A concession fee
     asks for its proof, as it does of the entrant: `concession_proof`, or the one the entry already has."""
     with transaction.atomic():
-        event = sync_status(lock_event(entry.event_id))
-        require_manager(actor, event, "move entries")
-        entry = (
-            Entry.objects.select_for_update(of=("self",))
-            .select_related("player", "fee", "category", "discount_code")
-            .get(pk=entry.pk)
-        )
-        entry.event = event
+        event, entry = locked_entry(actor, entry, "move entries")
         if not entry.is_active:
             raise RegistrationError(f"This entry is {entry.get_status_display().lower()}.")
         if fee is None and entry.fee:

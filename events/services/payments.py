@@ -178,7 +178,7 @@ def reinstate_withdrawal(actor, entry: Entry) -> Entry:
     counts for it again (confirming it when that pays it in full). Money refunded since is due again. The entrant
     is told."""
     with transaction.atomic():
-        event, entry = _locked(actor, entry, "reinstate entries")
+        event, entry = locked_entry(actor, entry, "reinstate entries")
         if entry.status != EntryStatus.WITHDRAWN:
             raise RegistrationError(
                 f"This entry is {entry.get_status_display().lower()}: only a withdrawn entry can be reinstated."
@@ -201,13 +201,14 @@ def _reinstate_withdrawal(actor, entry: Entry) -> Entry:
     return entry
 
 
-def _locked(actor, entry: Entry, action: str) -> tuple:
-    """The entry's event and the entry itself, both locked, once the actor may manage the event."""
+def locked_entry(actor, entry: Entry, action: str) -> tuple:
+    """The entry's event and the entry itself, both locked, once the actor may manage the event: how every
+    organiser's change to an entry begins (`action` names it in the refusal)."""
     event = sync_status(lock_event(entry.event_id))
     require_manager(actor, event, action)
     entry = (
         Entry.objects.select_for_update(of=("self",))
-        .select_related("player", "group", "guest", "category")
+        .select_related("player", "group", "guest", "category", "fee", "discount_code")
         .get(pk=entry.pk)
     )
     entry.event = event
@@ -253,7 +254,7 @@ def waive_fee(actor, entry: Entry, *, note: str = "") -> Payment:
     """The organiser waives what is still due: the balance becomes zero (no money is recorded as received)
     and the entry is confirmed; the entrant is told in words of its own."""
     with transaction.atomic():
-        event, entry = _locked(actor, entry, "waive fees")
+        event, entry = locked_entry(actor, entry, "waive fees")
         if entry.status not in PAYABLE_STATUSES:
             raise RegistrationError(
                 f"This entry is {entry.get_status_display().lower()}: it holds no place to waive a fee for.",

@@ -162,7 +162,12 @@ class Event(EventWhenAndWhere, EventRegistration, EventPayment, EventPlayRules, 
 
     class Meta:
         ordering = ["starts_on", "title"]
-        indexes = [models.Index(fields=["status", "starts_on"])]
+        indexes = [
+            models.Index(fields=["status", "starts_on"]),
+            # The past events' list, latest first: a page of it reads its rows in this order instead of sorting
+            # every past event (25,000 of them took 10 ms a page).
+            models.Index(fields=["-starts_on", "title"], name="event_latest_first"),
+        ]
         constraints = [
             models.CheckConstraint(condition=Q(ends_on__gte=models.F("starts_on")), name="event_ends_after_start"),
             models.CheckConstraint(

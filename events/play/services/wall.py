@@ -44,7 +44,8 @@ def _table(model) -> str:
 
 def _version_sql(divisions: str) -> str:
     """The rounds, games and seats of the divisions `divisions` selects (`division_id <divisions>`), summed in one
-    query: every poll of a wall and of a polled page asks it, and one statement costs the server a third of three."""
+    query: every poll of a wall and of a polled page asks it, and each query costs the web worker its own round
+    trip and statement building."""
     rounds, games, seats = _table(Round), _table(Game), _table(DivisionPlayer)
     return f"""
         SELECT r.n, r.last, r.complete,

@@ -31,6 +31,7 @@ import csv
 import json
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -68,7 +69,7 @@ class EventDayFigures:
     seconds: float
     kinds: list[Kind]
     total: Kind
-    cpu_ms: dict = field(default_factory=dict)  # CPU ms per request: server, worker, database
+    cpu_ms: dict = field(default_factory=dict)  # CPU ms per request: server, worker, database, clients (Locust)
     publish_to_walls: list[float] = field(default_factory=list)  # s, per round published: until every wall showed it
     result_to_walls: list[float] = field(default_factory=list)  # s: from the last result before it
     rounds_published: int = 0
@@ -284,10 +285,14 @@ def run(
         locust_env = {**env, "EVENTDAY_PLAN": str(work / "plan.json"), "EVENTDAY_OUT": str(work / "out.json")}
         log(f"  locust: {users} users for {seconds} s …")
         meter.begin()
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         done = subprocess.run(command, cwd=ROOT, env=locust_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         elapsed = time.perf_counter() - started
         cpu = meter.end()
+        # Locust shares the two CPUs with the server: what it took tells how much of them the venue's side had.
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu["clients"] = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
         if not (work / "locust_stats.csv").exists() or not (work / "out.json").exists():
             raise RuntimeError(f"locust did not finish: {done.stdout.decode()[-2000:]}")
         kinds, total = _kinds(work / "locust_stats.csv", min(elapsed, seconds))
@@ -316,7 +321,7 @@ def run(
         seconds=min(elapsed, seconds),
         kinds=kinds,
         total=total,
-        cpu_ms={name: value * 1000 / requests for name, value in cpu.items() if name != "clients"},
+        cpu_ms={name: value * 1000 / requests for name, value in cpu.items()},
         publish_to_walls=walls,
         result_to_walls=results,
         rounds_published=len(outcome["published"]),

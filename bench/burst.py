@@ -257,7 +257,7 @@ def _start_server(port: int, access_log: Path, log, env: dict | None = None) -> 
         "--timeout", "120",
         "--log-level", "warning",
         "--access-logfile", str(access_log),
-        "--access-logformat", "%(m)s %(s)s %(D)s",
+        "--access-logformat", "%(m)s %(s)s %(D)s %(U)s",
     ]  # fmt: skip
     server = subprocess.Popen(command, cwd=ROOT, env=env or os.environ.copy(), stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
@@ -374,7 +374,7 @@ def run(*, clients: int = 500, places: int = 50, broker: str = "", mail_wait: fl
 
     server_ms = []
     for line in access_log.read_text().splitlines():
-        method, _status, micros = line.split()
+        method, _status, micros = line.split()[:3]
         if method == "POST":
             server_ms.append(int(micros) / 1000)
     shutil.rmtree(access_log.parent, ignore_errors=True)

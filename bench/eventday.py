@@ -77,6 +77,7 @@ class EventDayFigures:
     counts: dict = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)  # results lost, counted twice or not as sent
     not_modified: int = 0  # polls answered 304
+    server_ms: dict = field(default_factory=dict)  # kind -> (median, p95) ms inside the server (its access log)
     broker: str = ""
 
 
@@ -215,6 +216,24 @@ def _kinds(stats_csv: Path, seconds: float) -> tuple[list[Kind], Kind]:
     return sorted(kinds, key=lambda k: k.name), total
 
 
+def _server_times(access_log: Path, plan: dict) -> dict[str, list[float]]:
+    """Each request's time inside the server (ms, from gunicorn's access log), by the kind of request the clients
+    name it: set beside the clients' figures, it tells time spent serving from time spent waiting for a worker."""
+    kinds = {plan["my_game_url"]: "my game", **{url: "standings" for url in plan["standings_urls"].values()}}
+    kinds.update({wall["version_url"]: "wall version" for wall in plan["walls"]})
+    kinds.update({wall["url"]: "wall page" for wall in plan["walls"]})
+    kinds.update({url: name.split(": ")[1] for name, url in plan["visitor_pages"]})
+    times: dict[str, list[float]] = {}
+    for line in access_log.read_text().splitlines():
+        method, _status, micros, path = (line.split() + [""])[:4]
+        if method == "POST":
+            kind = "director (API)" if path.startswith("/api/") else path.rstrip("/").rsplit("/", 1)[-1]
+        else:
+            kind = kinds.get(path, "director (API)" if path.startswith("/api/") else "other")
+        times.setdefault(kind, []).append(int(micros) / 1000)
+    return times
+
+
 def _check(event, outcome: dict) -> list[str]:
     """What the database holds against what the clients did."""
     from events.play.models import Game, GameStatus
@@ -297,6 +316,7 @@ def run(
             raise RuntimeError(f"locust did not finish: {done.stdout.decode()[-2000:]}")
         kinds, total = _kinds(work / "locust_stats.csv", min(elapsed, seconds))
         outcome = json.loads((work / "out.json").read_text())
+        served = _server_times(work / "access.log", plan)
         if worker is not None:
             time.sleep(2)  # the worker's last tasks (live ratings) before the database is read
         problems = _check(event, outcome)
@@ -329,10 +349,16 @@ def run(
         counts=counts,
         problems=problems,
         not_modified=counts.get("304", 0),
+        server_ms={kind: (statistics.median(t), _p95(t)) for kind, t in sorted(served.items())},
         broker=broker,
     )
     Event.objects.filter(slug=SLUG).delete()
     return figures
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
 
 
 def summary(values: list[float]) -> str:

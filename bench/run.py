@@ -415,6 +415,8 @@ def part_eventday(table: Table) -> None:
             )
         cpu = ", ".join(f"{name} {ms:.1f} ms" for name, ms in sorted(f.cpu_ms.items()))
         table.add("event day", f"{label}: CPU per request", cpu or "not measured")
+        served = ", ".join(f"{kind} {median:.0f}/{p95:.0f}" for kind, (median, p95) in f.server_ms.items())
+        table.add("event day", f"{label}: ms inside the server, median/p95", served or "not read")
         table.add(
             "event day",
             f"{label}: publishing to every wall",

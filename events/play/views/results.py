@@ -153,6 +153,8 @@ def my_game_version(request, slug: str):
             division.event = event
             ratings = division_live_ratings(division)
             live.append(ratings.get(player.pk) if ratings is not None else None)
+            # Read once a request: the page, if it is drawn, shows these same ratings.
+            request.live_ratings_read = {**getattr(request, "live_ratings_read", {}), division.pk: ratings}
     return shown, games, live
 
 
@@ -200,7 +202,8 @@ def my_game(request, slug: str, *, bound=None):
             # The game moved on meanwhile (the opponent submitted first): say why nothing was saved.
             for error in bound.non_field_errors():
                 messages.error(request, error)
-    context = {"event": event, "player": player, "games": games, "live": _my_live_ratings(event, player, games)}
+    read = getattr(request, "live_ratings_read", {})
+    context = {"event": event, "player": player, "games": games, "live": _my_live_ratings(event, player, games, read)}
     return render(request, "events/play/my_game.html", context)
 
 
@@ -216,12 +219,13 @@ def _my_submission(g: Game) -> dict:
     }
 
 
-def _my_live_ratings(event: Event, player, games: list[Game]) -> list[tuple]:
-    """(division, the player's LiveRating) for each division of theirs being played."""
+def _my_live_ratings(event: Event, player, games: list[Game], read: dict) -> list[tuple]:
+    """(division, the player's LiveRating) for each division of theirs being played; `read`: the divisions' live
+    ratings already read in this request (by division)."""
     found = []
     for division in {g.division_id: g.division for g in games}.values():
         division.event = event
-        live = division_live_ratings(division)
+        live = read[division.pk] if division.pk in read else division_live_ratings(division)
         mine = live.get(player.pk) if live is not None else None
         if mine is not None:
             found.append((division, mine))

@@ -5,7 +5,9 @@ phones, wall displays, each division's director and visitors. They share this on
 happening (a result confirmed, a round published, a wall showing it) is recorded in module-level dictionaries and
 written out as JSON when the run stops, for the benchmark to report and check against the database.
 
-No Django here: this process only speaks HTTP to the server, as the venue's phones and screens do.
+No Django here: this process only speaks HTTP to the server, as the venue's phones and screens do. Its users are
+Locust's FastHttpUser (geventhttpclient, several times less CPU a request than python-requests): the clients share
+the two CPUs with the server, and every millisecond they spend is one the server does not get.
 """
 
 from __future__ import annotations
@@ -17,9 +19,12 @@ import random
 import re
 import time
 from collections import defaultdict
+from http.cookiejar import Cookie
+from urllib.parse import urlencode, urlsplit
 
 import gevent
-from locust import HttpUser, between, constant, constant_pacing, events, task
+from locust import between, constant, constant_pacing, events, task
+from locust.contrib.fasthttp import FastHttpUser
 
 PLAN = json.loads(open(os.environ["EVENTDAY_PLAN"]).read())
 OUT = os.environ["EVENTDAY_OUT"]
@@ -50,6 +55,12 @@ seen: dict[str, list[float]] = defaultdict(list)  # "division/round" -> when eac
 counts: dict[str, int] = defaultdict(int)
 
 
+def _cookie(name: str, value: str, base_url: str) -> Cookie:
+    """A cookie for the server's host, as a browser holds it after signing in."""
+    host = urlsplit(base_url).hostname or ""
+    return Cookie(0, name, value, None, False, host, False, False, "/", True, False, None, False, None, None, {})
+
+
 @events.quitting.add_listener
 def _write(environment, **kwargs):
     with open(OUT, "w") as f:
@@ -66,7 +77,7 @@ def _write(environment, **kwargs):
         )
 
 
-class Phone(HttpUser):
+class Phone(FastHttpUser):
     """A player's phone: "my game" and the live standings every POLL seconds; reports, confirms or disputes."""
 
     fixed_count = len(PLAN["phones"])
@@ -75,7 +86,7 @@ class Phone(HttpUser):
     def on_start(self):
         me = next(PHONES)
         self.player, self.division = me["player"], me["division"]
-        self.client.cookies.set("sessionid", me["session"])
+        self.client.cookiejar.set_cookie(_cookie("sessionid", me["session"], self.host))
         self.cached: dict[str, tuple[str, str]] = {}  # url -> (ETag, body): the phone's browser cache
         gevent.sleep(random.uniform(0, POLL))  # phones are not in step
 
@@ -104,7 +115,12 @@ class Phone(HttpUser):
 
     def post(self, url: str, name: str, data: dict, token: str) -> bool:
         with self.client.post(
-            url, name=name, data={"csrfmiddlewaretoken": token, **data}, catch_response=True, allow_redirects=False
+            url,
+            name=name,
+            data=urlencode({"csrfmiddlewaretoken": token, **data}),
+            headers={"Content-Type": "application/x-www-form-urlencoded"},
+            catch_response=True,
+            allow_redirects=False,
         ) as r:
             if r.status_code != 302:
                 r.failure(f"HTTP {r.status_code}")
@@ -141,7 +157,7 @@ class Phone(HttpUser):
                 counts["submits"] += 1
 
 
-class Wall(HttpUser):
+class Wall(FastHttpUser):
     """A wall display: its page, then the version address every 5 seconds (as venue.js polls it); the page again
     when the version changes."""
 
@@ -175,16 +191,16 @@ class Wall(HttpUser):
                 seen[key].append(time.time())
 
 
-class Director(HttpUser):
+class Director(FastHttpUser):
     """A division's director at the desk (through the API): settles disputes, and pairs and publishes the next
     round as soon as the last result of the round is in."""
 
     fixed_count = len(PLAN["divisions"])
     wait_time = constant(2)
+    default_headers = {"Authorization": f"Token {PLAN['director_token']}"}
 
     def on_start(self):
         self.division = next(DIRECTORS)
-        self.client.headers["Authorization"] = f"Token {PLAN['director_token']}"
 
     @task
     def watch(self):
@@ -238,7 +254,7 @@ class Director(HttpUser):
         counts["rounds published"] += 1
 
 
-class Visitor(HttpUser):
+class Visitor(FastHttpUser):
     """Someone following the event from home: its page and the rating list."""
 
     fixed_count = PLAN["visitors"]

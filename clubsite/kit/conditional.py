@@ -2,15 +2,20 @@
 
 A player's phone asks for "my game" and the live standings every few seconds for the length of a round, while
 nothing on them changes for most of it. A view decorated with `unchanged_since(version_of)` first asks
-`version_of(request, ...)` for a cheap fingerprint of what the page shows (a few aggregate queries, never the
-page's own reading); the ETag is that fingerprint with who is asking (the account, and the CSRF cookie the page's
-forms carry), so one person's copy never answers another's. When the browser sends that ETag back, the answer is
-a 304 with no body, and the view does not run.
+`version_of(request, ...)` for a cheap fingerprint of what the page shows (from the cache, or a few small queries;
+never the page's own reading, nor who the person is beyond their session); the ETag is that fingerprint with the
+browser's own cookies (its session and the CSRF secret the page's forms carry), so one person's copy never answers
+another's. When the browser sends that ETag back, the answer is a 304 with no body, and the view does not run.
+
+A 304 carries nothing, so it needs no permission: it only tells a browser to keep showing what this same
+session was shown at this same fingerprint. Permissions are checked where a page is drawn, and a view that draws
+what the fingerprint leaves out (an event's directors see drafts) calls `private_copy(request)`: that copy gets no
+ETag, so it is never answered 304. Decorate outside `login_required`, so a poll is answered before the account is
+read.
 
 Pages are sent `Cache-Control: private, no-cache`: browsers keep them but must ask each time, and shared caches
 keep nothing. A request with messages waiting (a result just submitted) always gets the page itself, which shows
-them; so does any method but GET and HEAD, and anyone `version_of` answers None for (the event's directors, who
-see drafts that the fingerprint leaves out).
+them; so does any method but GET and HEAD, and any request `version_of` answers None for.
 """
 
 from __future__ import annotations
@@ -50,9 +55,14 @@ def etag_for_all(version) -> str:
     return hashlib.sha256(repr((version, release())).encode()).hexdigest()[:24]
 
 
-def etag_for(request, version, csrf_secret: str) -> str:
-    parts = (repr(version), request.user.pk, csrf_secret, release())
+def etag_for(version, session_key: str, csrf_secret: str) -> str:
+    parts = (repr(version), session_key, csrf_secret, release())
     return quote_etag(hashlib.sha256(repr(parts).encode()).hexdigest()[:24])
+
+
+def private_copy(request) -> None:
+    """What this request is drawn shows more than its fingerprint covers: it is never answered 304."""
+    request.private_copy = True
 
 
 def unchanged_since(version_of):
@@ -66,16 +76,18 @@ def unchanged_since(version_of):
                 return view(request, *args, **kwargs)
             # The view may keep what it works out under this version (the standings, shared by everyone).
             request.page_version = version
+            # The session the browser sent: a response that changes it (a log-in) makes every copy held before stale.
+            session = request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
             held = request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
-            etag = etag_for(request, version, held)
+            etag = etag_for(version, session, held)
             if etag in parse_etags(request.headers.get("If-None-Match", "")):
                 response = HttpResponseNotModified()
             else:
                 response = view(request, *args, **kwargs)
-                if response.status_code != 200:
+                if response.status_code != 200 or getattr(request, "private_copy", False):
                     return response
                 # The page's forms carry the secret the browser holds from now on: a first visit is given one.
-                etag = etag_for(request, version, request.META.get("CSRF_COOKIE") or held)
+                etag = etag_for(version, session, request.META.get("CSRF_COOKIE") or held)
             response["ETag"] = etag
             response["Cache-Control"] = "private, no-cache"
             patch_vary_headers(response, ["Cookie"])

@@ -5,11 +5,12 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 
+from clubsite.kit.conditional import private_copy
 from clubsite.kit.html import escape
 from events.models import Event, EventStatus
 from events.permissions import can_direct_event
 from events.play.models import Division, Round, RoundStatus
-from events.play.services import wall
+from events.play.services import polls
 
 
 def _event(request, slug: str) -> Event:
@@ -25,6 +26,8 @@ def _event(request, slug: str) -> Event:
     event.directing = can_direct_event(request.user, event)
     if event.status == EventStatus.DRAFT and not event.directing:
         raise Http404("No such event")
+    if event.directing:
+        private_copy(request)  # a director's copy shows drafts, which no polled fingerprint covers
     if reading:
         request._play_event = event
     return event
@@ -33,12 +36,15 @@ def _event(request, slug: str) -> Event:
 def polled_page_version(request, slug: str, pk: int, **kwargs):
     """What a division's page players poll shows, as a fingerprint (clubsite.kit.conditional): the rounds, results
     and seats of the division, the event's settings, the rating list behind the live ratings, and the page's
-    query. None for the event's directors, whose pages also show drafts. ("My game" has its own, the player's.)"""
-    event = _event(request, slug)
-    if event.directing:
+    query; from the cache (services.polls), so a poll reads nothing else. None for a draft or a division not of
+    the event (the page says why). ("My game" has its own, the player's.)"""
+    event = polls.event_state(slug)
+    if event is None or not event.public:
         return None
-    listed = event.rating_list.version if event.rating_list else None
-    return wall.wall_version(_division(event, pk)), event.updated_at.isoformat(), listed, request.GET.urlencode()
+    version = polls.division_version(event, pk)
+    if version is None:
+        return None
+    return version, event.fingerprint, request.GET.urlencode()
 
 
 def _directed_event(request, slug: str) -> Event:

@@ -1,6 +1,7 @@
 """Results: the director's result form and the player's own game page on a phone."""
 
 from django.contrib import messages
+from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q
@@ -14,7 +15,9 @@ from clubsite.kit.ui import run_service
 from events.models import Event
 from events.play import services as play
 from events.play.models import Division, DivisionPlayer, Game, GameKind, GameStatus, RoundStatus
+from events.play.services import polls
 from events.play.services import results as result_services
+from players.models import Player
 from ratings.services.live import division_live_ratings
 
 from ..forms import (
@@ -107,7 +110,7 @@ GAME_FIELDS = (
 )
 
 
-def _games_of(event: Event, player):
+def _games_of(event: Event | int, player):
     return (
         Game.objects.filter(division__event=event)
         .filter(Q(player_a=player) | Q(player_b=player))
@@ -136,30 +139,32 @@ def my_game_version(request, slug: str):
     """What "my game" shows, as a fingerprint (clubsite.kit.conditional): the player's own games of published
     rounds, every field of them, and their rating if the event ended now; not the rest of the event, so a phone
     polling it is answered 304 until something of the player's own changes (results elsewhere arrive every few
-    seconds on the day). None for directors, as `polled_page_version`."""
-    event = _event(request, slug)
-    if event.directing:
+    seconds on the day). The event comes from the cache (services.polls) and the player from the session, so
+    the account is not read. None for a draft, or without a signed-in session (the page sends them to log in)."""
+    state = polls.event_state(slug)
+    account = request.session.get(SESSION_KEY)
+    if state is None or not state.public or account is None:
         return None
-    player = player_of(request.user)
-    listed = event.rating_list.version if event.rating_list else None
-    shown = (event.updated_at.isoformat(), listed, request.GET.urlencode())
+    shown = (state.fingerprint, request.GET.urlencode())
+    player = Player.objects.filter(user_id=account).values_list("pk", flat=True).first()
     if player is None:
         return shown
-    games = list(_games_of(event, player).order_by("pk").values_list(*GAME_FIELDS))
+    rows = _games_of(state.pk, player).order_by("pk").values_list(*GAME_FIELDS, "division__finalised_at")
+    games = [row[:-1] for row in rows]
     live = []
-    if event.rated and event.rating_list_id and games:
-        divisions = {g[1] for g in games}
-        for division in Division.objects.filter(pk__in=divisions, finalised_at__isnull=True).order_by("pk"):
-            division.event = event
-            ratings = division_live_ratings(division)
-            live.append(ratings.get(player.pk) if ratings is not None else None)
+    being_played = sorted({row[1] for row in rows if row[-1] is None})
+    if state.rated and state.rating_list_id and being_played:
+        event = Event.objects.select_related("rating_list").get(pk=state.pk)
+        for pk in being_played:
+            ratings = division_live_ratings(Division(pk=pk, event=event, finalised_at=None))
+            live.append(ratings.get(player) if ratings is not None else None)
             # Read once a request: the page, if it is drawn, shows these same ratings.
-            request.live_ratings_read = {**getattr(request, "live_ratings_read", {}), division.pk: ratings}
+            request.live_ratings_read = {**getattr(request, "live_ratings_read", {}), pk: ratings}
     return shown, games, live
 
 
-@login_required
 @unchanged_since(my_game_version)
+@login_required
 def my_game(request, slug: str, *, bound=None):
     event = _event(request, slug)
     player = player_of(request.user)

@@ -18,7 +18,7 @@ from clubsite.kit.ui import ServiceFormMixin, run_service
 from clubsite.kit.wins import format_wins
 from events.models import Entry
 from events.play.models import Division, Round, RoundStatus
-from events.play.services import checkin, luckydraw, printing, wall
+from events.play.services import checkin, luckydraw, polls, printing, wall
 from events.play.services.reads import read_division
 
 from .common import _directed_event, _division, _event, _round
@@ -282,10 +282,15 @@ def wall_standings_rows_html(rows) -> str:
 
 @never_cache
 def wall_version(request, slug: str, pk: int):
-    """What the wall displays poll: a fingerprint that changes with any result, pairing or withdrawal."""
-    event = _event(request, slug)
-    division = _division(event, pk)
-    return JsonResponse({"version": wall.wall_version(division)})
+    """What the wall displays poll: a fingerprint that changes with any result, pairing or withdrawal. A public
+    event's comes from the cache (services.polls: at most a second old), as every wall of the room asks for it
+    every few seconds; a draft's is for its directors only, read as its pages are."""
+    state = polls.event_state(slug)
+    version = polls.division_version(state, pk) if state is not None and state.public else None
+    if version is None:
+        event = _event(request, slug)
+        version = wall.wall_version(_division(event, pk))
+    return JsonResponse({"version": version})
 
 
 # Printed round material --------------------------------------------------------------------------------

@@ -20,15 +20,26 @@ def _event(request, slug: str) -> Event:
     the few a 304 costs). A write reads it afresh, as it may change it."""
     reading = request.method in ("GET", "HEAD")
     held = getattr(request, "_play_event", None) if reading else None
-    if held is not None and held.slug == slug:
+    if held is not None and held.slug == slug and hasattr(held, "directing"):
         return held
-    event = get_object_or_404(Event.objects.select_related("rating_list"), slug=slug)
+    if held is not None and held.slug == slug:
+        event = held  # read by the page's fingerprint (`read_event`), not yet checked
+    else:
+        event = get_object_or_404(Event.objects.select_related("rating_list"), slug=slug)
     event.directing = can_direct_event(request.user, event)
     if event.status == EventStatus.DRAFT and not event.directing:
         raise Http404("No such event")
     if event.directing:
         private_copy(request)  # a director's copy shows drafts, which no polled fingerprint covers
     if reading:
+        request._play_event = event
+    return event
+
+
+def read_event(request, pk: int) -> Event:
+    """The event with its rating list, read for a GET's fingerprint and kept for `_event` to check and use."""
+    event = Event.objects.select_related("rating_list").get(pk=pk)
+    if request.method in ("GET", "HEAD"):
         request._play_event = event
     return event
 

@@ -448,8 +448,13 @@ def rate_one_division(
     if not played.size:
         return None
     post = np.asarray(result.new_rating).astype(np.int64)[played]
-    deviation = np.array([np.nan if d is None else float(d) for d in result.deviation], dtype=np.float64)
-    stateful = any(before_states) or any(result.state)
+    elo = system in ELO  # no deviation and no state: nothing to look through a player at a time
+    deviation = (
+        np.full(len(result.deviation), np.nan)
+        if elo
+        else np.array([np.nan if d is None else float(d) for d in result.deviation], dtype=np.float64)
+    )
+    stateful = any(before_states) or (not elo and any(result.state))
     standings.any_state = standings.any_state or stateful
     pre_state = [before_states[j] for j in played.tolist()] if stateful else None
     block = ChangeBlock(

@@ -232,7 +232,8 @@ def part_pages(table: Table, runs: int) -> None:
             )
             continue
         big, small = group
-        grows = big.queries != small.queries
+        # Growing is more queries with more data; a page showing the small case something else may ask one more.
+        grows = big.queries > small.queries
         status = "" if big.status in (0, 200) else f" HTTP {big.status}"
         table.add(
             "pages",
@@ -245,7 +246,7 @@ def part_pages(table: Table, runs: int) -> None:
             "pages",
             f"  same page [{small.size}]",
             _timing(small),
-            "same queries",
+            "no fewer queries",
             "MISS (grows)" if grows else "ok",
         )
 

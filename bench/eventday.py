@@ -1,8 +1,9 @@
 """Event day under load: a tournament being played, every request of the venue at once, on the production stack.
 
 An event in progress is built on the scale data: `players` new members with accounts (made once, kept for later
-runs), in divisions of about a hundred (three at 300 players), its first round paired and published by its
-director through the services. The production stack serves it: gunicorn with `make serve`'s default workers (2),
+runs; all but one in twenty rated on the list, as at a rated event), in divisions of about a hundred (three at
+300 players), its first round paired and published by its director through the services. The production stack
+serves it: gunicorn with `make serve`'s default workers (2),
 a Celery worker on the broker (`broker`; none: tasks run in the server), PostgreSQL. Locust
 (`bench/eventday_locust.py`, headless, in a process of its own) then plays the venue for `seconds`:
 
@@ -101,6 +102,39 @@ def _sessions(user_ids: list[int]) -> list[str]:
     return [key for _, key in sorted(keys, key=lambda k: order[k[0]])]
 
 
+# One player in twenty comes to the event unrated, as newcomers do; the rest hold a rating on the list.
+NEWCOMER_EVERY = 20
+
+
+def _rated(rating_list, seats, today) -> None:
+    """The players' ratings on the list, as a rated event's players hold them (their seat's rating, imported
+    a year before), but for the newcomers. A newcomer's rating if the event ended now depends on every other
+    newcomer's results, so a venue of newcomers only would see every phone's "my game" change with each result."""
+    from datetime import timedelta
+
+    from ratings.models import PlayerRating
+
+    on = today - timedelta(days=365)
+    PlayerRating.objects.bulk_create(
+        [
+            PlayerRating(
+                rating_list=rating_list,
+                player_id=seat.player_id,
+                rating=seat.rating,
+                games=100,
+                peak=seat.rating,
+                last_played=on,
+                seed_rating=seat.rating,
+                seed_games=100,
+                seed_on=on,
+            )
+            for seat in seats
+            if seat.player_id % NEWCOMER_EVERY
+        ],
+        ignore_conflicts=True,
+    )
+
+
 def build(rating_list, players: int, rounds: int, seed: int = 11) -> tuple:
     """The event in progress, its first round published; (event, divisions, phones, director's token)."""
     from django.db import transaction
@@ -140,11 +174,12 @@ def build(rating_list, players: int, rounds: int, seed: int = 11) -> tuple:
         for d in range(divisions_count):
             members = field_[d::divisions_count]
             division = Division.objects.create(event=event, name=chr(ord("A") + d), position=d)
-            DivisionPlayer.objects.bulk_create(
+            seats = DivisionPlayer.objects.bulk_create(
                 DivisionPlayer(division=division, player_id=people[n], number=i + 1, rating=rng.randint(600, 2100))
                 for i, n in enumerate(sorted(members, key=lambda n: people[n]))
             )
             divisions.append((division, members))
+            _rated(rating_list, seats, today)
     director = event.owner
     for division, _ in divisions:
         rnd = play.pair_round(director, division, "koth")

@@ -16,8 +16,8 @@ from events.play.services import polls
 def _event(request, slug: str) -> Event:
     """A public event, or a draft for its directors; `event.directing` says whether the user directs it.
 
-    Read once a GET: a polled page asks for it to fingerprint the page and again to draw it (two queries of
-    the few a 304 costs). A write reads it afresh, as it may change it."""
+    Read once a GET (or taken from the page's fingerprint, which read it: `read_event`); a write reads it afresh,
+    as it may change it. A director's copy is marked private: it shows drafts, which no fingerprint covers."""
     reading = request.method in ("GET", "HEAD")
     held = getattr(request, "_play_event", None) if reading else None
     if held is not None and held.slug == slug and hasattr(held, "directing"):

@@ -34,7 +34,7 @@ POLL_SECONDS = 1
 class EventState:
     pk: int
     public: bool  # not a draft: its polls may be answered from here
-    fingerprint: tuple  # what of the event the polled pages show: its settings and its rating list's version
+    fingerprint: tuple  # its settings (updated_at), its rating list's version, its owner and directors
     rated: bool
     rating_list_id: int | None
 

@@ -23,7 +23,7 @@ from http.cookiejar import Cookie
 from urllib.parse import urlencode, urlsplit
 
 import gevent
-from locust import between, constant, constant_pacing, events, task
+from locust import between, constant, events, task
 from locust.contrib.fasthttp import FastHttpUser
 
 PLAN = json.loads(open(os.environ["EVENTDAY_PLAN"]).read())
@@ -61,8 +61,39 @@ def _cookie(name: str, value: str, base_url: str) -> Cookie:
     return Cookie(0, name, value, None, False, host, False, False, "/", True, False, None, False, None, None, {})
 
 
+# How late (ms) the clients' event loop woke a sleeper: time every figure the clients measure includes, which is
+# theirs, not the server's (a busy loop would make the server look slower than it is).
+lag: list[float] = []
+
+
+def _watch_lag():
+    while True:
+        asked = time.perf_counter()
+        gevent.sleep(0.05)
+        lag.append((time.perf_counter() - asked - 0.05) * 1000)
+
+
+trace: list = []  # with EVENTDAY_TRACE set: each request's start, kind, time and size, beside the outcome
+
+
+@events.request.add_listener
+def _trace(request_type, name, response_time, response_length, start_time=None, **kwargs):
+    if os.environ.get("EVENTDAY_TRACE"):
+        trace.append((start_time, name, response_time, response_length))
+
+
+@events.test_start.add_listener
+def _start_watch(environment, **kwargs):
+    gevent.spawn(_watch_lag)
+
+
 @events.quitting.add_listener
 def _write(environment, **kwargs):
+    ordered = sorted(lag) or [0.0]
+    counts["loop lag p95 ms"] = round(ordered[int(len(ordered) * 0.95)])
+    counts["loop lag max ms"] = round(ordered[-1])
+    if trace:
+        json.dump(trace, open(OUT + ".trace", "w"))
     with open(OUT, "w") as f:
         json.dump(
             {
@@ -77,11 +108,26 @@ def _write(environment, **kwargs):
         )
 
 
+def paced(seconds: float):
+    """A task every `seconds`, counted from `user.next_task` (set in `on_start` when the first task is due).
+    Locust's own constant_pacing counts from when the user was made, so the wait in `on_start` that spreads the
+    users over the interval comes off their first pause, and every user falls back into step with the moment it
+    was spawned: all the phones then poll within the ten seconds Locust takes to spawn them, twice the venue's
+    load for half of each interval and nothing for the other half."""
+
+    def wait_time(user) -> float:
+        now = time.perf_counter()
+        user.next_task = max(user.next_task + seconds, now)  # a task that overran: the next at once
+        return user.next_task - now
+
+    return wait_time
+
+
 class Phone(FastHttpUser):
     """A player's phone: "my game" and the live standings every POLL seconds; reports, confirms or disputes."""
 
     fixed_count = len(PLAN["phones"])
-    wait_time = constant_pacing(POLL)
+    wait_time = paced(POLL)
 
     def on_start(self):
         me = next(PHONES)
@@ -89,6 +135,7 @@ class Phone(FastHttpUser):
         self.client.cookiejar.set_cookie(_cookie("sessionid", me["session"], self.host))
         self.cached: dict[str, tuple[str, str]] = {}  # url -> (ETag, body): the phone's browser cache
         gevent.sleep(random.uniform(0, POLL))  # phones are not in step
+        self.next_task = time.perf_counter()
 
     def get(self, url: str, name: str) -> str:
         """The page as a browser with a cache fetches it: conditionally when it holds a copy with an ETag."""
@@ -162,13 +209,14 @@ class Wall(FastHttpUser):
     when the version changes."""
 
     fixed_count = len(PLAN["walls"])
-    wait_time = constant_pacing(PLAN["wall_poll_seconds"])
+    wait_time = paced(PLAN["wall_poll_seconds"])
 
     def on_start(self):
         wall = next(WALLS)
         self.division, self.url, self.version_url = wall["division"], wall["url"], wall["version_url"]
         self.version = ""
         gevent.sleep(random.uniform(0, PLAN["wall_poll_seconds"]))
+        self.next_task = time.perf_counter()
 
     @task
     def poll(self):

@@ -414,8 +414,9 @@ def part_eventday(table: Table) -> None:
                 f"p95 < {TARGETS['day_ms']:.0f} ms, no error",
                 ok(kind.p95_ms < TARGETS["day_ms"] and kind.failures == 0),
             )
-        cpu = ", ".join(f"{name} {ms:.1f} ms" for name, ms in sorted(f.cpu_ms.items()))
-        table.add("event day", f"{label}: CPU per request", cpu or "not measured")
+        cpu = ", ".join(f"{name} {ms:.1f} ms" for name, ms in sorted(f.cpu_ms.items())) or "not measured"
+        lag = f.counts.pop("loop lag p95 ms", None), f.counts.pop("loop lag max ms", None)  # the clients' own delay
+        table.add("event day", f"{label}: CPU per request", cpu + f"; clients' loop late p95/max {lag[0]}/{lag[1]} ms")
         served = ", ".join(f"{kind} {median:.0f}/{p95:.0f}" for kind, (median, p95) in f.server_ms.items())
         table.add("event day", f"{label}: ms inside the server, median/p95", served or "not read")
         table.add(

@@ -7,11 +7,13 @@ changed?". Each would otherwise read the event, the division and the division's 
 from the database. Here they are read at most once a second for everyone, whatever the number of phones: a poll
 costs a cache read. A change saved through the models forgets the fingerprints it touches at once (and again
 when it commits, in case a poll cached the old one meanwhile: `forget_*`, connected in the app's `ready`); one
-made in bulk, past the models' signals, shows within `POLL_SECONDS`. Nothing is drawn from here: a page drawn
-reads the database, and only its "not modified" answer rests on these fingerprints.
+made in bulk, past the models' signals, shows within `POLL_SECONDS`.
 
-Kept apart from what the pages show: no person's data, only fingerprints and the few event fields that decide
-whether a poll may be answered at all (a draft's never are).
+The event's row is kept too (with its rating list and directors), and the play pages read a GET's event from
+here: it is what every one of them reads first, and a second-old copy of it is what the fingerprint that
+answered the poll was made from. Everything else a page draws is read from the database. Kept apart from the
+pages: no person's data, only fingerprints and the event, whose directors decide whether a poll may be
+answered at all (a draft's never are).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ class EventState:
     fingerprint: tuple  # its settings (updated_at), its rating list's version, its owner and directors
     rated: bool
     rating_list_id: int | None
+    event: Event  # the row, its rating list and directors read with it: a private copy each cache read
 
 
 def event_state(slug: str) -> EventState | None:
@@ -60,6 +63,7 @@ def _state(event: Event) -> EventState:
         fingerprint=(event.updated_at.isoformat(), listed, event.owner_id, directors),
         rated=event.rated,
         rating_list_id=event.rating_list_id,
+        event=event,
     )
 
 

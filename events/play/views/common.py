@@ -16,14 +16,20 @@ from events.play.services import polls
 def _event(request, slug: str) -> Event:
     """A public event, or a draft for its directors; `event.directing` says whether the user directs it.
 
-    Read once a GET (or taken from the page's fingerprint, which read it: `read_event`); a write reads it afresh,
-    as it may change it. A director's copy is marked private: it shows drafts, which no fingerprint covers."""
+    A GET takes it from the polls' cache (services.polls: at most a second old, with its directors, as the page's
+    fingerprint saw it), once a request; a write reads it afresh, as it may change it. A director's copy is
+    marked private: it shows drafts, which no fingerprint covers."""
     reading = request.method in ("GET", "HEAD")
     held = getattr(request, "_play_event", None) if reading else None
     if held is not None and held.slug == slug and hasattr(held, "directing"):
         return held
     if held is not None and held.slug == slug:
-        event = held  # read by the page's fingerprint (`read_event`), not yet checked
+        event = held  # taken for the page's fingerprint (`read_event`), not yet checked
+    elif reading:
+        state = polls.event_state(slug)
+        if state is None:
+            raise Http404("No such event")
+        event = state.event
     else:
         event = get_object_or_404(Event.objects.select_related("rating_list"), slug=slug)
     event.directing = can_direct_event(request.user, event)
@@ -36,9 +42,9 @@ def _event(request, slug: str) -> Event:
     return event
 
 
-def read_event(request, pk: int) -> Event:
-    """The event with its rating list, read for a GET's fingerprint and kept for `_event` to check and use."""
-    event = Event.objects.select_related("rating_list").get(pk=pk)
+def read_event(request, state: polls.EventState) -> Event:
+    """The event of a GET's fingerprint, kept for `_event` to check and use."""
+    event = state.event
     if request.method in ("GET", "HEAD"):
         request._play_event = event
     return event

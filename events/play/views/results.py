@@ -154,7 +154,7 @@ def my_game_version(request, slug: str):
     live = []
     being_played = sorted({row[1] for row in rows if row[-1] is None})
     if state.rated and state.rating_list_id and being_played:
-        event = read_event(request, state.pk)
+        event = read_event(request, state)
         for pk in being_played:
             ratings = division_live_ratings(Division(pk=pk, event=event, finalised_at=None))
             live.append(ratings.get(player) if ratings is not None else None)

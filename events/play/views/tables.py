@@ -130,20 +130,22 @@ def _standings_table(event, div, through) -> tuple[bool, str, bool]:
 @unchanged_since(polled_page_version)
 def standings(request, slug: str, pk: int):
     event = _event(request, slug)
-    div = _division(event, pk)
-    rounds = _rounds(div, directing=event.directing)
-    through = _through(request, rounds)
-    # The table is everyone's alike, and a fingerprint of all it shows is at hand (`polled_page_version`, None
-    # for directors): while results come in, a division's players ask for the same table a few times between two
-    # changes, and it is worked out once for them (the division's read and its live ratings: most of the page).
+    # The page is alike for all but the directors (who see draft rounds), and a fingerprint of all it shows is at
+    # hand (`polled_page_version`, None for a draft): while results come in, a division's players ask for the same
+    # page a few times between two changes, and its division, rounds and table are read once for them (the
+    # division's read and its live ratings are most of the page).
     version = getattr(request, "page_version", None)
-    key = f"standings:{div.pk}:{etag_for_all(version)}" if version is not None else None
-    table = cache.get(key) if key else None
-    if table is None:
-        table = _standings_table(event, div, through)
+    key = f"standings:{pk}:{etag_for_all(version)}" if version is not None and not event.directing else None
+    kept = cache.get(key) if key else None
+    if kept is None:
+        div = _division(event, pk)
+        rounds = _rounds(div, directing=event.directing)
+        kept = div, rounds, _standings_table(event, div, _through(request, rounds))
         if key:
-            cache.set(key, table, STANDINGS_SECONDS)
-    has_rows, rows_html, has_live = table
+            cache.set(key, kept, STANDINGS_SECONDS)
+    div, rounds, (has_rows, rows_html, has_live) = kept
+    div.event = event
+    through = _through(request, rounds)
     context = {
         "event": event,
         "division": div,

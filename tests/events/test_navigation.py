@@ -62,31 +62,3 @@ def test_the_organiser_reaches_each_group_from_the_manage_page(client, django_as
     client.force_login(event.owner)
     with django_assert_max_num_queries(before):
         assert "Boon Lay Primary" in html(client.get(manage))
-
-
-def test_the_menu_knows_a_persons_groups_from_the_cache_and_follows_every_change(client):
-    """The menu asks whether someone organises on every page: kept in the cache a minute, it costs no query after the
-    first page; joining or leaving the organisers, from either side of the relation, shows on the next page."""
-    from django.contrib.auth.models import Group
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    from clubsite.kit.roles import ORGANISERS_GROUP
-
-    organisers, _ = Group.objects.get_or_create(name=ORGANISERS_GROUP)
-    user = UserFactory()
-    client.force_login(user)
-    url = reverse("home")
-    assert MENU_LINK not in html(client.get(url))
-    with CaptureQueriesContext(connection) as again:
-        client.get(url)
-    asked = [q["sql"] for q in again.captured_queries if "auth_group" in q["sql"]]
-    assert again.captured_queries and not asked, asked
-    user.groups.add(organisers)
-    assert MENU_LINK in html(client.get(url))
-    user.groups.remove(organisers)
-    assert MENU_LINK not in html(client.get(url))
-    organisers.user_set.add(user)
-    assert MENU_LINK in html(client.get(url))
-    organisers.user_set.clear()
-    assert MENU_LINK not in html(client.get(url))

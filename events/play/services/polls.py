@@ -20,8 +20,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Prefetch
 
 from events.models import Event, EventStatus
 from events.play.models import Division
@@ -39,7 +41,7 @@ class EventState:
     fingerprint: tuple  # its settings (updated_at), its rating list's version, its owner and directors
     rated: bool
     rating_list_id: int | None
-    event: Event  # the row, its rating list and directors read with it: a private copy each cache read
+    event: Event  # the row, its rating list and its directors' ids read with it: a private copy each cache read
 
 
 def event_state(slug: str) -> EventState | None:
@@ -47,7 +49,9 @@ def event_state(slug: str) -> EventState | None:
     key = f"play:poll:event:{slug}"
     found = cache.get(key)
     if found is None:
-        event = Event.objects.select_related("rating_list").prefetch_related("directors").filter(slug=slug).first()
+        # The directors' ids only: who directs is all a page asks of them, and no account is kept here.
+        directors = Prefetch("directors", queryset=get_user_model().objects.only("pk"))
+        event = Event.objects.select_related("rating_list").prefetch_related(directors).filter(slug=slug).first()
         found = _state(event) if event else False
         cache.set(key, found, POLL_SECONDS)
     return found or None

@@ -58,6 +58,7 @@ def polled_page_version(request, slug: str, pk: int, **kwargs):
     event = polls.event_state(slug)
     if event is None or not event.public:
         return None
+    read_event(request, event)  # the page, if drawn, takes it from here
     version = polls.division_version(event, pk)
     if version is None:
         return None

@@ -225,3 +225,34 @@ def test_the_standings_table_is_worked_out_once_for_everyone_between_two_changes
     assert "1987" in client.get(url).content.decode()
     client.force_login(game.player_a.user)
     assert "1987" in client.get(url).content.decode()
+
+
+def test_a_players_standings_page_drawn_reads_neither_the_event_nor_the_division(
+    client, venue, director, django_assert_max_num_queries, monkeypatch
+):
+    """A second player drawing the standings between two changes takes the event (with its directors' ids only)
+    from the polls' cache, and the division, its rounds and the table from the first player's drawing; a
+    director's copy, which lists the draft round, is never kept for the players nor theirs for the director."""
+    division, game = venue
+    url = urls(division)[1]
+    play.pair_round(director, division, "koth")  # round 2, a draft
+    monkeypatch.setattr(polls, "POLL_SECONDS", 60)  # a slow machine must not see the fingerprints expire meanwhile
+    client.force_login(game.player_a.user)
+    first = client.get(url).content.decode()
+    assert '<option value="1">' in first and '<option value="2">' not in first
+    client.force_login(game.player_b.user)
+    # The cache's reads (a table here: the event, the division's fingerprint, the page kept), the session, the
+    # account, and whether they organise (the menu).
+    with django_assert_max_num_queries(6) as queries:
+        second = client.get(url).content.decode()
+    read = " ".join(q["sql"] for q in queries.captured_queries)
+    for table in ('"events_event"', '"events_event_directors"', '"play_division"', '"play_round"', '"play_game"'):
+        assert table not in read, table
+    assert '<option value="2">' not in second
+    client.force_login(director)
+    assert '<option value="2">' in client.get(url).content.decode()
+    client.force_login(game.player_a.user)
+    assert '<option value="2">' not in client.get(url).content.decode()
+    state = polls.event_state(division.event.slug)
+    kept = state.event.directors.all()
+    assert [d.pk for d in kept] == [director.pk] and kept[0].get_deferred_fields() >= {"password", "email"}

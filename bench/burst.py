@@ -1,10 +1,10 @@
-"""Registration burst: many clients at once against a real two-worker server, for few places.
+"""Registration burst: many clients at once against a real gunicorn server, for few places.
 
 A fresh event with `places` places (free entry, so a place is confirmed at once; the others go
 on the waiting list) is opened; `clients` members, each with an API token, post their entry to
-`/api/my/entries/` from one thread each, all released together. The server is gunicorn with two
-sync workers on 127.0.0.1 only, started here and stopped afterwards; every client sends one
-request with a timeout, so the load ends by itself. Then the entries holding a place are counted
+`/api/my/entries/` from one thread each, all released together. The server is gunicorn with
+`make serve`'s sync workers (`web_workers`) on 127.0.0.1 only, started here and stopped afterwards;
+every client sends one request with a timeout, so the load ends by itself. Then the entries holding a place are counted
 in the database: more than `places` is an oversell.
 
 With a broker (`broker`, a Redis or RabbitMQ URL: production's configuration) the server queues each
@@ -243,9 +243,9 @@ class CpuMeter:
 
 
 def web_workers() -> int:
-    """gunicorn's workers as `make serve` starts them: WEB_CONCURRENCY, else the Procfile's default of 2."""
+    """gunicorn's workers as `make serve` starts them: WEB_CONCURRENCY, else the Procfile's default, two a CPU."""
     value = os.environ.get("WEB_CONCURRENCY", "").strip()
-    return int(value) if value.isdigit() and int(value) > 0 else 2
+    return int(value) if value.isdigit() and int(value) > 0 else 2 * (os.cpu_count() or 1)
 
 
 def _start_server(port: int, access_log: Path, log, env: dict | None = None) -> subprocess.Popen:

@@ -167,3 +167,37 @@ def test_closest_pairs_is_the_top_down_closest_of_the_fewest_repeat_pairings(n, 
 
     best = min(perfect_matchings(order), key=key)
     assert key([tuple(sorted(p)) for p in pairs]) == key(best)  # type: ignore[misc]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    n=st.sampled_from([2, 4, 6, 8]),
+    meetings=st.lists(st.tuples(st.integers(1, 3), st.integers(0, 7), st.integers(0, 7)), max_size=14),
+    max_repeats=st.sampled_from([0, 1]),
+)
+def test_within_the_limit_the_leader_meets_the_nearest_player_the_rest_allows(n, meetings, max_repeats) -> None:
+    """King of the Hill within its limit, against every pairing of a small field: from the top, each player meets
+    the nearest one below with whom the rest can all be paired within the limit; none such, the fewest repeats.
+    (Neighbours all within the limit are taken without a matching: this holds that shortcut to the search.)"""
+    from events.play.core.pairing.ranked import koth_pairs
+
+    games = [win(r, a, b) for r, a, b in meetings if a != b and a < n and b < n]
+    history = History(games, before_round=4)
+    order = list(range(n))
+    within = [m for m in perfect_matchings(order) if all(history.met(a, b) <= max_repeats for a, b in m)]
+    pairs = koth_pairs(order, history, True, max_repeats)
+    if not within:
+        assert pairs == closest_pairs(order, history, True, max_repeats)
+        return
+
+    def from_the_top(matching: list[tuple[int, int]]) -> list[int]:
+        """Each player's partner, the highest-placed first, as the top-down choice reads it."""
+        partner = {**{a: b for a, b in matching}, **{b: a for a, b in matching}}
+        seen, choices = set(), []
+        for p in order:
+            if p not in seen:
+                seen |= {p, partner[p]}
+                choices.append(partner[p])
+        return choices
+
+    assert from_the_top([tuple(p) for p in pairs]) == min(from_the_top(m) for m in within)

@@ -3,7 +3,7 @@
 An event in progress is built on the scale data: `players` new members with accounts (made once, kept for later
 runs; all but one in twenty rated on the list, as at a rated event), in divisions of about a hundred (three at
 300 players), its first round paired and published by its director through the services. The production stack
-serves it: gunicorn with `make serve`'s default workers (2),
+serves it: gunicorn with `make serve`'s default workers (two a CPU),
 a Celery worker on the broker (`broker`; none: tasks run in the server), PostgreSQL. Locust
 (`bench/eventday_locust.py`, headless, in a process of its own) then plays the venue for `seconds`:
 

@@ -73,12 +73,13 @@ def _watch_lag():
         lag.append((time.perf_counter() - asked - 0.05) * 1000)
 
 
+TRACE = bool(os.environ.get("EVENTDAY_TRACE"))
 trace: list = []  # with EVENTDAY_TRACE set: each request's start, kind, time and size, beside the outcome
 
 
 @events.request.add_listener
 def _trace(request_type, name, response_time, response_length, start_time=None, **kwargs):
-    if os.environ.get("EVENTDAY_TRACE"):
+    if TRACE:
         trace.append((start_time, name, response_time, response_length))
 
 
@@ -93,7 +94,8 @@ def _write(environment, **kwargs):
     counts["loop lag p95 ms"] = round(ordered[int(len(ordered) * 0.95)])
     counts["loop lag max ms"] = round(ordered[-1])
     if trace:
-        json.dump(trace, open(OUT + ".trace", "w"))
+        with open(OUT + ".trace", "w") as f:
+            json.dump(trace, f)
     with open(OUT, "w") as f:
         json.dump(
             {

@@ -121,6 +121,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 _CACHE_URL = env("CACHE_URL", default="") or env("REDIS_URL", default="")
 if _CACHE_URL:
     CACHES = {"default": env.cache_url_config(_CACHE_URL)}
+    if CACHES["default"]["BACKEND"] == "django.core.cache.backends.redis.RedisCache":
+        CACHES["default"]["BACKEND"] = "clubsite.kit.cache.RedisCache"  # keeps its client (clubsite/kit/cache.py)
     # Sessions read from the cache and written through to the database: every signed-in request reads its
     # session, and at the venue that is a hundred phones a second; none is lost when the cache restarts.
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"

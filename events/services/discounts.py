@@ -7,7 +7,7 @@ comes back when its entry ends without playing (withdrawn, cancelled, lapsed, an
 entries holding or waiting for a place (ACTIVE_ENTRY_STATUSES)."""
 
 import re
-from datetime import date
+from datetime import date, timedelta
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Q
@@ -226,7 +226,17 @@ def save_discount_code(actor, event: Event, data: dict, code: DiscountCode | Non
                 raise EventError(
                     f"{uses(code)} entries use this code already: its uses cannot be fewer.", field="max_uses"
                 )
-        code.expires_on = data.get("expires_on", code.expires_on) or None
+        last_day = data.get("expires_on", code.expires_on) or None
+        today = entry_day(event, now())
+        # A code that has already ended is a typo in its year, unless it ended before (kept on its entries'
+        # receipts) and is saved again unchanged; stopping a code from today on is "last day: yesterday".
+        if isinstance(last_day, date) and last_day < today - timedelta(days=1) and last_day != code.expires_on:
+            raise EventError(
+                f"The last day {date_format(last_day, 'j M Y')} has passed: entrants could never use the code. "
+                f"Give a day from {date_format(today, 'j M Y')} on, or yesterday to stop it now.",
+                field="expires_on",
+            )
+        code.expires_on = last_day
         code.note = check_free_text(data.get("note", code.note) or "", "note", 200, EventError, field="note")
         try:
             code.full_clean(exclude=["event", "created_by"], validate_unique=False, validate_constraints=False)

@@ -260,8 +260,8 @@ def test_a_code_wrong_for_the_whole_group_is_one_error_on_the_code_field(client)
     event, a, b = students_event()
     elsewhere, _, _, _ = priced_event()
     code(elsewhere, "OTHER")
-    expired = date(2026, 1, 1)
-    code(event, "OLD", expires_on=expired)
+    code(event, "OLD")
+    DiscountCode.objects.filter(code="OLD").update(expires_on=date(2026, 1, 1))  # it has ended since
     code(event, "ONCE", value="1", max_uses=1)
     client.force_login(UserFactory())
     rows = [(f"Student {n} Ong", 9, "P4", "") for n in "ABCDEFGHIJKLMNO"]
@@ -353,6 +353,39 @@ def test_the_organiser_adds_changes_and_removes_codes_on_the_codes_page(client):
     services.register_entry(player_with_account().user, event, category=juniors.pk, discount_code="early-schools")
     client.post(reverse("events:discount_code_delete", args=[event.slug, made.pk]))
     assert DiscountCode.objects.filter(pk=made.pk).exists()  # used: kept for its receipts
+
+
+@pytest.mark.django_db
+def test_a_code_whose_last_day_has_passed_is_refused_through_every_door(client):
+    """A new code ending before yesterday could never be used (a slip of the year): the service, the organiser's
+    page and the admin refuse it on the last-day field. Yesterday stops a code now; a code that has ended since it
+    was made is saved again unchanged."""
+    event, _, _, _ = priced_event()
+    today = timezone.localdate()
+    with pytest.raises(discounts.EventError) as refused:
+        code(event, "LATE", expires_on=today - timedelta(days=2))
+    assert refused.value.field == "expires_on" and "has passed" in refused.value.message
+    assert not DiscountCode.objects.filter(event=event).exists()
+
+    client.force_login(event.owner)
+    url = reverse("events:discount_codes", args=[event.slug])
+    last_year = (today - timedelta(days=365)).isoformat()
+    answer = client.post(url, {"code": "LATE", "kind": "amount", "value": "5", "expires_on": last_year})
+    assert "has passed: entrants could never use the code" in " ".join(answer.context["form"].errors["expires_on"])
+    assert not DiscountCode.objects.filter(event=event).exists()
+
+    staff = UserFactory(is_staff=True, is_superuser=True)
+    client.force_login(staff)
+    fields = {"event": event.pk, "code": "LATE", "kind": "amount", "value": "5", "expires_on": last_year}
+    answer = client.post(reverse("admin:events_discountcode_add"), fields)
+    assert answer.status_code == 200 and "has passed" in answer.content.decode()
+    assert not DiscountCode.objects.filter(event=event).exists()
+
+    stopped = code(event, "STOP", expires_on=today - timedelta(days=1))  # stopping it from today on
+    DiscountCode.objects.filter(pk=stopped.pk).update(expires_on=today - timedelta(days=30))  # ended since
+    again = discounts.save_discount_code(event.owner, event, {"note": "kept for the receipts"}, stopped)
+    assert again.expires_on == today - timedelta(days=30) and again.note == "kept for the receipts"
+    assert code(event, "NEXT", expires_on=today).expires_on == today
 
 
 @pytest.mark.django_db

@@ -119,6 +119,15 @@ def test_a_parent_enters_a_child_without_an_account_and_manages_the_entry_from_t
     expect(page.get_by_text("The entry is changed.")).to_be_visible()
     entry.refresh_from_db()
     assert entry.school == "Nanyang Primary School"
+    # The button asks first: dismissed, nothing changes; accepted, the entry is withdrawn.
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.get_by_role("button", name="Withdraw the entry").click()
+    expect(page.locator("#guest-status").get_by_text("Confirmed")).to_be_visible()
+    assert asked and "Only the organiser can give the place back." in asked[0]
+    entry.refresh_from_db()
+    assert entry.status == EntryStatus.CONFIRMED
+    page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Withdraw the entry").click()
     expect(page.get_by_text("The entry is withdrawn.")).to_be_visible()
     expect(page.locator("#guest-status").get_by_text("Withdrawn")).to_be_visible()

@@ -67,6 +67,13 @@ def test_the_director_enters_a_table_and_a_refusal_is_shown_beside_its_row(clien
     assert [(s.player, s.final) for s in seats] == [(ann, 300), (bob, 280)]
 
 
+def test_the_table_sheet_has_a_print_button_and_a_way_back_that_do_not_print(client, night):
+    page = client.get(reverse("clubs:table_sheet", args=[night.club.slug, night.pk])).content.decode()
+    bar = page[page.index('<div class="d-print-none') : page.index("<h1")]
+    assert 'data-print>Print</button>' in bar
+    assert f'href="{reverse("clubs:night_play", args=[night.club.slug, night.pk])}"' in bar
+
+
 def test_the_member_page_shows_the_ladder_and_club_rating(client, night):
     _play(night, 1)
     html = client.get(reverse("players:detail", args=[night.people[0].member_number])).content.decode()

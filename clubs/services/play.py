@@ -142,7 +142,13 @@ def submit_game(
         raise ClubError("A player cannot play themselves: choose two players.", field="player_b")
     own = player_of(actor)
     if not director and (own is None or own.pk not in (player_a.pk, player_b.pk)):
-        raise NotAllowed("You can only submit a game you played; the club director enters the others.")
+        # Refused all the same, but on the form: choosing two other names is a slip in the form, not an attempt on
+        # someone else's record (the page shows it beside the players, not as a bare refusal page).
+        raise ClubError(
+            "You can only submit a game you played: choose yourself as one of the players. "
+            "The club director enters other people's games.",
+            field="player_a",
+        )
     _check_night(night)
     _at_night(night, [player_a, player_b], lambda i: ("player_a", "player_b")[i])
     rules = rules_of(night.club)

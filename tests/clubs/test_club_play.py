@@ -5,7 +5,7 @@ from datetime import timedelta
 
 import pytest
 
-from clubs.models import ClubGameStatus, ClubRating, NightStatus
+from clubs.models import ClubGame, ClubGameStatus, ClubRating, NightStatus
 from clubs.services import play, standings
 from clubsite.kit.errors import NotAllowed, ServiceError
 from tests.clubs.play_helpers import club_director, club_night, member
@@ -63,10 +63,11 @@ def test_the_club_directors_entry_is_confirmed_at_once(night):
 
 def test_who_may_enter_a_game(night):
     outsider = member(ClubFactory(), "Di Wu")
-    with pytest.raises(NotAllowed):
-        play.submit_game(night.ann.user, night, night.bob, night.cy, 400, 350)
-    with pytest.raises(NotAllowed):
-        play.submit_game(UserFactory(), night, night.bob, night.cy, 400, 350)
+    for someone in (night.ann.user, UserFactory()):  # a member at the night, an account with no player
+        with pytest.raises(ServiceError, match="You can only submit a game you played") as error:
+            play.submit_game(someone, night, night.bob, night.cy, 400, 350)
+        assert error.value.field == "player_a"
+    assert not ClubGame.objects.filter(night=night).exists()
     with pytest.raises(ServiceError, match="Di Wu is not down as at this night") as error:
         play.submit_game(night.director, night, night.ann, outsider, 400, 350)
     assert error.value.field == "player_b"

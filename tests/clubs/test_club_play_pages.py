@@ -67,6 +67,16 @@ def test_the_director_enters_a_table_and_a_refusal_is_shown_beside_its_row(clien
     assert [(s.player, s.final) for s in seats] == [(ann, 300), (bob, 280)]
 
 
+def test_a_member_entering_two_other_players_game_is_told_on_the_form(client, night):
+    ann, bob, cy = night.people[:3]
+    client.force_login(ann.user)
+    url = reverse("clubs:night_play", args=[night.club.slug, night.pk])
+    page = client.post(url, {"player_a": bob.pk, "player_b": cy.pk, "score_a": 400, "score_b": 350})
+    assert page.status_code == 200
+    assert "You can only submit a game you played" in page.context["form"].errors["player_a"][0]
+    assert not night.games.exists()
+
+
 def test_the_table_sheet_has_a_print_button_and_a_way_back_that_do_not_print(client, night):
     page = client.get(reverse("clubs:table_sheet", args=[night.club.slug, night.pk])).content.decode()
     bar = page[page.index('<div class="d-print-none') : page.index("<h1")]

@@ -99,4 +99,10 @@ def test_a_club_director_enters_a_table_and_games_and_the_member_sees_the_ladder
     expect(ann_page.locator("table.ladder tbody tr")).to_have_count(3)
     expect(ann_page.locator("table.ladder tbody tr").nth(2)).to_contain_text("Cy Ng")
     assert fits_the_phone(ann_page)
+    # The club rating is in sight on the phone (a narrow one too), not past the table's own sideways scroll.
+    ann_page.set_viewport_size({"width": 320, "height": 740})
+    rating = ann_page.locator("table.ladder thead th", has_text="Rating")
+    expect(rating).to_be_visible()
+    box = rating.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= ann_page.viewport_size["width"] + 1, box
     j.shot("the club's ladder", ann_page)

@@ -56,3 +56,11 @@ def test_a_long_unbroken_question_label_wraps_in_the_questions_table(journey, me
     assert scrolled <= 0, f"the questions table scrolls {scrolled}px sideways"
     assert on_screen(page, "tbody .btn", DESK["width"])
     j.shot("the long question wraps")
+    # On a phone the table does not scroll either: what it asks and of whom is under the question, its buttons in
+    # sight.
+    page.set_viewport_size(PHONE)
+    expect(page.locator("tbody tr").first).to_contain_text("Short text · Every entrant · optional", use_inner_text=True)
+    scrolled = page.evaluate("(e => e.scrollWidth - e.clientWidth)(document.querySelector('.table-responsive'))")
+    assert scrolled <= 0, f"the questions table scrolls {scrolled}px sideways on a phone"
+    assert on_screen(page, "tbody .btn")
+    j.shot("the questions on a phone")

@@ -9,6 +9,7 @@ or complete rounds of events that are not drafts. Scores are as recorded (after 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 
 from django.db.models import (
     Avg,
@@ -26,7 +27,7 @@ from django.db.models import (
     Value,
     When,
 )
-from django.db.models.functions import ExtractYear
+from django.db.models.functions import Coalesce, ExtractYear
 
 from clubsite.kit.wins import format_record
 from events.models import EventStatus
@@ -60,6 +61,12 @@ COUNTED = (
 )
 
 
+# The event's first day, as an expression the events' date index cannot answer: ordered by the column itself, a
+# short page (a player of one event: LIMIT 3) made PostgreSQL walk all 25,000 events newest first looking for the
+# player's games (31 ms at 5M games) instead of finding them by player and sorting them (5 ms).
+NEWEST_EVENT_FIRST = Coalesce("division__event__starts_on", Value(date.min))
+
+
 def player_games(player: Player) -> QuerySet[Game]:
     """The player's counted games, newest first, each annotated from the player's side: `my_score`,
     `opponent_score`, `my_spread`, `result` (W/L/T; a level game decided by the score before the tile
@@ -87,7 +94,7 @@ def player_games(player: Player) -> QuerySet[Game]:
                 output_field=CharField(),
             ),
         )
-        .order_by("-division__event__starts_on", "-division__event_id", "-division_id", "-round_number")
+        .order_by(NEWEST_EVENT_FIRST.desc(), "-division__event_id", "-division_id", "-round_number")
     )
 
 

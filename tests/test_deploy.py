@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -72,3 +74,14 @@ def test_postgresql_connections_persist_unless_the_url_says_otherwise():
     assert _conn_max_age("postgres://site@db.example.org/clubsite") == "60"
     assert _conn_max_age("postgres://site@db.example.org/clubsite?conn_max_age=0") == "0"
     assert _conn_max_age("postgres://site@db.example.org/clubsite?conn_max_age=600") == "600"
+
+
+@pytest.mark.django_db
+def test_postgresql_sessions_plan_for_solid_state_storage_without_jit(postgres):
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW random_page_cost")
+        assert cursor.fetchone()[0] == "1.1"
+        cursor.execute("SHOW jit")
+        assert cursor.fetchone()[0] == "off"

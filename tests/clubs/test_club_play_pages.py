@@ -80,7 +80,7 @@ def test_a_member_entering_two_other_players_game_is_told_on_the_form(client, ni
 def test_the_table_sheet_has_a_print_button_and_a_way_back_that_do_not_print(client, night):
     page = client.get(reverse("clubs:table_sheet", args=[night.club.slug, night.pk])).content.decode()
     bar = page[page.index('<div class="d-print-none') : page.index("<h1")]
-    assert 'data-print>Print</button>' in bar
+    assert "data-print>Print</button>" in bar
     assert f'href="{reverse("clubs:night_play", args=[night.club.slug, night.pk])}"' in bar
 
 

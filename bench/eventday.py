@@ -9,9 +9,18 @@ a Celery worker on the broker (`broker`; none: tasks run in the server), Postgre
 
 - every player's phone opens "my game" and its division's live standings, and polls both every 20 seconds, as a
   browser with a cache does (a conditional request when it holds the page with an ETag);
-- each game ends at a random moment of the round (`round_seconds`: a third of the run, 20 to 90 seconds): one
-  player reports it, the other confirms it
-  on their next poll; a share (`dispute_share`) is disputed instead and settled by the division's director;
+- each game ends at a random moment of the round: one player reports it, the other confirms it on their next poll;
+  a share (`dispute_share`) is disputed instead and settled by the division's director. The round goes at one of
+  two paces (`pace`):
+  - "real", a real round's: 25 minutes a player, so the games end between 30 and 50 minutes into the round, a
+    division's 50 games over 20 minutes. A run of a few minutes cannot hold a whole round, so it holds its end:
+    the games that ended before the run are in already (entered through the services), and each division's last
+    few come in during the run, at the rate they come in at a venue, its last one a third to two thirds of the
+    way through (divisions finish apart, as they do). Then its director publishes round 2, whose games end long
+    after the run;
+  - "minute", a stress test beyond any venue: the whole round's results within a minute (a third of the run, 20
+    to 90 seconds; games end 20 to 90 % of the way through it from when their phone first sees them), about
+    twenty times a real round's rate, so that nearly every poll finds its page changed;
 - four wall displays per division (pairings, standings, find-my-table, pairings) poll their version address every
   5 seconds, as venue.js does, and reload when it changes;
 - each division's director watches the rounds (every 2 seconds, through the API) and pairs and publishes the next
@@ -48,6 +57,10 @@ ROOT = Path(__file__).resolve().parents[1]
 PREFIX = "bench-day-"
 SLUG = "bench-day-open"
 DIVISION_SIZE = 100
+PACES = ("real", "minute")
+# A real round (25 minutes a player): its games end between 30 and 50 minutes after it starts.
+REAL_ROUND_SECONDS = 50 * 60
+REAL_RESULTS = (30 * 60, 50 * 60)
 WALL_KINDS = ["pairings", "standings", "find", "pairings"]
 
 
@@ -194,7 +207,30 @@ def build(rating_list, players: int, rounds: int, seed: int = 11) -> tuple:
     return event, [d for d, _ in divisions], phones, tokens[-1]
 
 
-def _plan(event, divisions, phones, token, *, players, rounds, round_seconds, dispute_share) -> dict:
+def _before_the_run(director, divisions, seconds: int, seed: int = 12) -> dict[str, float]:
+    """At a real round's pace: each division's games that ended before the run, entered (as a director enters
+    them, confirmed); the rest, when each ends (seconds into the run), by game."""
+    from events.play import services as play
+    from events.play.models import Game, GameKind
+
+    rng = random.Random(seed)
+    due = {}
+    for division in divisions:
+        games = list(Game.objects.filter(division=division, kind=GameKind.NORMAL, player_b__isnull=False))
+        ends = {game.pk: rng.uniform(*REAL_RESULTS) for game in games}
+        last = max(ends.values(), default=0)
+        finish = rng.uniform(1 / 3, 2 / 3) * seconds  # when the division's last game ends, into the run
+        for game in games:
+            at = ends[game.pk] - last + finish
+            if at >= 0:
+                due[str(game.pk)] = at
+            else:
+                score = rng.randint(300, 500)
+                play.submit_result(director, game, score, score + rng.choice([-1, 1]) * rng.randint(1, 150))
+    return due
+
+
+def _plan(event, divisions, phones, token, *, players, rounds, round_seconds, dispute_share, due, pace) -> dict:
     from django.urls import reverse
 
     from events.play.views.venue import WALL_POLL_SECONDS
@@ -213,6 +249,10 @@ def _plan(event, divisions, phones, token, *, players, rounds, round_seconds, di
         "poll_seconds": 20,
         "wall_poll_seconds": WALL_POLL_SECONDS,
         "round_seconds": round_seconds,
+        "pace": pace,
+        "due": due,  # game -> seconds into the run when it ends (a real round's last games)
+        # When a game seen for the first time ends, as a share of the round from then.
+        "end_share": [0.2, 0.9] if pace == "minute" else [share / REAL_ROUND_SECONDS for share in REAL_RESULTS],
         "dispute_share": dispute_share,
         "rounds": rounds,
         "phones": phones,
@@ -299,7 +339,7 @@ def run(
     *,
     players: int = 300,
     seconds: int = 180,
-    round_seconds: int | None = None,
+    pace: str = "real",
     rounds: int = 12,
     dispute_share: float = 0.03,
     broker: str = "",
@@ -309,12 +349,17 @@ def run(
     from events.models import Event
 
     Event.objects.filter(slug=SLUG).delete()  # left by a run cut short
-    # Rounds short enough that a run sees a round's results come in and the next round reach the walls.
-    round_seconds = round_seconds or max(20, min(90, seconds // 3))
+    if pace not in PACES:
+        raise RuntimeError(f"no pace {pace!r}: {', '.join(PACES)}")
     event, divisions, phones, token = build(rating_list, players, rounds)
+    if pace == "real":
+        round_seconds, due = REAL_ROUND_SECONDS, _before_the_run(event.owner, divisions, seconds)
+    else:
+        # Rounds short enough that a run sees a round's results come in and the next round reach the walls.
+        round_seconds, due = max(20, min(90, seconds // 3)), {}
     work = Path(tempfile.mkdtemp(prefix="bench-day-"))
     plan = _plan(event, divisions, phones, token, players=players, rounds=rounds, round_seconds=round_seconds,
-                 dispute_share=dispute_share)  # fmt: skip
+                 dispute_share=dispute_share, due=due, pace=pace)  # fmt: skip
     (work / "plan.json").write_text(json.dumps(plan))
     users = len(plan["phones"]) + len(plan["walls"]) + len(plan["divisions"]) + plan["visitors"]
     env = {**os.environ, "CELERY_BROKER_URL": broker}
@@ -389,6 +434,45 @@ def run(
     )
     Event.objects.filter(slug=SLUG).delete()
     return figures
+
+
+def report(f: EventDayFigures, add, label: str, setup: str, judged: tuple[float, float] | None, ok) -> None:
+    """The run's rows of `make bench`'s table (`add(measure, figure, target, verdict)`); `judged`: the targets
+    (p95 ms of every kind, seconds until every wall shows a round), or None to print the figures only."""
+    day_ms, walls_s = judged or (None, None)
+    add(
+        f"{label}: the venue",
+        f"{f.divisions} divisions, {f.users} clients, {setup}; "
+        f"{f.total.requests} requests, {f.total.per_second:.0f}/s, {f.not_modified} answered 304",
+    )
+    for kind in f.kinds:
+        add(
+            f"{label}: {kind.name}",
+            f"{kind.requests} ({kind.per_second:.1f}/s), median {kind.median_ms:.0f} ms, p95 {kind.p95_ms:.0f} ms, "
+            f"p99 {kind.p99_ms:.0f} ms, {kind.failures} errors",
+            f"p95 < {day_ms:.0f} ms, no error" if judged else "(stress: no target)",
+            ok(kind.p95_ms < day_ms and kind.failures == 0) if judged else "",
+        )
+    cpu = ", ".join(f"{name} {ms:.1f} ms" for name, ms in sorted(f.cpu_ms.items())) or "not measured"
+    lag = f.counts.pop("loop lag p95 ms", None), f.counts.pop("loop lag max ms", None)  # the clients' own delay
+    add(f"{label}: CPU per request", cpu + f"; clients' loop late p95/max {lag[0]}/{lag[1]} ms")
+    served = ", ".join(f"{kind} {median:.0f}/{p95:.0f}" for kind, (median, p95) in f.server_ms.items())
+    add(f"{label}: ms inside the server, median/p95", served or "not read")
+    add(
+        f"{label}: publishing to every wall",
+        summary(f.publish_to_walls)
+        + (f"; {f.walls_missing} rounds not yet on every wall when the run ended" if f.walls_missing else ""),
+        f"<= {walls_s:.0f} s" if judged else "",
+        ok(bool(f.publish_to_walls) and max(f.publish_to_walls) <= walls_s) if judged else "",
+    )
+    add(f"{label}: last result to every wall", summary(f.result_to_walls))
+    done = ", ".join(f"{k} {v}" for k, v in sorted(f.counts.items()) if k != "304")
+    add(
+        f"{label}: results",
+        f"{done}; " + ("none lost or counted twice" if not f.problems else "; ".join(f.problems[:5])),
+        "none lost or twice",
+        ok(not f.problems),
+    )
 
 
 def _p95(values: list[float]) -> float:

@@ -30,6 +30,8 @@ PLAN = json.loads(open(os.environ["EVENTDAY_PLAN"]).read())
 OUT = os.environ["EVENTDAY_OUT"]
 POLL = PLAN["poll_seconds"]
 ROUND = PLAN["round_seconds"]
+DUE = PLAN["due"]  # a real round's last games: seconds into the run when each ends
+END_SHARE = PLAN["end_share"]
 DISPUTE_SHARE = PLAN["dispute_share"]
 
 PHONES = iter(PLAN["phones"])
@@ -75,6 +77,14 @@ def _watch_lag():
 
 TRACE = bool(os.environ.get("EVENTDAY_TRACE"))
 trace: list = []  # with EVENTDAY_TRACE set: each request's start, kind, time and size, beside the outcome
+
+
+started = [time.time()]  # when the run started (Locust's test_start)
+
+
+@events.test_start.add_listener
+def _started(environment, **kwargs):
+    started[0] = time.time()
 
 
 @events.request.add_listener
@@ -195,7 +205,10 @@ class Phone(FastHttpUser):
                 last_result[self.division] = time.time()
                 counts["confirms"] += 1
         for game in {int(pk) for pk in SUBMIT.findall(page)}:
-            ends = due.setdefault(game, now + random.uniform(0.2, 0.9) * ROUND)
+            if game not in due:
+                known = DUE.get(str(game))
+                due[game] = started[0] + known if known is not None else now + random.uniform(*END_SHARE) * ROUND
+            ends = due[game]
             if now < ends or claimed.setdefault(game, self.player) != self.player or game in expected:
                 continue
             mine = random.randint(300, 500)

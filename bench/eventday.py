@@ -15,9 +15,9 @@ a Celery worker on the broker (`broker`; none: tasks run in the server), Postgre
   - "real", a real round's: 25 minutes a player, so the games end between 30 and 50 minutes into the round, a
     division's 50 games over 20 minutes. A run of a few minutes cannot hold a whole round, so it holds its end:
     the games that ended before the run are in already (entered through the services), and each division's last
-    few come in during the run, at the rate they come in at a venue, its last one a third to two thirds of the
-    way through (divisions finish apart, as they do). Then its director publishes round 2, whose games end long
-    after the run;
+    few come in during the run, at the rate they come in at a venue, its last one a quarter to half way through
+    (divisions finish apart, as they do; the rest of the run leaves time for its report, confirmation and
+    walls). Then its director publishes round 2, whose games end long after the run;
   - "minute", a stress test beyond any venue: the whole round's results within a minute (a third of the run, 20
     to 90 seconds; games end 20 to 90 % of the way through it from when their phone first sees them), about
     twenty times a real round's rate, so that nearly every poll finds its page changed;
@@ -27,7 +27,9 @@ a Celery worker on the broker (`broker`; none: tasks run in the server), Postgre
   round as soon as the last result is in, while the phones keep polling;
 - visitors (a tenth of the players) read the event page and the rating list every 20 to 40 seconds.
 
-Figures: per kind of request, its count, rate, median, 95th and 99th percentile and errors (Locust's, measured at
+Figures (after the run's first poll interval, its warm-up, when every phone and wall loads its pages for the first
+time: at a venue that happens as the players arrive, over the hour before; counted apart): per kind of request, its
+count, rate, median, 95th and 99th percentile and errors (Locust's, measured at
 the client: wall-clock, on the same two CPUs as the server); CPU per request of the web workers, the Celery
 worker and the database; the time from publishing a round (and from the last result before it) until every wall
 of the division showed it. Then the database is checked against what the clients did: every result reported is
@@ -219,7 +221,7 @@ def _before_the_run(director, divisions, seconds: int, seed: int = 12) -> dict[s
         games = list(Game.objects.filter(division=division, kind=GameKind.NORMAL, player_b__isnull=False))
         ends = {game.pk: rng.uniform(*REAL_RESULTS) for game in games}
         last = max(ends.values(), default=0)
-        finish = rng.uniform(1 / 3, 2 / 3) * seconds  # when the division's last game ends, into the run
+        finish = rng.uniform(1 / 4, 1 / 2) * seconds  # when the division's last game ends, into the run
         for game in games:
             at = ends[game.pk] - last + finish
             if at >= 0:
@@ -247,6 +249,7 @@ def _plan(event, divisions, phones, token, *, players, rounds, round_seconds, di
     ]
     return {
         "poll_seconds": 20,
+        "warmup_seconds": 20,  # every phone's and wall's first pages: counted apart (eventday_locust.py)
         "wall_poll_seconds": WALL_POLL_SECONDS,
         "round_seconds": round_seconds,
         "pace": pace,
@@ -394,7 +397,7 @@ def run(
         cpu["clients"] = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
         if not (work / "locust_stats.csv").exists() or not (work / "out.json").exists():
             raise RuntimeError(f"locust did not finish: {done.stdout.decode()[-2000:]}")
-        kinds, total = _kinds(work / "locust_stats.csv", min(elapsed, seconds))
+        kinds, total = _kinds(work / "locust_stats.csv", min(elapsed, seconds) - plan["warmup_seconds"])
         outcome = json.loads((work / "out.json").read_text())
         served = _server_times(work / "access.log", plan)
         if worker is not None:
@@ -413,7 +416,8 @@ def run(
         walls.append(max(shown) - at)
         results.append(max(shown) - outcome["result_before"][key])
     counts = {k: v for k, v in outcome["counts"].items() if not k.startswith("disputed ")}
-    requests = max(1, total.requests if total else 1)
+    # The CPU was measured over the whole run, warm-up included.
+    requests = max(1, (total.requests if total else 0) + counts.get("warm-up requests", 0))
     figures = EventDayFigures(
         players=players,
         divisions=len(divisions),
@@ -453,6 +457,14 @@ def report(f: EventDayFigures, add, label: str, setup: str, judged: tuple[float,
             f"p95 < {day_ms:.0f} ms, no error" if judged else "(stress: no target)",
             ok(kind.p95_ms < day_ms and kind.failures == 0) if judged else "",
         )
+    warm = [f.counts.pop(f"warm-up {k}", 0) for k in ("requests", "p95 ms", "max ms", "errors")]
+    add(
+        f"{label}: warm-up",
+        f"the first 20 s, every phone's and wall's first pages (not in the rows above): {warm[0]} requests, "
+        f"p95 {warm[1]} ms, max {warm[2]} ms, {warm[3]} errors",
+        "no error",
+        ok(warm[3] == 0),
+    )
     cpu = ", ".join(f"{name} {ms:.1f} ms" for name, ms in sorted(f.cpu_ms.items())) or "not measured"
     lag = f.counts.pop("loop lag p95 ms", None), f.counts.pop("loop lag max ms", None)  # the clients' own delay
     add(f"{label}: CPU per request", cpu + f"; clients' loop late p95/max {lag[0]}/{lag[1]} ms")

@@ -80,17 +80,31 @@ trace: list = []  # with EVENTDAY_TRACE set: each request's start, kind, time an
 
 
 started = [time.time()]  # when the run started (Locust's test_start)
+# The first poll interval, when every phone and wall loads its pages for the first time (at a venue they were
+# opened as the players arrived, over the hour before): counted apart, then Locust's figures start afresh.
+WARMUP = PLAN["warmup_seconds"]
+warming = [True]
+warmup_ms: list[float] = []
 
 
 @events.test_start.add_listener
 def _started(environment, **kwargs):
     started[0] = time.time()
 
+    def end_warmup():
+        warming[0] = False
+        environment.runner.stats.reset_all()
+
+    gevent.spawn_later(WARMUP, end_warmup)
+
 
 @events.request.add_listener
-def _trace(request_type, name, response_time, response_length, start_time=None, **kwargs):
+def _trace(request_type, name, response_time, response_length, start_time=None, exception=None, **kwargs):
     if TRACE:
         trace.append((start_time, name, response_time, response_length))
+    if warming[0]:
+        warmup_ms.append(response_time)
+        counts["warm-up errors"] += exception is not None
 
 
 @events.test_start.add_listener
@@ -103,6 +117,10 @@ def _write(environment, **kwargs):
     ordered = sorted(lag) or [0.0]
     counts["loop lag p95 ms"] = round(ordered[int(len(ordered) * 0.95)])
     counts["loop lag max ms"] = round(ordered[-1])
+    warm = sorted(warmup_ms) or [0.0]
+    counts["warm-up requests"] = len(warmup_ms)
+    counts["warm-up p95 ms"] = round(warm[int(len(warm) * 0.95)])
+    counts["warm-up max ms"] = round(warm[-1])
     if trace:
         with open(OUT + ".trace", "w") as f:
             json.dump(trace, f)

@@ -232,7 +232,7 @@ def _before_the_run(director, divisions, seconds: int, seed: int = 12) -> dict[s
     return due
 
 
-def _plan(event, divisions, phones, token, *, players, rounds, round_seconds, dispute_share, due, pace) -> dict:
+def _plan(event, divisions, phones, token, *, players, rounds, round_seconds, dispute_share, due, end_share) -> dict:
     from django.urls import reverse
 
     from events.play.views.venue import WALL_POLL_SECONDS
@@ -252,10 +252,8 @@ def _plan(event, divisions, phones, token, *, players, rounds, round_seconds, di
         "warmup_seconds": 20,  # every phone's and wall's first pages: counted apart (eventday_locust.py)
         "wall_poll_seconds": WALL_POLL_SECONDS,
         "round_seconds": round_seconds,
-        "pace": pace,
         "due": due,  # game -> seconds into the run when it ends (a real round's last games)
-        # When a game seen for the first time ends, as a share of the round from then.
-        "end_share": [0.2, 0.9] if pace == "minute" else [share / REAL_ROUND_SECONDS for share in REAL_RESULTS],
+        "end_share": end_share,  # when a game seen for the first time ends, as a share of the round from then
         "dispute_share": dispute_share,
         "rounds": rounds,
         "phones": phones,
@@ -356,13 +354,14 @@ def run(
         raise RuntimeError(f"no pace {pace!r}: {', '.join(PACES)}")
     event, divisions, phones, token = build(rating_list, players, rounds)
     if pace == "real":
-        round_seconds, due = REAL_ROUND_SECONDS, _before_the_run(event.owner, divisions, seconds)
+        due = _before_the_run(event.owner, divisions, seconds)
+        round_seconds, end_share = REAL_ROUND_SECONDS, [at / REAL_ROUND_SECONDS for at in REAL_RESULTS]
     else:
         # Rounds short enough that a run sees a round's results come in and the next round reach the walls.
-        round_seconds, due = max(20, min(90, seconds // 3)), {}
+        round_seconds, due, end_share = max(20, min(90, seconds // 3)), {}, [0.2, 0.9]
     work = Path(tempfile.mkdtemp(prefix="bench-day-"))
     plan = _plan(event, divisions, phones, token, players=players, rounds=rounds, round_seconds=round_seconds,
-                 dispute_share=dispute_share, due=due, pace=pace)  # fmt: skip
+                 dispute_share=dispute_share, due=due, end_share=end_share)  # fmt: skip
     (work / "plan.json").write_text(json.dumps(plan))
     users = len(plan["phones"]) + len(plan["walls"]) + len(plan["divisions"]) + plan["visitors"]
     env = {**os.environ, "CELERY_BROKER_URL": broker}

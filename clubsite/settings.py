@@ -114,7 +114,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # The site's queries are short; PostgreSQL's JIT compiler costs them more than it saves. Reading a page at random
     # costs little more than in order on the solid-state storage any current server has (the default, 4, is for
     # spinning disks): at the default, a member's 252 entries were joined by scanning every event and hashing every
-    # category (20 ms), not looked up by index (2 ms).
+    # category (20 ms), not looked up by index (3 ms).
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("options", "-c jit=off -c random_page_cost=1.1")
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

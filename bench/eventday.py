@@ -59,6 +59,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PREFIX = "bench-day-"
 SLUG = "bench-day-open"
 DIVISION_SIZE = 100
+POLL_SECONDS = 20  # a phone's polls; the run's first interval is its warm-up
 PACES = ("real", "minute")
 # A real round (25 minutes a player): its games end between 30 and 50 minutes after it starts.
 REAL_ROUND_SECONDS = 50 * 60
@@ -248,8 +249,8 @@ def _plan(event, divisions, phones, token, *, players, rounds, round_seconds, di
         for kind in WALL_KINDS
     ]
     return {
-        "poll_seconds": 20,
-        "warmup_seconds": 20,  # every phone's and wall's first pages: counted apart (eventday_locust.py)
+        "poll_seconds": POLL_SECONDS,
+        "warmup_seconds": POLL_SECONDS,  # every phone's and wall's first pages: counted apart (eventday_locust.py)
         "wall_poll_seconds": WALL_POLL_SECONDS,
         "round_seconds": round_seconds,
         "due": due,  # game -> seconds into the run when it ends (a real round's last games)
@@ -459,8 +460,8 @@ def report(f: EventDayFigures, add, label: str, setup: str, judged: tuple[float,
     warm = [f.counts.pop(f"warm-up {k}", 0) for k in ("requests", "p95 ms", "max ms", "errors")]
     add(
         f"{label}: warm-up",
-        f"the first 20 s, every phone's and wall's first pages (not in the rows above): {warm[0]} requests, "
-        f"p95 {warm[1]} ms, max {warm[2]} ms, {warm[3]} errors",
+        f"the first {POLL_SECONDS} s, every phone's and wall's first pages (not in the rows above): "
+        f"{warm[0]} requests, p95 {warm[1]} ms, max {warm[2]} ms, {warm[3]} errors",
         "no error",
         ok(warm[3] == 0),
     )

@@ -372,6 +372,9 @@ def test_a_code_whose_last_day_has_passed_is_refused_through_every_door(client):
     last_year = (today - timedelta(days=365)).isoformat()
     answer = client.post(url, {"code": "LATE", "kind": "amount", "value": "5", "expires_on": last_year})
     assert "has passed: entrants could never use the code" in " ".join(answer.context["form"].errors["expires_on"])
+    for typed in ("99999-01-01", "0000-00-00", "=1+1", "2030-01-01\x00", "x" * 100_000):  # hostile, on the field
+        answer = client.post(url, {"code": "LATE", "kind": "amount", "value": "5", "expires_on": typed})
+        assert answer.status_code == 200 and answer.context["form"].errors["expires_on"]
     assert not DiscountCode.objects.filter(event=event).exists()
 
     staff = UserFactory(is_staff=True, is_superuser=True)

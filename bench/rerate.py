@@ -1,7 +1,8 @@
 """Re-rating the whole scale history: the service, the engine alone, and reading the games.
 
-- read: every game of the list's rated events out of the database, as the rating service reads
-  them (one ORM `values_list` query per batch of events), into Python tuples;
+- read: every game of the list's rated events out of the database into Python tuples, one ORM
+  `values_list` query per batch of events (the target's yardstick: the service reads less, see
+  `read_games`);
 - engine: the same games as arrays through `ratings.engine.history.rate_history` (no database);
 - service: `rerate_from(list, first day)`: reads, rates and rewrites every change and rating in
   one transaction, as staff re-rating a list from its first event does.
@@ -36,12 +37,28 @@ def _event_ids(rating_list) -> list[int]:
 
 
 def read_games(event_ids: list[int], batch: int = 100) -> list[tuple]:
-    """All games of the events, in batches of events, through the service's own reader."""
-    from ratings.services.compute import read_games as read_batch
+    """All games of the events as Python rows, in batches of events, one ORM `values_list` query each:
+    the yardstick of the re-rate's target (how the service read them when the target was set; it now
+    reads packed whole numbers a division at a time, `ratings.services.division_reads`)."""
+    from events.play.models import Game
 
     rows: list[tuple] = []
     for start in range(0, len(event_ids), batch):
-        rows.extend(read_batch(event_ids[start : start + batch]))
+        rows.extend(
+            Game.objects.filter(division__event_id__in=event_ids[start : start + batch])
+            .order_by()
+            .values_list(
+                "division__event_id",
+                "division_id",
+                "round_number",
+                "kind",
+                "status",
+                "player_a_id",
+                "player_b_id",
+                "score_a",
+                "score_b",
+            )
+        )
     return rows
 
 

@@ -176,7 +176,7 @@ def part_rating(table: Table, profile: bool, asked: int) -> None:
     limit = (TARGETS["rerate_5m"] * figures.games / 5_000_000) if large else TARGETS["rerate"] * figures.games / 1e6
     reads = TARGETS["rerate_reads_5m"] if large else TARGETS["rerate_reads"]
     table.add("re-rate", "games / events rated", f"{figures.games:,} / {figures.events:,}")
-    table.add("re-rate", "read the games (ORM, as the service reads)", f"{figures.read_seconds:.2f} s")
+    table.add("re-rate", "read the games (ORM rows: the yardstick)", f"{figures.read_seconds:.2f} s")
     table.add(
         "re-rate",
         "full re-rate: rerate_from(first day)",

@@ -20,17 +20,17 @@ from django.db.models import JSONField, Q, Value
 from django.db.models.functions import NullIf
 
 from events.models import Event
-from events.play.models import Division, DivisionPlayer, Game, GameKind, GameStatus
+from events.play.models import Division
 
 from ..models import PlayerRating, RatedEvent, RatingChange, RatingList
 from .checks import RatingError, refuse_unconfirmed
-from .columns import int_columns
+from .division_reads import Seats, division_games, division_seats
 from .systems import BadSettings, UnknownSystem, rate_division_arrays
 
 # Systems whose players carry no state from one event to the next.
 ELO = ("naspa", "wespa")
 # Events whose games are read in one query.
-EVENT_BATCH = 100
+EVENT_BATCH = 500
 
 
 @dataclass(frozen=True, order=True)
@@ -155,8 +155,8 @@ class Plan:
         total = max(len(self.events), 1)
         for i, event in enumerate(self.events):
             for division_id in sorted(self.by_event.get(event.pk, ())):
-                last_round, rated = self.by_division[division_id]
-                block = rate_one_division(self, system, event, division_id, last_round, rated)
+                last_round, rated, players = self.by_division[division_id]
+                block = rate_one_division(self, system, event, division_id, last_round, rated, players)
                 if block is not None:
                     yield block
             if progress:
@@ -284,37 +284,6 @@ def states_before(
     return states, had_later
 
 
-def read_games(event_ids: list[int]) -> list[tuple]:
-    """All games of these events in one query, as tuples."""
-    return list(
-        Game.objects.filter(division__event_id__in=event_ids)
-        .order_by()
-        .values_list(
-            "division__event_id",
-            "division_id",
-            "round_number",
-            "kind",
-            "status",
-            "player_a_id",
-            "player_b_id",
-            "score_a",
-            "score_b",
-        )
-    )
-
-
-# A division's seats: its players' ids in increasing order, and each one's seat number (tsh's player number).
-Seats = tuple[np.ndarray, np.ndarray]
-
-
-def seat_tables(rows) -> dict[int, Seats]:
-    """Seats by division, from (division id, player id, seat number) rows."""
-    table = np.asarray(rows if isinstance(rows, np.ndarray) else list(rows), dtype=np.int64).reshape(-1, 3)
-    table = table[np.lexsort((table[:, 1], table[:, 0]))]
-    cuts = np.flatnonzero(np.diff(table[:, 0])) + 1
-    return {int(part[0, 0]): (part[:, 1], part[:, 2]) for part in np.split(table, cuts) if len(part)}
-
-
 def in_seat_order(player_ids: np.ndarray, seats: Seats | None) -> np.ndarray:
     """The players (increasing ids) in seat order, those without a seat last by id, so sums run in the
     reference's order."""
@@ -336,7 +305,8 @@ def plan(rating_list: RatingList, start: Cutoff, new_event: Event | None = None)
 
     # Read every game once, refusing before any rating if a result is not confirmed.
     by_event: dict[int, list[int]] = defaultdict(list)  # event -> its divisions with games
-    # division -> [last round played (byes included), its rated games: round index, a, b, score a, score b]
+    # division -> [last round played (byes included), its rated games (round index, a, b, score a, score b),
+    # their players (increasing ids)]
     by_division: dict[int, list] = {}
     seats: dict[int, Seats] = {}
     unconfirmed = False
@@ -344,35 +314,14 @@ def plan(rating_list: RatingList, start: Cutoff, new_event: Event | None = None)
     row_count = 0
     for begin in range(0, len(event_ids), EVENT_BATCH):
         batch = event_ids[begin : begin + EVENT_BATCH]
-        seated = DivisionPlayer.objects.filter(division__event_id__in=batch)
-        seats.update(seat_tables(int_columns(seated, "division_id", "player_id", "number")))
-        games = read_games(batch)
-        if not games:
-            continue
-        table = np.array(games, dtype=object)  # a column each: event, division, round, kind, status, a, b, scores
-        confirmed = table[:, 4] == GameStatus.CONFIRMED.value
-        unconfirmed = unconfirmed or not confirmed.all()
-        table = table[confirmed]
-        ev, div, rnd, a = (table[:, i].astype(np.int64) for i in (0, 1, 2, 5))
-        # A bye has no opponent and a game not played no scores (None: NaN here).
-        b, sa, sb = (table[:, i].astype(np.float64) for i in (6, 7, 8))
-        rated = (table[:, 3] == GameKind.NORMAL.value) & ~(np.isnan(b) | np.isnan(sa) | np.isnan(sb))
-        b, sa, sb = (np.where(rated, c, 0).astype(np.int64) for c in (b, sa, sb))
-        flat = np.column_stack((rnd - 1, a, b, sa, sb))
-        # Each division's games in the order read (a stable sort keeps it).
-        order = np.argsort(div, kind="stable")
-        cuts = np.flatnonzero(np.diff(div[order])) + 1
-        for group in np.split(order, cuts):
-            if not group.size:
-                continue
-            d = int(div[group[0]])
-            mine = group[rated[group]]
-            games_of = flat[mine] if mine.size else np.empty((0, 5), dtype=np.int64)
-            by_division[d] = [int(rnd[group].max()), games_of]
-            by_event[int(ev[group[0]])].append(d)
-            if mine.size:
-                row_count += np.unique(games_of[:, 1:3]).size
-                played.append(games_of[:, 1:3].ravel())
+        seats.update(division_seats(batch))
+        for division in division_games(batch):
+            unconfirmed = unconfirmed or division.unconfirmed > 0
+            players = np.unique(division.rated[:, 1:3])
+            by_division[division.division_id] = [division.last_round, division.rated, players]
+            by_event[division.event_id].append(division.division_id)
+            row_count += players.size
+            played.append(players)
     if unconfirmed:
         refuse_unconfirmed(event_ids)
     players = set(np.unique(np.concatenate(played)).tolist()) if played else set()
@@ -399,20 +348,26 @@ def plan(rating_list: RatingList, start: Cutoff, new_event: Event | None = None)
 
 
 def rate_one_division(
-    plan: Plan, system: str, event: EventToRate, division_id: int, last_round: int, rated
+    plan: Plan,
+    system: str,
+    event: EventToRate,
+    division_id: int,
+    last_round: int,
+    rated,
+    players: np.ndarray | None = None,
 ) -> ChangeBlock | None:
     """Rates one division from the players' standings in the plan, moves them on, and returns the
     division's change rows (None if nobody played a rated game).
 
     rated: the division's rated games, a row (or five numbers) each: round index, player a, player b,
-    score a, score b."""
+    score a, score b. players: their players in increasing ids, if known."""
     # Every round played has a row (byes included); an event may have scheduled more.
     max_rounds = max(event.scheduled_rounds, last_round)
     if not len(rated):
         return None
     rating_list, standings = plan.rating_list, plan.standings
     cols = np.asarray(rated, dtype=np.int64).reshape(-1, 5)
-    ids = in_seat_order(np.unique(cols[:, 1:3]), plan.seats.get(division_id))
+    ids = in_seat_order(np.unique(cols[:, 1:3]) if players is None else players, plan.seats.get(division_id))
     by_id = np.argsort(ids, kind="stable")
     a = by_id[np.searchsorted(ids, cols[:, 1], sorter=by_id)]
     b = by_id[np.searchsorted(ids, cols[:, 2], sorter=by_id)]

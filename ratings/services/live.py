@@ -30,7 +30,8 @@ from events.models import Event
 from events.play.models import Division, DivisionPlayer, Game, GameKind, GameStatus
 
 from ..models import RatedEvent, RatingList
-from .compute import Cutoff, EventToRate, Plan, PlayerState, rate_one_division, seat_tables, states_before
+from .compute import Cutoff, EventToRate, Plan, PlayerState, rate_one_division, states_before
+from .division_reads import seat_tables
 
 # Cached entries are replaced by a new version at once; the timeout only clears old ones away.
 CACHE_SECONDS = 6 * 60 * 60

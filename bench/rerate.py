@@ -41,23 +41,14 @@ def read_games(event_ids: list[int], batch: int = 100) -> list[tuple]:
     the yardstick of the re-rate's target (how the service read them when the target was set; it now
     reads packed whole numbers a division at a time, `ratings.services.division_reads`)."""
     from events.play.models import Game
+    from ratings.services.division_reads import GAME_VALUES
 
     rows: list[tuple] = []
     for start in range(0, len(event_ids), batch):
         rows.extend(
             Game.objects.filter(division__event_id__in=event_ids[start : start + batch])
             .order_by()
-            .values_list(
-                "division__event_id",
-                "division_id",
-                "round_number",
-                "kind",
-                "status",
-                "player_a_id",
-                "player_b_id",
-                "score_a",
-                "score_b",
-            )
+            .values_list(*GAME_VALUES)
         )
     return rows
 

@@ -78,25 +78,29 @@ def division_games(event_ids: list[int]) -> list[DivisionGames]:
     ]
 
 
+# What rating reads of a game, as the ORM names it.
+GAME_VALUES = (
+    "division__event_id",
+    "division_id",
+    "round_number",
+    "kind",
+    "status",
+    "player_a_id",
+    "player_b_id",
+    "score_a",
+    "score_b",
+)
+
+
 def _division_games_orm(event_ids: list[int]) -> list[DivisionGames]:
     rows = (
         Game.objects.filter(division__event_id__in=event_ids)
         .order_by("division_id", "round_number", "pk")
-        .values_list(
-            "division_id",
-            "division__event_id",
-            "round_number",
-            "kind",
-            "status",
-            "player_a_id",
-            "player_b_id",
-            "score_a",
-            "score_b",
-        )
+        .values_list(*GAME_VALUES)
     )
     found: dict[int, DivisionGames] = {}
     games: dict[int, list] = defaultdict(list)
-    for d, e, rnd, kind, status, a, b, sa, sb in rows:
+    for e, d, rnd, kind, status, a, b, sa, sb in rows:
         one = found.setdefault(d, DivisionGames(d, e, 0, 0, np.empty((0, GAME_FIELDS), dtype=np.int64)))
         one.last_round = max(one.last_round, rnd)
         if status != GameStatus.CONFIRMED:

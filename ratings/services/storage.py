@@ -5,9 +5,11 @@ On PostgreSQL the change rows stream into a binary COPY as the plan computes the
 division's rows encoded at once from its arrays. A small rewrite (a
 correction near the end of the history) deletes the rows it replaces and copies the new ones
 into the live table. A large one (re-rating most of the history) builds the table afresh: the
-rows it keeps, then the new rows, into a new table without indexes or foreign keys, which are
-then built and checked once each, in bulk, instead of once per row; the new table then takes
-the old one's place and names. Elsewhere (SQLite in development) rows go in with bulk_create.
+rows it keeps go into a new table, whose keys and indexes are then built in bulk and kept up as
+the new rows stream in (the database works on them while the plan rates); the index whose keys
+come in no order is built after, and the foreign keys are checked once each, in bulk, instead of
+once per row; the new table then takes the old one's place and names. Elsewhere (SQLite in
+development) rows go in with bulk_create.
 """
 
 from __future__ import annotations
@@ -312,13 +314,14 @@ def _rebuild_changes(plan: Plan, blocks: Iterable[ChangeBlock], list_id: int, ru
         # The kept rows' keys and indexes are built once each, in bulk, under temporary names; the new rows are
         # then added to them one by one as they stream in: the database does that on its own core while this
         # process rates (building them after the stream left both cores idle but one, for four seconds at 5M
-        # games). Foreign keys are added after the stream and checked once, in bulk: row by row, a deferred
-        # check would queue a trigger event for every row.
+        # games). SCATTERED_INDEXES, slower kept up row by row than the rating, are built after the stream, and
+        # the foreign keys are added then and checked once, in bulk: row by row, a deferred check would queue a
+        # trigger event for every row.
         renames = []
         foreign = [(name, definition) for name, definition in constraints if definition.startswith("FOREIGN KEY")]
         for i, (name, definition) in enumerate(constraints):
             if (name, definition) in foreign:
-                continue
+                continue  # added after the stream
             temporary = f"{fresh}_c{i}"
             cursor.execute(f"ALTER TABLE {qn(fresh)} ADD CONSTRAINT {qn(temporary)} {definition}")
             renames.append(f"ALTER TABLE {qn(table)} RENAME CONSTRAINT {qn(temporary)} TO {qn(name)}")
@@ -349,9 +352,9 @@ def _rebuild_changes(plan: Plan, blocks: Iterable[ChangeBlock], list_id: int, ru
             renames.append(f"ALTER TABLE {qn(table)} RENAME CONSTRAINT {qn(temporary)} TO {qn(name)}")
 
         # Rows the transaction wrote earlier are checked now, so the old table can go.
-        foreign = ", ".join(qn(name) for name, _ in foreign)
-        if foreign:
-            cursor.execute(f"SET CONSTRAINTS {foreign} IMMEDIATE")
+        deferred = ", ".join(qn(name) for name, _ in foreign)
+        if deferred:
+            cursor.execute(f"SET CONSTRAINTS {deferred} IMMEDIATE")
         cursor.execute(f"DROP TABLE {qn(table)}")
         cursor.execute(f"ALTER TABLE {qn(fresh)} RENAME TO {qn(table)}")
         for statement in renames:
@@ -359,8 +362,8 @@ def _rebuild_changes(plan: Plan, blocks: Iterable[ChangeBlock], list_id: int, ru
         cursor.execute("SELECT pg_get_serial_sequence(%s, 'id')", [table])
         sequence = cursor.fetchone()[0]
         cursor.execute(f"ALTER SEQUENCE {sequence} RENAME TO {qn(table + '_id_seq')}")
-        if foreign:
-            cursor.execute(f"SET CONSTRAINTS {foreign} DEFERRED")
+        if deferred:
+            cursor.execute(f"SET CONSTRAINTS {deferred} DEFERRED")
         cursor.execute(f"ANALYZE {qn(table)}")
 
 

@@ -46,14 +46,26 @@ def _binary_rows(sql: str, params: list) -> list[tuple]:
         return cursor.fetchall()
 
 
+def _of_events(model, alias: str) -> tuple[str, str, str]:
+    """For rows of `model` (one with a division) named `alias`: their division's column, their event's column, and
+    the FROM ... WHERE clause keeping the rows of the events given as the query's last parameter (an array)."""
+    qn = connection.ops.quote_name
+    division = Division._meta
+    own = f"{alias}.{qn(model._meta.get_field('division').column)}"
+    event = f"d.{qn(division.get_field('event').column)}"
+    clause = (
+        f"FROM {qn(model._meta.db_table)} {alias} JOIN {qn(division.db_table)} d ON d.{qn(division.pk.column)} = {own} "
+        f"WHERE {event} = ANY(%s)"
+    )
+    return own, event, clause
+
+
 def division_games(event_ids: list[int]) -> list[DivisionGames]:
     """Every division of these events that has games, with its rated games (in round order, then as entered)."""
     if connection.vendor != "postgresql":
         return _division_games_orm(event_ids)
-    game, division = Game._meta, Division._meta
-    column = {f.name: f.column for f in game.concrete_fields}
     qn = connection.ops.quote_name
-    g = {name: f"g.{qn(col)}" for name, col in column.items()}
+    g = {f.name: f"g.{qn(f.column)}" for f in Game._meta.concrete_fields}
     rated = (
         f"{g['status']} = %s AND {g['kind']} = %s AND {g['player_b']} IS NOT NULL "
         f"AND {g['score_a']} IS NOT NULL AND {g['score_b']} IS NOT NULL"
@@ -62,13 +74,12 @@ def division_games(event_ids: list[int]) -> list[DivisionGames]:
         f"int8send(({expression})::bigint)"
         for expression in (f"{g['round_number']} - 1", g["player_a"], g["player_b"], g["score_a"], g["score_b"])
     )
+    division, event, of_events = _of_events(Game, "g")
     sql = (
-        f"SELECT {g['division']}, d.{qn(division.get_field('event').column)}, max({g['round_number']}), "
+        f"SELECT {division}, {event}, max({g['round_number']}), "
         f"count(*) FILTER (WHERE {g['status']} <> %s), "
         f"string_agg({packed}, ''::bytea ORDER BY {g['round_number']}, {g['id']}) FILTER (WHERE {rated}) "
-        f"FROM {qn(game.db_table)} g JOIN {qn(division.db_table)} d ON d.{qn(division.pk.column)} = {g['division']} "
-        f"WHERE d.{qn(division.get_field('event').column)} = ANY(%s) "
-        f"GROUP BY 1, 2"
+        f"{of_events} GROUP BY 1, 2"
     )
     confirmed = GameStatus.CONFIRMED.value
     rows = _binary_rows(sql, [confirmed, confirmed, GameKind.NORMAL.value, list(event_ids)])
@@ -123,15 +134,12 @@ def division_seats(event_ids: list[int]) -> dict[int, Seats]:
             "division_id", "player_id", "number"
         )
         return seat_tables(table)
-    seat, division = DivisionPlayer._meta, Division._meta
     qn = connection.ops.quote_name
-    player, number = (f"s.{qn(seat.get_field(name).column)}" for name in ("player", "number"))
-    seat_division = f"s.{qn(seat.get_field('division').column)}"
+    player, number = (f"s.{qn(DivisionPlayer._meta.get_field(name).column)}" for name in ("player", "number"))
+    division, _, of_events = _of_events(DivisionPlayer, "s")
     sql = (
-        f"SELECT {seat_division}, string_agg(int8send({player}) || int8send({number}::bigint), ''::bytea "
-        f"ORDER BY {player}) "
-        f"FROM {qn(seat.db_table)} s JOIN {qn(division.db_table)} d ON d.{qn(division.pk.column)} = {seat_division} "
-        f"WHERE d.{qn(division.get_field('event').column)} = ANY(%s) GROUP BY 1"
+        f"SELECT {division}, string_agg(int8send({player}) || int8send({number}::bigint), ''::bytea "
+        f"ORDER BY {player}) {of_events} GROUP BY 1"
     )
     seats = {}
     for d, data in _binary_rows(sql, [list(event_ids)]):
